@@ -1,0 +1,125 @@
+//! The description of one HTTP request, built by the endpoint functions and sent by a transport.
+
+use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
+
+/// Everything but the unreserved characters of RFC 3986 is escaped in query values and path segments.
+const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~');
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    Get,
+    Post,
+    Delete,
+}
+
+impl Method {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Get => "GET",
+            Self::Post => "POST",
+            Self::Delete => "DELETE",
+        }
+    }
+}
+
+/// The three surfaces of the service; each may have its own base URL.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Surface {
+    Catalog,
+    Clob,
+    Activity,
+}
+
+/// The rate-limit scope of a route (interface §8), beside its surface's "all routes" scope.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Only the surface's "all routes" budget applies.
+    Surface,
+    ClobRoot,
+    Book,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HttpRequest {
+    pub method: Method,
+    pub surface: Surface,
+    /// The path with each segment percent-encoded; this is also what gets signed.
+    pub path: String,
+    /// Query parameters, not yet encoded, in the order they were added.
+    pub query: Vec<(&'static str, String)>,
+    /// The JSON body, built once: the same string is signed and sent.
+    pub body: Option<String>,
+    /// Whether the request needs the SERVICE_* headers.
+    pub auth: bool,
+    pub scope: Scope,
+}
+
+impl HttpRequest {
+    pub fn new(method: Method, surface: Surface, path: impl Into<String>) -> Self {
+        Self { method, surface, path: path.into(), query: Vec::new(), body: None, auth: false, scope: Scope::Surface }
+    }
+
+    pub fn get(surface: Surface, path: impl Into<String>) -> Self {
+        Self::new(Method::Get, surface, path)
+    }
+
+    pub fn query(mut self, name: &'static str, value: impl Into<String>) -> Self {
+        self.query.push((name, value.into()));
+        self
+    }
+
+    pub fn scope(mut self, scope: Scope) -> Self {
+        self.scope = scope;
+        self
+    }
+
+    /// The full URL under `base` (no trailing slash), with the query string encoded.
+    pub fn url(&self, base: &str) -> String {
+        let mut url = String::with_capacity(base.len() + self.path.len() + 16 * self.query.len());
+        url.push_str(base);
+        url.push_str(&self.path);
+        for (i, (name, value)) in self.query.iter().enumerate() {
+            url.push(if i == 0 { '?' } else { '&' });
+            url.push_str(name);
+            url.push('=');
+            url.extend(utf8_percent_encode(value, COMPONENT));
+        }
+        url
+    }
+
+    /// Requests that can be sent again without changing anything on the service.
+    pub fn idempotent(&self) -> bool {
+        // The POST routes of this service are batch reads; only the DELETEs change state.
+        self.method != Method::Delete
+    }
+}
+
+/// One path segment, percent-encoded so that `/`, `?` and `#` in an id cannot change the route.
+pub fn segment(value: &str) -> String {
+    utf8_percent_encode(value, COMPONENT).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builds_urls_with_encoded_queries() {
+        let req = HttpRequest::get(Surface::Clob, "/book").query("token_id", "12 3&x=y").query("b", "é/");
+        assert_eq!(req.url("http://h:1"), "http://h:1/book?token_id=12%203%26x%3Dy&b=%C3%A9%2F");
+        assert_eq!(HttpRequest::get(Surface::Clob, "/").url("http://h"), "http://h/");
+    }
+
+    #[test]
+    fn segments_cannot_escape_their_place() {
+        assert_eq!(segment("a/b?c#d"), "a%2Fb%3Fc%23d");
+        assert_eq!(segment("0xAbC-1_2.3~"), "0xAbC-1_2.3~");
+    }
+
+    #[test]
+    fn only_deletes_are_not_idempotent() {
+        assert!(HttpRequest::get(Surface::Clob, "/").idempotent());
+        assert!(HttpRequest::new(Method::Post, Surface::Clob, "/books").idempotent());
+        assert!(!HttpRequest::new(Method::Delete, Surface::Clob, "/order").idempotent());
+    }
+}

@@ -1,0 +1,102 @@
+//! Turning an HTTP status and body into success or a typed [`Error`].
+
+use super::request::HttpRequest;
+use crate::error::{Error, ErrorCode};
+use crate::json::error_message;
+
+/// The longest excerpt of an unexpected body kept in an error.
+const EXCERPT_CHARS: usize = 200;
+
+/// `Ok` for a 2xx status; otherwise the error for it, carrying the status, the request's method and path,
+/// `Retry-After` in milliseconds and the service's error text.
+pub fn check_response(request: &HttpRequest, status: u16, body: &[u8], retry_after: Option<&str>) -> Result<(), Error> {
+    if (200..300).contains(&status) {
+        return Ok(());
+    }
+    let code = ErrorCode::from_status(status);
+    let text = error_message(body).unwrap_or_else(|| excerpt(body));
+    let mut message = String::with_capacity(text.len() + 48);
+    message.push_str(request.method.as_str());
+    message.push(' ');
+    message.push_str(&request.path);
+    message.push_str(" failed with status ");
+    message.push_str(&status.to_string());
+    if !text.is_empty() {
+        message.push_str(": ");
+        message.push_str(&text);
+    }
+    Err(Error {
+        status: Some(status),
+        method: Some(request.method.as_str()),
+        path: Some(request.path.clone()),
+        retry_after_ms: retry_after.and_then(retry_after_ms),
+        body: Some(text),
+        ..Error::new(code, message)
+    })
+}
+
+/// `Retry-After` given in seconds, as milliseconds.
+pub fn retry_after_ms(value: &str) -> Option<u64> {
+    let seconds: u64 = value.trim().parse().ok()?;
+    seconds.checked_mul(1000)
+}
+
+/// The start of a body as text, cut at a character boundary.
+pub fn excerpt(body: &[u8]) -> String {
+    let text = String::from_utf8_lossy(body);
+    let trimmed = text.trim();
+    match trimmed.char_indices().nth(EXCERPT_CHARS) {
+        Some((cut, _)) => trimmed.get(..cut).unwrap_or_default().to_owned(),
+        None => trimmed.to_owned(),
+    }
+}
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::order_book;
+
+    fn book_request() -> HttpRequest {
+        order_book("123").unwrap()
+    }
+
+    #[test]
+    fn success_passes() {
+        assert_eq!(check_response(&book_request(), 200, b"{}", None), Ok(()));
+        assert_eq!(check_response(&book_request(), 204, b"", None), Ok(()));
+    }
+
+    #[test]
+    fn errors_carry_the_facts() {
+        let err = check_response(&book_request(), 404, br#"{"error":"No orderbook exists"}"#, None).unwrap_err();
+        assert_eq!(err.code, ErrorCode::NotFound);
+        assert_eq!(err.status, Some(404));
+        assert_eq!(err.method, Some("GET"));
+        assert_eq!(err.path.as_deref(), Some("/book"));
+        assert_eq!(err.body.as_deref(), Some("No orderbook exists"));
+        assert_eq!(err.message, "GET /book failed with status 404: No orderbook exists");
+
+        let err = check_response(&book_request(), 429, br#"{"error":"slow down"}"#, Some("3")).unwrap_err();
+        assert_eq!((err.code, err.retry_after_ms), (ErrorCode::RateLimited, Some(3000)));
+
+        let err = check_response(&book_request(), 502, b"<html>Bad gateway</html>", None).unwrap_err();
+        assert_eq!((err.code, err.body.as_deref()), (ErrorCode::Server, Some("<html>Bad gateway</html>")));
+    }
+
+    #[test]
+    fn excerpts_are_short_and_whole_characters() {
+        let long = "é".repeat(500);
+        let cut = excerpt(long.as_bytes());
+        assert_eq!(cut.chars().count(), EXCERPT_CHARS);
+        assert_eq!(excerpt(&[0xff, b'a']), "\u{fffd}a");
+    }
+
+    #[test]
+    fn retry_after_is_seconds() {
+        assert_eq!(retry_after_ms("2"), Some(2000));
+        assert_eq!(retry_after_ms(" 0 "), Some(0));
+        assert_eq!(retry_after_ms("soon"), None);
+        assert_eq!(retry_after_ms("99999999999999999999"), None);
+    }
+}

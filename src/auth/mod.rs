@@ -1,0 +1,228 @@
+//! Credentials and request signing: HMAC-SHA256 over timestamp + METHOD + path + body, keyed by the
+//! base64-decoded API secret, encoded in the url-safe base64 alphabet with `=` padding.
+
+use std::fmt;
+
+use base64::alphabet;
+use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig, URL_SAFE};
+use base64::engine::DecodePaddingMode;
+use base64::Engine;
+use hmac::{Hmac, Mac};
+use sha2::Sha256;
+use zeroize::{Zeroize, Zeroizing};
+
+use crate::error::{Error, ErrorCode};
+
+/// The five request headers of an authenticated call, in this order.
+pub const HEADER_NAMES: [&str; 5] =
+    ["SERVICE_ADDRESS", "SERVICE_API_KEY", "SERVICE_PASSPHRASE", "SERVICE_TIMESTAMP", "SERVICE_SIGNATURE"];
+
+/// Decodes the standard alphabet with or without padding; url-safe input is mapped onto it first.
+const SECRET_ENGINE: GeneralPurpose = GeneralPurpose::new(
+    &alphabet::STANDARD,
+    GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
+);
+
+/// The HMAC key of an API secret: base64 in the standard or url-safe alphabet, padded or not.
+pub fn decode_secret(secret: &str) -> Result<Zeroizing<Vec<u8>>, Error> {
+    let mut standard = Zeroizing::new(secret.as_bytes().to_vec());
+    for b in standard.iter_mut() {
+        match *b {
+            b'-' => *b = b'+',
+            b'_' => *b = b'/',
+            _ => {}
+        }
+    }
+    let key = SECRET_ENGINE
+        .decode(standard.as_slice())
+        .map(Zeroizing::new)
+        .map_err(|_| Error::invalid("secret", "must be base64 (standard or url-safe alphabet)"))?;
+    if key.is_empty() {
+        return Err(Error::invalid("secret", "must not be empty"));
+    }
+    Ok(key)
+}
+
+/// The signature of one request. `body` is exactly the bytes that are sent, or `None` when there is none.
+pub fn sign(key: &[u8], timestamp: &str, method: &str, request_path: &str, body: Option<&str>) -> String {
+    // HMAC accepts keys of any length, so this cannot fail; an empty key is refused by `decode_secret`.
+    let Ok(mut mac) = Hmac::<Sha256>::new_from_slice(key) else {
+        return String::new();
+    };
+    mac.update(timestamp.as_bytes());
+    mac.update(method.as_bytes());
+    mac.update(request_path.as_bytes());
+    if let Some(body) = body {
+        mac.update(body.as_bytes());
+    }
+    URL_SAFE.encode(mac.finalize().into_bytes())
+}
+
+/// `sign` with the secret in its base64 text form.
+pub fn sign_request(
+    secret: &str,
+    timestamp: &str,
+    method: &str,
+    request_path: &str,
+    body: Option<&str>,
+) -> Result<String, Error> {
+    let key = decode_secret(secret)?;
+    Ok(sign(&key, timestamp, method, request_path, body))
+}
+
+/// An account's API credentials. The secret is held only as its decoded key; the key and the passphrase
+/// are zeroed when dropped and never printed.
+pub struct Credentials {
+    address: String,
+    api_key: String,
+    key: Zeroizing<Vec<u8>>,
+    passphrase: Zeroizing<String>,
+}
+
+impl Credentials {
+    /// Checks every field: address `0x` + 40 hex digits, API key a uuid, passphrase 64 hex digits, secret
+    /// valid base64. Errors name the field and never echo a value.
+    pub fn new(address: &str, api_key: &str, secret: &str, passphrase: &str) -> Result<Self, Error> {
+        let hex40 = address.strip_prefix("0x").filter(|h| h.len() == 40 && h.bytes().all(|b| b.is_ascii_hexdigit()));
+        if hex40.is_none() {
+            return Err(Error::invalid("address", "must be 0x followed by 40 hex digits"));
+        }
+        if !is_uuid(api_key) {
+            return Err(Error::invalid("apiKey", "must be a uuid (8-4-4-4-12 hex digits)"));
+        }
+        if passphrase.len() != 64 || !passphrase.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(Error::invalid("passphrase", "must be 64 hex digits"));
+        }
+        let key = decode_secret(secret)?;
+        Ok(Self {
+            address: address.to_owned(),
+            api_key: api_key.to_owned(),
+            key,
+            passphrase: Zeroizing::new(passphrase.to_owned()),
+        })
+    }
+
+    pub fn address(&self) -> &str {
+        &self.address
+    }
+
+    /// The five SERVICE_* header values for one request, in the order of [`HEADER_NAMES`].
+    pub fn headers(&self, timestamp: &str, method: &str, request_path: &str, body: Option<&str>) -> [String; 5] {
+        [
+            self.address.clone(),
+            self.api_key.clone(),
+            self.passphrase.as_str().to_owned(),
+            timestamp.to_owned(),
+            sign(&self.key, timestamp, method, request_path, body),
+        ]
+    }
+
+    /// Zeroes the secret material now, before the value is dropped.
+    pub fn wipe(&mut self) {
+        self.key.zeroize();
+        self.passphrase.zeroize();
+    }
+}
+
+impl fmt::Debug for Credentials {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Credentials")
+            .field("address", &self.address)
+            .field("api_key", &self.api_key)
+            .field("secret", &"<redacted>")
+            .field("passphrase", &"<redacted>")
+            .finish()
+    }
+}
+
+fn is_uuid(s: &str) -> bool {
+    s.len() == 36
+        && s.bytes().enumerate().all(|(i, b)| match i {
+            8 | 13 | 18 | 23 => b == b'-',
+            _ => b.is_ascii_hexdigit(),
+        })
+}
+
+/// An `UNAUTHORIZED` error for an authenticated call made without credentials.
+pub fn missing_credentials() -> Error {
+    Error::new(ErrorCode::Unauthorized, "this call needs credentials: pass { address, apiKey, secret, passphrase }")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub const ADDRESS: &str = "0x9fB0aE0C6E3B0a1C2d3E4f5A6b7C8d9E0F1a2B3c";
+    pub const API_KEY: &str = "0f5c2a1e-7b3d-4c8e-9a6f-1d2e3f4a5b6c";
+    pub const PASSPHRASE: &str = "a3f1c2d4e5b60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90";
+    pub const SECRET: &str = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
+
+    #[test]
+    fn signs_every_vector() {
+        let vectors: serde_json::Value =
+            serde_json::from_str(include_str!("../../tests/fixtures/vectors/signing.json")).unwrap();
+        let cases = vectors["cases"].as_array().unwrap();
+        assert!(cases.len() >= 9);
+        for case in cases {
+            let got = sign_request(
+                case["secret"].as_str().unwrap(),
+                case["timestamp"].as_str().unwrap(),
+                case["method"].as_str().unwrap(),
+                case["requestPath"].as_str().unwrap(),
+                case["body"].as_str(),
+            )
+            .unwrap();
+            assert_eq!(got, case["signature"].as_str().unwrap(), "{case}");
+        }
+        for bad in vectors["invalid_secrets"].as_array().unwrap() {
+            let err = sign_request(bad.as_str().unwrap(), "1", "GET", "/", None).unwrap_err();
+            assert_eq!(err.code, ErrorCode::InvalidParams);
+            assert_eq!(err.param, Some("secret"));
+        }
+    }
+
+    #[test]
+    fn secret_alphabets_and_padding_are_equivalent() {
+        let forms = ["++/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=", "++/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+            "--_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=", "--_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"];
+        let keys: Vec<_> = forms.iter().map(|f| decode_secret(f).unwrap().to_vec()).collect();
+        assert!(keys.windows(2).all(|w| w[0] == w[1]));
+    }
+
+    #[test]
+    fn credentials_are_validated_without_echoing_values() {
+        assert!(Credentials::new(ADDRESS, API_KEY, SECRET, PASSPHRASE).is_ok());
+        let lower = ADDRESS.to_ascii_lowercase();
+        assert!(Credentials::new(&lower, API_KEY, SECRET, PASSPHRASE).is_ok());
+        let cases = [
+            ("0x123", API_KEY, SECRET, PASSPHRASE, "address"),
+            ("9fB0aE0C6E3B0a1C2d3E4f5A6b7C8d9E0F1a2B3c00", API_KEY, SECRET, PASSPHRASE, "address"),
+            (ADDRESS, "not-a-uuid", SECRET, PASSPHRASE, "apiKey"),
+            (ADDRESS, API_KEY, "!!!secret-value!!!", PASSPHRASE, "secret"),
+            (ADDRESS, API_KEY, SECRET, "zz-passphrase-value", "passphrase"),
+        ];
+        for (address, api_key, secret, passphrase, field) in cases {
+            let err = Credentials::new(address, api_key, secret, passphrase).unwrap_err();
+            assert_eq!(err.param, Some(field));
+            assert!(!err.message.contains("secret-value") && !err.message.contains("passphrase-value"));
+        }
+    }
+
+    #[test]
+    fn debug_redacts_secrets() {
+        let creds = Credentials::new(ADDRESS, API_KEY, SECRET, PASSPHRASE).unwrap();
+        let shown = format!("{creds:?}");
+        assert!(!shown.contains(PASSPHRASE) && !shown.contains(SECRET) && shown.contains("<redacted>"));
+    }
+
+    #[test]
+    fn headers_sign_with_the_given_timestamp() {
+        let creds = Credentials::new(ADDRESS, API_KEY, SECRET, PASSPHRASE).unwrap();
+        let headers = creds.headers("1700000000000", "DELETE", "/order", Some(r#"{"orderId":"0xabc"}"#));
+        assert_eq!(headers[0], ADDRESS);
+        assert_eq!(headers[1], API_KEY);
+        assert_eq!(headers[2], PASSPHRASE);
+        assert_eq!(headers[3], "1700000000000");
+        assert_eq!(headers[4], "Vvcf1hhOxX0xMZm9j2vMVYxsjXBPuPa5W7yZclFBcPc=");
+    }
+}

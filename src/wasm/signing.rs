@@ -1,0 +1,69 @@
+//! Standalone signing for callers who bring their own HTTP.
+
+use js_sys::Object;
+use wasm_bindgen::prelude::*;
+
+use super::interop::{is_absent, opt_string, req_string, set, timestamp_text};
+use crate::auth::{self, Credentials, HEADER_NAMES};
+use crate::error::Error;
+
+/// The SERVICE_SIGNATURE of one request: HMAC-SHA256 of timestamp + method + requestPath + body, keyed by
+/// the base64-decoded secret, in url-safe base64. Sign exactly the body you send, and the path without
+/// its query string.
+///
+/// @example
+/// signRequest(secret, Date.now(), "DELETE", "/order", JSON.stringify({ orderId }));
+#[wasm_bindgen(js_name = signRequest)]
+pub fn sign_request(
+    secret: &str,
+    #[wasm_bindgen(unchecked_param_type = "number | string")] timestamp: JsValue,
+    method: &str,
+    #[wasm_bindgen(js_name = requestPath)] request_path: &str,
+    body: Option<String>,
+) -> Result<String, JsValue> {
+    let timestamp = timestamp_text(&timestamp, "timestamp")?;
+    Ok(auth::sign_request(secret, &timestamp, method, request_path, body.as_deref())?)
+}
+
+/// The five SERVICE_* headers of one request. `timestamp` defaults to now, in milliseconds.
+///
+/// @example
+/// const headers = createL2Headers(credentials, { method: "GET", requestPath: "/data/orders" });
+/// await fetch(url, { headers });
+#[wasm_bindgen(js_name = createL2Headers, unchecked_return_type = "L2Headers")]
+pub fn create_l2_headers(
+    #[wasm_bindgen(unchecked_param_type = "Credentials")] credentials: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "L2HeaderArgs")] args: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number | string")] timestamp: JsValue,
+) -> Result<Object, JsValue> {
+    let creds = read_credentials(&credentials)?;
+    if !args.is_object() {
+        return Err(Error::invalid("args", "must be an object { method, requestPath, body? }").into());
+    }
+    let method = req_string(&args, "method")?;
+    let request_path = req_string(&args, "requestPath")?;
+    let body = opt_string(&args, "body")?;
+    let timestamp = if is_absent(&timestamp) {
+        (js_sys::Date::now() as u64).to_string()
+    } else {
+        timestamp_text(&timestamp, "timestamp")?
+    };
+    let values = creds.headers(&timestamp, &method, &request_path, body.as_deref());
+    let headers = Object::new();
+    for (name, value) in HEADER_NAMES.iter().zip(values.iter()) {
+        set(&headers, name, &JsValue::from_str(value));
+    }
+    Ok(headers)
+}
+
+pub(super) fn read_credentials(value: &JsValue) -> Result<Credentials, Error> {
+    if !value.is_object() {
+        return Err(Error::invalid("credentials", "must be an object { address, apiKey, secret, passphrase }"));
+    }
+    Credentials::new(
+        &req_string(value, "address")?,
+        &req_string(value, "apiKey")?,
+        &req_string(value, "secret")?,
+        &req_string(value, "passphrase")?,
+    )
+}
