@@ -1,1 +1,208 @@
-fn main() {}
+//! `cargo xtask <command>`: set-up, build, test and demo orchestration for PredictKit.
+//!
+//! - `test`      set up, build, then run every suite and end with one `N passed, N failed` line
+//! - `demo`      set up, build, and serve the demo page and the emulator (`--port N`, default 8787)
+//! - `build`     build pkg/web, pkg/bundler and pkg/node and print their sizes
+//! - `emulator`  run the emulator with the given arguments
+//! - `setup`     install what the other commands need, and nothing else
+
+mod run;
+mod setup;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::time::Instant;
+
+use run::{Emulator, Suite, Tally};
+
+const WASM_TARGET: &str = "wasm32-unknown-unknown";
+/// wasm-bindgen targets and the pkg/ folder each is written to.
+const TARGETS: [(&str, &str); 3] = [("web", "web"), ("bundler", "bundler"), ("nodejs", "node")];
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives inside the workspace").to_path_buf()
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (command, rest) = match args.split_first() {
+        Some((c, rest)) => (c.as_str(), rest),
+        None => ("help", &[][..]),
+    };
+    let result = match command {
+        "test" => test(rest),
+        "demo" => demo(rest),
+        "build" => setup::wasm_tools().and_then(|_| build()),
+        "emulator" => emulator(rest),
+        "setup" => setup::all(true),
+        _ => {
+            eprintln!(
+                "usage: cargo xtask <test [--skip-browser] | demo [--port N] | build | emulator [ARGS] | setup>"
+            );
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(message) => {
+            eprintln!("xtask {command}: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+pub type Result<T> = std::result::Result<T, String>;
+
+/// Runs a command to completion, failing on a non-zero exit.
+pub fn cmd(command: &mut Command) -> Result<()> {
+    let shown = format!("{command:?}");
+    let status = command.status().map_err(|e| format!("cannot run {shown}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{shown} failed ({status})"))
+    }
+}
+
+fn cargo() -> Command {
+    let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    c.current_dir(root());
+    c
+}
+
+fn step(name: &str) -> Instant {
+    eprintln!("==> {name}");
+    Instant::now()
+}
+
+fn done(name: &str, started: Instant) {
+    eprintln!("    {name} took {:.1} s", started.elapsed().as_secs_f64());
+}
+
+/// Builds the wasm in release, runs wasm-bindgen for every target, optimizes with wasm-opt and prints sizes.
+fn build() -> Result<bool> {
+    let root = root();
+    let t = step("build wasm (release)");
+    cmd(cargo().args(["build", "--release", "--target", WASM_TARGET, "-p", "predictkit"]))?;
+    let wasm = root.join("target").join(WASM_TARGET).join("release").join("predictkit.wasm");
+    let bindgen = setup::tools_bin().join("wasm-bindgen");
+    let wasm_opt = root.join("node_modules").join(".bin").join("wasm-opt");
+    for (target, dir) in TARGETS {
+        let out = root.join("pkg").join(dir);
+        if out.exists() {
+            std::fs::remove_dir_all(&out).map_err(|e| format!("cannot clear {}: {e}", out.display()))?;
+        }
+        cmd(Command::new(&bindgen).arg("--target").arg(target).arg("--out-dir").arg(&out).arg(&wasm))?;
+        let bg = out.join("predictkit_bg.wasm");
+        cmd(Command::new(&wasm_opt)
+            .arg("-Oz")
+            .args(WASM_FEATURES)
+            .arg(&bg)
+            .arg("-o")
+            .arg(&bg))?;
+    }
+    done("build", t);
+    for (_, dir) in TARGETS {
+        println!("{}", run::size_line(&root.join("pkg").join(dir), dir)?);
+    }
+    Ok(true)
+}
+
+/// The features Rust enables by default for wasm32-unknown-unknown, which wasm-opt must accept.
+const WASM_FEATURES: [&str; 6] = [
+    "--enable-bulk-memory",
+    "--enable-nontrapping-float-to-int",
+    "--enable-sign-ext",
+    "--enable-mutable-globals",
+    "--enable-reference-types",
+    "--enable-multivalue",
+];
+
+fn build_emulator() -> Result<PathBuf> {
+    cmd(cargo().args(["build", "--quiet", "-p", "predictkit-emulator"]))?;
+    Ok(root().join("target").join("debug").join(format!("predictkit-emulator{}", std::env::consts::EXE_SUFFIX)))
+}
+
+fn emulator(args: &[String]) -> Result<bool> {
+    let bin = build_emulator()?;
+    cmd(Command::new(bin).args(args).current_dir(root()))?;
+    Ok(true)
+}
+
+fn demo(args: &[String]) -> Result<bool> {
+    let mut port = "8787".to_owned();
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--port" => port = it.next().ok_or("--port needs a value")?.clone(),
+            other => return Err(format!("unknown argument {other} (usage: cargo xtask demo [--port N])")),
+        }
+    }
+    setup::all(false)?;
+    build()?;
+    let bin = build_emulator()?;
+    eprintln!("==> serving the demo (Ctrl-C to stop)");
+    cmd(Command::new(bin).args(["--port", &port, "--www", "www", "--pkg", "pkg"]).current_dir(root()))?;
+    Ok(true)
+}
+
+fn test(args: &[String]) -> Result<bool> {
+    let skip_browser = args.iter().any(|a| a == "--skip-browser");
+    let started = Instant::now();
+    setup::all(!skip_browser)?;
+    build()?;
+    let root = root();
+    let mut tally = Tally::default();
+
+    let t = step("native tests (cargo test --workspace)");
+    tally.add(Suite::run("native", cargo().args(["test", "--workspace", "--color", "never"])));
+    done("native tests", t);
+
+    let emulator_bin = build_emulator()?;
+    let emu = Emulator::start(&emulator_bin, &root)?;
+    eprintln!("    emulator at {}", emu.url);
+
+    let wasm_test = |browser: bool| {
+        let mut c = cargo();
+        c.args(["test", "--target", WASM_TARGET, "-p", "predictkit", "--test", "wasm"])
+            .env("PREDICTKIT_EMULATOR_URL", &emu.url)
+            .env("WASM_BINDGEN_TEST_TIMEOUT", "60");
+        if browser {
+            c.env("WASM_BINDGEN_USE_BROWSER", "1").env("CHROMEDRIVER", setup::chromedriver());
+        }
+        c
+    };
+    if !skip_browser {
+        let t = step("wasm tests in headless Chromium");
+        tally.add(Suite::run("wasm-chromium", &mut wasm_test(true)));
+        done("wasm tests in Chromium", t);
+    }
+    let t = step("wasm tests in Node");
+    tally.add(Suite::run("wasm-node", &mut wasm_test(false)));
+    done("wasm tests in Node", t);
+
+    let node_test = |dir: &str| {
+        let mut c = Command::new("node");
+        c.args(["--test", "--test-reporter=tap", "--test-concurrency=1"])
+            .arg(root.join("tests").join(dir))
+            .current_dir(&root)
+            .env("PREDICTKIT_EMULATOR_URL", &emu.url)
+            .env("CHROMIUM", setup::chromium());
+        c
+    };
+    let t = step("JS tests against pkg/ (node --test)");
+    tally.add(Suite::run("js", &mut node_test("js")));
+    done("JS tests", t);
+    if !skip_browser {
+        let t = step("browser tests of www/ (playwright-core + Chromium)");
+        tally.add(Suite::run("browser", &mut node_test("browser")));
+        done("browser tests", t);
+    }
+    drop(emu);
+
+    tally.print();
+    eprintln!("    cargo xtask test took {:.1} s", started.elapsed().as_secs_f64());
+    println!("{} passed, {} failed", tally.passed, tally.failed);
+    Ok(tally.failed == 0)
+}

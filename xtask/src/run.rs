@@ -1,0 +1,197 @@
+//! Running test suites and counting their results; the emulator as a child process; size lines.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+
+use flate2::write::GzEncoder;
+use flate2::Compression;
+
+use crate::Result;
+
+/// One suite's counts.
+pub struct Suite {
+    pub name: &'static str,
+    pub passed: u64,
+    pub failed: u64,
+    pub note: Option<String>,
+}
+
+impl Suite {
+    /// Runs a test command, echoing its output, and counts results from the closing lines of cargo's and
+    /// wasm-bindgen's harness (`test result: ok. N passed; N failed`) and node's TAP (`# pass N`).
+    /// A command that fails without reporting a failure counts as one failure.
+    pub fn run(name: &'static str, command: &mut Command) -> Suite {
+        let mut suite = Suite { name, passed: 0, failed: 0, note: None };
+        let mut child = match command.stdout(Stdio::piped()).spawn() {
+            Ok(child) => child,
+            Err(e) => {
+                suite.failed = 1;
+                suite.note = Some(format!("could not start: {e}"));
+                return suite;
+            }
+        };
+        if let Some(stdout) = child.stdout.take() {
+            let mut reader = BufReader::new(stdout);
+            let mut line = Vec::new();
+            while reader.read_until(b'\n', &mut line).is_ok_and(|n| n > 0) {
+                let text = String::from_utf8_lossy(&line);
+                print!("{text}");
+                suite.count(&text);
+                line.clear();
+            }
+        }
+        let _ = std::io::stdout().flush();
+        match child.wait() {
+            Ok(status) if status.success() => {}
+            Ok(status) => {
+                if suite.failed == 0 {
+                    suite.failed = 1;
+                    suite.note = Some(format!("exited with {status} without reporting a failed test"));
+                }
+            }
+            Err(e) => {
+                suite.failed += 1;
+                suite.note = Some(format!("could not wait: {e}"));
+            }
+        }
+        suite
+    }
+
+    fn count(&mut self, line: &str) {
+        let line = line.trim();
+        if let Some(rest) = line.strip_prefix("test result:") {
+            self.passed += number_before(rest, " passed");
+            self.failed += number_before(rest, " failed");
+        } else if let Some(n) = line.strip_prefix("# pass ") {
+            self.passed += n.trim().parse::<u64>().unwrap_or(0);
+        } else if let Some(n) = line.strip_prefix("# fail ") {
+            self.failed += n.trim().parse::<u64>().unwrap_or(0);
+        }
+    }
+}
+
+/// The number just before `label` in text like `ok. 12 passed; 0 failed;`.
+fn number_before(text: &str, label: &str) -> u64 {
+    let Some(end) = text.find(label) else { return 0 };
+    let digits: String = text[..end].chars().rev().take_while(char::is_ascii_digit).collect();
+    digits.chars().rev().collect::<String>().parse().unwrap_or(0)
+}
+
+#[derive(Default)]
+pub struct Tally {
+    pub passed: u64,
+    pub failed: u64,
+    suites: Vec<Suite>,
+}
+
+impl Tally {
+    pub fn add(&mut self, suite: Suite) {
+        self.passed += suite.passed;
+        self.failed += suite.failed;
+        self.suites.push(suite);
+    }
+
+    pub fn print(&self) {
+        eprintln!("==> results");
+        for s in &self.suites {
+            let note = s.note.as_deref().map(|n| format!(" ({n})")).unwrap_or_default();
+            eprintln!("    {:<14} {:>5} passed {:>4} failed{note}", s.name, s.passed, s.failed);
+        }
+    }
+}
+
+/// The emulator as a child process on a free port, stopped when dropped.
+pub struct Emulator {
+    child: Child,
+    pub url: String,
+}
+
+impl Emulator {
+    pub fn start(bin: &Path, root: &Path) -> Result<Emulator> {
+        let mut child = Command::new(bin)
+            .args(["--port", "0", "--www", "www", "--pkg", "pkg"])
+            .current_dir(root)
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("cannot start the emulator: {e}"))?;
+        let stdout = child.stdout.take().ok_or("no emulator stdout")?;
+        let mut reader = BufReader::new(stdout);
+        let mut first = String::new();
+        reader.read_line(&mut first).map_err(|e| format!("cannot read the emulator's output: {e}"))?;
+        let url = first
+            .trim()
+            .strip_prefix("predictkit-emulator listening on ")
+            .ok_or_else(|| format!("unexpected emulator output: {first:?}"))?
+            .to_owned();
+        // Keep draining its output so it never blocks on a full pipe.
+        std::thread::spawn(move || {
+            let mut sink = Vec::new();
+            let _ = reader.read_to_end(&mut sink);
+        });
+        Ok(Emulator { child, url })
+    }
+}
+
+impl Drop for Emulator {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn gzip_len(bytes: &[u8]) -> Result<usize> {
+    let mut enc = GzEncoder::new(Vec::new(), Compression::best());
+    enc.write_all(bytes).map_err(|e| e.to_string())?;
+    Ok(enc.finish().map_err(|e| e.to_string())?.len())
+}
+
+/// `size web: wasm 93125 B (39774 gzip) + glue 27386 B (6278 gzip) = 46052 B gzip`
+pub fn size_line(dir: &Path, name: &str) -> Result<String> {
+    let read = |p: &Path| std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()));
+    let wasm = read(&dir.join("predictkit_bg.wasm"))?;
+    let mut glue = Vec::new();
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .map_err(|e| format!("cannot list {}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "js"))
+        .collect();
+    entries.sort();
+    for js in entries {
+        glue.extend(read(&js)?);
+    }
+    let (wz, gz) = (gzip_len(&wasm)?, gzip_len(&glue)?);
+    Ok(format!(
+        "size {name}: wasm {} B ({wz} gzip) + glue {} B ({gz} gzip) = {} B gzip",
+        wasm.len(),
+        glue.len(),
+        wz + gz
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn counted(lines: &[&str]) -> (u64, u64) {
+        let mut s = Suite { name: "t", passed: 0, failed: 0, note: None };
+        for l in lines {
+            s.count(l);
+        }
+        (s.passed, s.failed)
+    }
+
+    #[test]
+    fn counts_cargo_and_tap_results() {
+        assert_eq!(
+            counted(&[
+                "test result: ok. 28 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s",
+                "test result: FAILED. 3 passed; 2 failed; 1 ignored",
+                "# pass 7",
+                "# fail 1",
+                "ok 1 - something # pass 99 not a summary",
+            ]),
+            (38, 3)
+        );
+    }
+}

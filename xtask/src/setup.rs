@@ -1,0 +1,135 @@
+//! Installing what the build and the tests need, quickly and idempotently: the wasm32 target, the
+//! wasm-bindgen CLI at Cargo.lock's exact version, Chromium and chromedriver, and the npm dev tools.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::{cmd, root, Result, WASM_TARGET};
+
+/// The project-local tools folder.
+pub fn tools_bin() -> PathBuf {
+    root().join(".tools").join("bin")
+}
+
+pub fn chromium() -> PathBuf {
+    std::env::var_os("CHROMIUM").map(PathBuf::from).unwrap_or_else(|| "/usr/bin/chromium".into())
+}
+
+pub fn chromedriver() -> PathBuf {
+    std::env::var_os("CHROMEDRIVER").map(PathBuf::from).unwrap_or_else(|| "/usr/bin/chromedriver".into())
+}
+
+/// Everything; the browser only when `browser` is set (the demo needs none).
+pub fn all(browser: bool) -> Result<bool> {
+    wasm_tools()?;
+    if browser {
+        browser_tools()?;
+    }
+    Ok(true)
+}
+
+/// The wasm target, the wasm-bindgen CLI and the npm dev tools (wasm-opt, playwright-core, tsc).
+pub fn wasm_tools() -> Result<()> {
+    wasm_target()?;
+    wasm_bindgen_cli()?;
+    node_modules()
+}
+
+fn output(command: &mut Command) -> Option<String> {
+    let out = command.output().ok()?;
+    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+fn wasm_target() -> Result<()> {
+    let installed = output(Command::new("rustup").args(["target", "list", "--installed"]))
+        .ok_or("cannot run `rustup target list`: is rustup installed?")?;
+    if installed.lines().any(|l| l.trim() == WASM_TARGET) {
+        return Ok(());
+    }
+    eprintln!("==> rustup target add {WASM_TARGET}");
+    cmd(Command::new("rustup").args(["target", "add", WASM_TARGET]))
+}
+
+/// The version of a package in Cargo.lock.
+fn locked_version(package: &str) -> Result<String> {
+    let lock = std::fs::read_to_string(root().join("Cargo.lock")).map_err(|e| format!("cannot read Cargo.lock: {e}"))?;
+    let needle = format!("name = \"{package}\"\nversion = \"");
+    let start = lock.find(&needle).ok_or(format!("{package} is not in Cargo.lock"))? + needle.len();
+    let len = lock[start..].find('"').ok_or("Cargo.lock is malformed")?;
+    Ok(lock[start..start + len].to_owned())
+}
+
+fn reports_version(bin: &Path, version: &str) -> bool {
+    output(Command::new(bin).arg("--version")).is_some_and(|v| v.split_whitespace().nth(1) == Some(version))
+}
+
+/// wasm-bindgen and its test runner at exactly Cargo.lock's version, in .tools/bin. A per-user cache
+/// keeps the built binaries so that a fresh clone does not compile them again.
+fn wasm_bindgen_cli() -> Result<()> {
+    let version = locked_version("wasm-bindgen")?;
+    let tools = tools_bin();
+    let bins = ["wasm-bindgen", "wasm-bindgen-test-runner"];
+    if reports_version(&tools.join("wasm-bindgen"), &version)
+        && reports_version(&tools.join("wasm-bindgen-test-runner"), &version)
+    {
+        return Ok(());
+    }
+    let cache = cache_dir().join(format!("wasm-bindgen-cli-{version}"));
+    if !reports_version(&cache.join("bin").join("wasm-bindgen"), &version) {
+        eprintln!("==> cargo install wasm-bindgen-cli {version} (once per machine; a few minutes)");
+        // Not --locked: the CLI's own lock names a crate version the registry no longer has.
+        cmd(Command::new("cargo")
+            .args(["install", "wasm-bindgen-cli", "--version", &version, "--force", "--root"])
+            .arg(&cache))?;
+    }
+    std::fs::create_dir_all(&tools).map_err(|e| format!("cannot create {}: {e}", tools.display()))?;
+    for bin in bins {
+        let from = cache.join("bin").join(bin);
+        std::fs::copy(&from, tools.join(bin)).map_err(|e| format!("cannot copy {}: {e}", from.display()))?;
+    }
+    Ok(())
+}
+
+fn cache_dir() -> PathBuf {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+        .unwrap_or_else(|| root().join(".tools").join("cache"));
+    base.join("predictkit")
+}
+
+/// `npm ci` when node_modules does not match package-lock.json.
+fn node_modules() -> Result<()> {
+    let root = root();
+    let lock = std::fs::read(root.join("package-lock.json")).map_err(|e| format!("cannot read package-lock.json: {e}"))?;
+    let stamp = root.join("node_modules").join(".predictkit-package-lock.json");
+    if std::fs::read(&stamp).is_ok_and(|s| s == lock) && root.join("node_modules/.bin/wasm-opt").exists() {
+        return Ok(());
+    }
+    eprintln!("==> npm ci");
+    cmd(Command::new("npm").args(["ci", "--no-audit", "--no-fund"]).current_dir(&root))?;
+    std::fs::write(&stamp, lock).map_err(|e| format!("cannot write {}: {e}", stamp.display()))
+}
+
+/// Debian's Chromium and chromedriver, installed with apt when missing and allowed.
+fn browser_tools() -> Result<()> {
+    let (chromium, driver) = (chromium(), chromedriver());
+    if chromium.exists() && driver.exists() {
+        return Ok(());
+    }
+    let root_user = output(Command::new("id").arg("-u")).is_some_and(|u| u.trim() == "0");
+    let debian = Path::new("/etc/debian_version").exists();
+    if !(root_user && debian) {
+        return Err(format!(
+            "Chromium and chromedriver are needed at {} and {} (or set CHROMIUM and CHROMEDRIVER). \
+             On Debian or Ubuntu: sudo apt-get install chromium chromium-driver",
+            chromium.display(),
+            driver.display()
+        ));
+    }
+    eprintln!("==> apt-get install chromium chromium-driver");
+    cmd(Command::new("apt-get").arg("update").arg("-qq"))?;
+    cmd(Command::new("apt-get")
+        .args(["install", "-y", "-qq", "--no-install-recommends", "chromium", "chromium-driver"])
+        .env("DEBIAN_FRONTEND", "noninteractive"))
+}
