@@ -70,7 +70,7 @@ pub struct Error {
     pub code: ErrorCode,
     pub message: Cow<'static, str>,
     /// The parameter at fault, for `INVALID_PARAMS`.
-    pub param: Option<&'static str>,
+    pub param: Option<Cow<'static, str>>,
     /// The HTTP status, when the service answered.
     pub status: Option<u16>,
     /// The request's method and path (no query string), when a request was made.
@@ -102,7 +102,7 @@ impl Error {
         message.push_str(param);
         message.push_str(": ");
         message.push_str(rule);
-        Self { param: Some(param), ..Self::new(ErrorCode::InvalidParams, message) }
+        Self { param: Some(Cow::Borrowed(param)), ..Self::new(ErrorCode::InvalidParams, message) }
     }
 
     pub fn decode(message: &'static str) -> Self {
@@ -148,7 +148,7 @@ mod tests {
     fn invalid_names_param_and_rule() {
         let e = Error::invalid("token_id", "must not be empty");
         assert_eq!(e.code, ErrorCode::InvalidParams);
-        assert_eq!(e.param, Some("token_id"));
+        assert_eq!(e.param.as_deref(), Some("token_id"));
         assert_eq!(e.to_string(), "token_id: must not be empty");
     }
 }

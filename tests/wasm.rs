@@ -142,13 +142,13 @@ fn bad_options_are_invalid_params() {
 
 #[wasm_bindgen_test]
 async fn get_ok_answers_ok() {
-    let ok = settle(client().get_ok()).await.unwrap();
+    let ok = settle(client().get_ok(None)).await.unwrap();
     assert_eq!(ok.as_string().as_deref(), Some("OK"));
 }
 
 #[wasm_bindgen_test]
 async fn get_order_book_returns_the_recorded_book() {
-    let book = settle(client().get_order_book(BOOK_2_TOKEN)).await.unwrap();
+    let book = settle(client().get_order_book(BOOK_2_TOKEN, None)).await.unwrap();
     assert_eq!(get(&book, "asset_id").as_string().as_deref(), Some(BOOK_2_TOKEN));
     let bids: Array = get(&book, "bids").into();
     assert_eq!(bids.length(), 2);
@@ -158,7 +158,7 @@ async fn get_order_book_returns_the_recorded_book() {
 
 #[wasm_bindgen_test]
 async fn get_book_parses_the_response_bytes() {
-    let value = settle(client().get_book(BOOK_2_TOKEN)).await.unwrap();
+    let value = settle(client().get_book(BOOK_2_TOKEN, None)).await.unwrap();
     let book = OrderBook::try_from_js_value(value).unwrap();
     assert_eq!(book.asset_id().as_deref(), Some(BOOK_2_TOKEN));
     assert_eq!(get(&book.best_bid(), "price").as_f64(), Some(0.002));
@@ -167,7 +167,7 @@ async fn get_book_parses_the_response_bytes() {
 
 #[wasm_bindgen_test]
 async fn unknown_token_is_not_found_with_the_service_text() {
-    let err = settle(client().get_order_book("123456789")).await.unwrap_err();
+    let err = settle(client().get_order_book("123456789", None)).await.unwrap_err();
     assert_code(&err, "NOT_FOUND");
     assert_eq!(get(&err, "status").as_f64(), Some(404.0));
     assert_eq!(get(&err, "method").as_string().as_deref(), Some("GET"));
@@ -181,20 +181,20 @@ async fn invalid_params_send_nothing() {
     let counting = Function::new_with_args("url", "this.push(url); return fetch(url);").bind0(&calls);
     let client = Client::new(options(&[("baseUrl", EMULATOR.into()), ("fetch", counting.into())])).unwrap();
     for bad in ["", "abc", "0x12"] {
-        let err = settle(client.get_order_book(bad)).await.unwrap_err();
+        let err = settle(client.get_order_book(bad, None)).await.unwrap_err();
         assert_code(&err, "INVALID_PARAMS");
         assert_eq!(get(&err, "param").as_string().as_deref(), Some("token_id"));
     }
     assert_eq!(calls.length(), 0);
     // The injected fetch is the one used.
-    settle(client.get_ok()).await.unwrap();
+    settle(client.get_ok(None)).await.unwrap();
     assert_eq!(calls.length(), 1);
 }
 
 #[wasm_bindgen_test]
 async fn unreachable_service_is_a_network_error_with_a_cause() {
     let client = Client::new(options(&[("baseUrl", "http://127.0.0.1:9".into())])).unwrap();
-    let err = settle(client.get_ok()).await.unwrap_err();
+    let err = settle(client.get_ok(None)).await.unwrap_err();
     assert_code(&err, "NETWORK");
     assert!(!get(&err, "cause").is_undefined());
 }

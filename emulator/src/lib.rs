@@ -1,23 +1,41 @@
 //! A local emulator of the prediction-market data and order service: what PredictKit's tests, its demo
-//! and its users' own test suites run against.
+//! and its users' own test suites run against. See README.md beside this crate for routes, data and admin API.
 
+mod account;
+mod activity;
+mod admin;
+pub mod auth;
+mod books;
+mod catalog_routes;
+mod clob;
 mod data;
+mod faults;
+pub mod limits;
+mod params;
 
+use std::collections::VecDeque;
+use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use axum::extract::{Query, State};
-use axum::http::{header, HeaderName, Method, StatusCode};
-use axum::response::{IntoResponse, Response};
-use axum::routing::get;
-use axum::{Json, Router};
-use serde::Deserialize;
+use axum::body::{Body, Bytes};
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::{header, HeaderName, HeaderValue, Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::Response;
+use axum::Router;
 use tokio::net::TcpListener;
-use tower_http::cors::{Any, CorsLayer};
+use tower::ServiceExt;
+use tower_http::cors::{AllowHeaders, Any, CorsLayer};
 use tower_http::services::ServeDir;
 
+pub use auth::TimestampUnit;
 pub use data::{Account, Catalog};
+use faults::{Fault, Faults};
+use limits::Limiter;
+use params::{error, Cursors};
 
 /// How to run the emulator.
 #[derive(Clone, Debug)]
@@ -28,16 +46,70 @@ pub struct Config {
     pub www: Option<PathBuf>,
     /// Served under /pkg/ when set (the built package).
     pub pkg: Option<PathBuf>,
+    /// Answer `LTE=` instead of "" as the last page's `next_cursor` (as the upstream service does).
+    pub cursor_end_lte: bool,
+    /// How far SERVICE_TIMESTAMP may be from the emulator's clock.
+    pub freshness_secs: u64,
+    /// The unit of SERVICE_TIMESTAMP.
+    pub timestamp_unit: TimestampUnit,
+    /// Enforce the interface's §8 rate limits.
+    pub limits: bool,
+    /// Multiplies every rate-limit capacity (0.01 makes limits trip after a few requests).
+    pub limits_scale: f64,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Self { addr: SocketAddr::from(([127, 0, 0, 1], 8787)), seed: 1, www: None, pkg: None }
+        Self {
+            addr: SocketAddr::from(([127, 0, 0, 1], 8787)),
+            seed: 1,
+            www: None,
+            pkg: None,
+            cursor_end_lte: false,
+            freshness_secs: 30,
+            timestamp_unit: TimestampUnit::Millis,
+            limits: true,
+            limits_scale: 1.0,
+        }
     }
 }
 
-struct AppState {
-    catalog: Catalog,
+impl Config {
+    /// A configuration for tests: a free port on 127.0.0.1, everything else default.
+    pub fn for_tests() -> Self {
+        Self { addr: SocketAddr::from(([127, 0, 0, 1], 0)), ..Self::default() }
+    }
+}
+
+/// Page sizes of the cursor-paged lists.
+pub const MARKETS_PAGE: usize = 100;
+pub const SAMPLING_PAGE: usize = 100;
+pub const ORDERS_PAGE: usize = 100;
+pub const TRADES_PAGE: usize = 100;
+const LOG_CAPACITY: usize = 10_000;
+
+pub(crate) struct App {
+    pub catalog: Arc<Catalog>,
+    pub cursors: Cursors,
+    pub auth: auth::AuthSettings,
+    pub limits: bool,
+    pub canceled: Mutex<Vec<bool>>,
+    pub faults: Mutex<Faults>,
+    pub log: Mutex<VecDeque<serde_json::Value>>,
+    pub limiter: Mutex<Limiter>,
+}
+
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl App {
+    pub fn reset(&self) {
+        lock(&self.canceled).iter_mut().for_each(|c| *c = false);
+        lock(&self.faults).clear();
+        lock(&self.log).clear();
+        lock(&self.limiter).clear();
+    }
 }
 
 /// A bound emulator, ready to serve.
@@ -45,79 +117,153 @@ pub struct Emulator {
     listener: TcpListener,
     router: Router,
     pub addr: SocketAddr,
+    /// The demo account (also `accounts[0]`).
     pub demo: Account,
+    /// Every account that may call the authenticated routes.
+    pub accounts: Vec<Account>,
 }
 
 impl Emulator {
     pub async fn bind(config: Config) -> std::io::Result<Self> {
-        let catalog = Catalog::new(config.seed);
-        let demo = catalog.demo.clone();
-        let router = router(Arc::new(AppState { catalog }), &config);
+        let catalog = Catalog::shared(config.seed);
+        let demo = catalog.demo().clone();
+        let accounts = catalog.accounts.clone();
+        let app = Arc::new(App {
+            canceled: Mutex::new(vec![false; catalog.orders.len()]),
+            catalog,
+            cursors: Cursors { end_lte: config.cursor_end_lte },
+            auth: auth::AuthSettings { freshness_secs: config.freshness_secs, unit: config.timestamp_unit },
+            limits: config.limits,
+            faults: Mutex::new(Faults::default()),
+            log: Mutex::new(VecDeque::new()),
+            limiter: Mutex::new(Limiter::new(config.limits_scale)),
+        });
+        let router = router(app, &config);
         let listener = TcpListener::bind(config.addr).await?;
         let addr = listener.local_addr()?;
-        Ok(Self { listener, router, addr, demo })
+        Ok(Self { listener, router, addr, demo, accounts })
     }
 
     pub fn url(&self) -> String {
         format!("http://{}", self.addr)
     }
 
-    /// Serves until `shutdown` completes.
+    /// Serves until `shutdown` completes, then lets open requests finish (for at most 5 s).
     pub async fn serve(self, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> std::io::Result<()> {
-        axum::serve(self.listener, self.router).with_graceful_shutdown(shutdown).await
+        let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+        let mut builder = hyper::server::conn::http1::Builder::new();
+        builder.timer(hyper_util::rt::TokioTimer::new());
+        tokio::pin!(shutdown);
+        loop {
+            let (stream, peer) = tokio::select! {
+                accepted = self.listener.accept() => match accepted {
+                    Ok(accepted) => accepted,
+                    Err(_) => {
+                        // Out of file descriptors and the like: wait a little rather than spin.
+                        tokio::time::sleep(Duration::from_millis(20)).await;
+                        continue;
+                    }
+                },
+                () = &mut shutdown => break,
+            };
+            let _ = stream.set_nodelay(true);
+            let router = self.router.clone();
+            let service = hyper::service::service_fn(move |mut request: hyper::Request<hyper::body::Incoming>| {
+                request.extensions_mut().insert(ConnectInfo(peer));
+                let router = router.clone();
+                async move {
+                    let response = match router.oneshot(request).await {
+                        Ok(response) => response,
+                        Err(never) => match never {},
+                    };
+                    if response.extensions().get::<ResetConnection>().is_some() {
+                        // hyper closes the connection without writing a response when the service fails.
+                        return Err(std::io::Error::new(std::io::ErrorKind::ConnectionReset, "injected reset"));
+                    }
+                    Ok::<_, std::io::Error>(response)
+                }
+            });
+            let connection = graceful.watch(builder.serve_connection(hyper_util::rt::TokioIo::new(stream), service));
+            tokio::spawn(async move {
+                let _ = connection.await;
+            });
+        }
+        drop(self.listener);
+        tokio::select! {
+            () = graceful.shutdown() => {}
+            () = tokio::time::sleep(Duration::from_secs(5)) => {}
+        }
+        Ok(())
+    }
+
+    /// Serves in a background task; the emulator stops when the returned handle is dropped.
+    pub fn spawn(self) -> Running {
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let url = self.url();
+        let (addr, demo, accounts) = (self.addr, self.demo.clone(), self.accounts.clone());
+        let task = tokio::spawn(self.serve(async move {
+            let _ = stopped.await;
+        }));
+        Running { url, addr, demo, accounts, stop: Some(stop), task: Some(task) }
     }
 }
 
-fn router(state: Arc<AppState>, config: &Config) -> Router {
+/// An emulator serving in the background (see [`Emulator::spawn`]).
+pub struct Running {
+    pub url: String,
+    pub addr: SocketAddr,
+    pub demo: Account,
+    pub accounts: Vec<Account>,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    task: Option<tokio::task::JoinHandle<std::io::Result<()>>>,
+}
+
+impl Running {
+    /// Stops serving and waits for open requests to finish.
+    pub async fn stop(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(task) = self.task.take() {
+            let _ = task.await;
+        }
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}
+
+/// Marks a response whose connection must be dropped instead.
+#[derive(Clone, Copy)]
+struct ResetConnection;
+
+fn router(app: Arc<App>, config: &Config) -> Router {
     let cors = CorsLayer::new()
         .allow_origin(Any)
         .allow_methods([Method::GET, Method::POST, Method::DELETE, Method::OPTIONS])
-        .allow_headers(Any)
-        .expose_headers([header::RETRY_AFTER, header::DATE, HeaderName::from_static("content-length")]);
-    let mut app = Router::new()
-        .route("/", get(root))
-        .route("/book", get(book))
+        .allow_headers(AllowHeaders::mirror_request())
+        .expose_headers([header::RETRY_AFTER, header::DATE, header::CONTENT_LENGTH])
+        .max_age(Duration::from_secs(600));
+    let mut routes = Router::new()
+        .merge(catalog_routes::routes())
+        .merge(clob::routes())
+        .merge(account::routes())
+        .merge(activity::routes())
+        .merge(admin::routes())
         .fallback(not_found)
-        .method_not_allowed_fallback(method_not_allowed)
-        .with_state(state);
+        .method_not_allowed_fallback(method_not_allowed);
     if let Some(www) = &config.www {
-        app = app.nest_service("/www", ServeDir::new(www));
+        routes = routes.nest_service("/www", ServeDir::new(www));
     }
     if let Some(pkg) = &config.pkg {
-        app = app.nest_service("/pkg", ServeDir::new(pkg));
+        routes = routes.nest_service("/pkg", ServeDir::new(pkg));
     }
-    app.layer(cors)
-}
-
-/// A JSON error body `{"error": message}` with its status.
-fn error(status: StatusCode, message: impl Into<String>) -> Response {
-    (status, Json(serde_json::json!({ "error": message.into() }))).into_response()
-}
-
-fn json_text(text: String) -> Response {
-    ([(header::CONTENT_TYPE, "application/json")], text).into_response()
-}
-
-async fn root() -> Response {
-    Json("OK").into_response()
-}
-
-#[derive(Deserialize)]
-struct BookQuery {
-    token_id: Option<String>,
-}
-
-async fn book(State(state): State<Arc<AppState>>, query: Result<Query<BookQuery>, axum::extract::rejection::QueryRejection>) -> Response {
-    let Ok(Query(query)) = query else {
-        return error(StatusCode::BAD_REQUEST, "invalid query string");
-    };
-    let Some(token_id) = query.token_id.filter(|t| !t.is_empty()) else {
-        return error(StatusCode::BAD_REQUEST, "token_id is required");
-    };
-    match state.catalog.book(&token_id) {
-        Some(book) => json_text(book.json.clone()),
-        None => error(StatusCode::NOT_FOUND, "No orderbook exists for the requested token id"),
-    }
+    routes.layer(axum::middleware::from_fn_with_state(app.clone(), pipeline)).with_state(app).layer(cors)
 }
 
 async fn not_found() -> Response {
@@ -126,4 +272,150 @@ async fn not_found() -> Response {
 
 async fn method_not_allowed() -> Response {
     error(StatusCode::METHOD_NOT_ALLOWED, "method not allowed")
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
+}
+
+/// Request log, fault injection and rate limits, around every service route (not admin routes, static files or
+/// CORS preflights).
+async fn pipeline(State(app): State<Arc<App>>, request: Request, next: Next) -> Response {
+    let path = request.uri().path().to_owned();
+    let exempt = path.starts_with("/__admin") || path.starts_with("/www/") || path.starts_with("/pkg/");
+    if exempt || request.method() == Method::OPTIONS {
+        return next.run(request).await;
+    }
+    let started = Instant::now();
+    let at = now_ms();
+    let method = request.method().clone();
+    let query = request.uri().query().unwrap_or("").to_owned();
+    let peer = request.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip().to_string());
+    let request_headers = request.headers().clone();
+    let header = |name: &str| request_headers.get(name).and_then(|v| v.to_str().ok()).map(str::to_owned);
+    let mut headers = serde_json::Map::new();
+    // Never the secret-bearing headers' values: only whether they were sent.
+    for name in ["SERVICE_ADDRESS", "SERVICE_API_KEY", "SERVICE_TIMESTAMP"] {
+        if let Some(v) = header(name) {
+            headers.insert(name.to_owned(), v.into());
+        }
+    }
+    for name in ["SERVICE_PASSPHRASE", "SERVICE_SIGNATURE"] {
+        if header(name).is_some() {
+            headers.insert(name.to_owned(), "(sent)".into());
+        }
+    }
+    let client = header("SERVICE_API_KEY").or(peer).unwrap_or_default();
+    drop(request_headers);
+    let (parts, body) = request.into_parts();
+    let body = match axum::body::to_bytes(body, 16 << 20).await {
+        Ok(bytes) => bytes,
+        Err(_) => return error(StatusCode::PAYLOAD_TOO_LARGE, "body too large or unreadable"),
+    };
+    let request = Request::from_parts(parts, Body::from(body.clone()));
+
+    let fault = lock(&app.faults).take(method.as_str(), &path);
+    let response = serve_with(&app, request, next, &method, &path, &client, fault.as_ref()).await;
+
+    let mut entry = serde_json::json!({
+        "method": method.as_str(),
+        "path": path,
+        "query": query,
+        "status": if response.extensions().get::<ResetConnection>().is_some() { 0 } else { response.status().as_u16() },
+        "ms": started.elapsed().as_secs_f64() * 1000.0,
+        "at": at,
+        "headers": headers,
+    });
+    if !body.is_empty() {
+        entry["body"] = String::from_utf8_lossy(&body[..body.len().min(65_536)]).into();
+    }
+    if let Some(fault) = &fault {
+        entry["fault"] = fault.name().into();
+    }
+    let mut log = lock(&app.log);
+    if log.len() >= LOG_CAPACITY {
+        log.pop_front();
+    }
+    log.push_back(entry);
+    response
+}
+
+async fn serve_with(
+    app: &App,
+    request: Request,
+    next: Next,
+    method: &Method,
+    path: &str,
+    client: &str,
+    fault: Option<&Fault>,
+) -> Response {
+    match fault {
+        Some(Fault::Delay { ms }) => tokio::time::sleep(Duration::from_millis(*ms)).await,
+        Some(Fault::Status { status, retry_after }) => {
+            let status = StatusCode::from_u16(*status).unwrap_or(StatusCode::SERVICE_UNAVAILABLE);
+            let mut response = error(status, &format!("injected fault: status {}", status.as_u16()));
+            if let Some(secs) = retry_after {
+                response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(*secs));
+            }
+            return response;
+        }
+        Some(Fault::Reset) => {
+            let mut response = error(StatusCode::INTERNAL_SERVER_ERROR, "reset");
+            response.extensions_mut().insert(ResetConnection);
+            return response;
+        }
+        Some(Fault::Malformed) => {
+            return params::json_text(StatusCode::OK, "{\"data\": [{\"id\": \"1\",, oops".to_owned());
+        }
+        _ => {}
+    }
+    if app.limits {
+        let scopes = limits::scopes(method, path);
+        if !scopes.is_empty() {
+            let checked = lock(&app.limiter).check(client, scopes, Instant::now());
+            if let Err((wait, scope)) = checked {
+                let secs = wait.as_millis().div_ceil(1000).max(1) as u64;
+                let mut response =
+                    error(StatusCode::TOO_MANY_REQUESTS, &format!("rate limit exceeded ({scope}); retry after {secs} s"));
+                response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));
+                return response;
+            }
+        }
+    }
+    let response = next.run(request).await;
+    match fault {
+        Some(Fault::Truncated) => {
+            let (mut parts, body) = response.into_parts();
+            let bytes = axum::body::to_bytes(body, usize::MAX).await.unwrap_or_default();
+            let cut = bytes.slice(..bytes.len() / 2);
+            parts.headers.remove(header::CONTENT_LENGTH);
+            Response::from_parts(parts, Body::from(cut))
+        }
+        Some(Fault::SlowBody { ms }) => {
+            let (mut parts, body) = response.into_parts();
+            let bytes = axum::body::to_bytes(body, usize::MAX).await.unwrap_or_default();
+            parts.headers.remove(header::CONTENT_LENGTH);
+            parts.headers.insert(HeaderName::from_static("x-emulator-fault"), HeaderValue::from_static("slow_body"));
+            Response::from_parts(parts, slow_body(bytes, Duration::from_millis(*ms)))
+        }
+        _ => response,
+    }
+}
+
+/// `bytes` sent in ten pieces, the first at once and the rest spread over `total`.
+fn slow_body(bytes: Bytes, total: Duration) -> Body {
+    const PIECES: usize = 10;
+    let size = bytes.len().div_ceil(PIECES).max(1);
+    let pause = total / PIECES as u32;
+    let stream = futures_util::stream::unfold((bytes, 0usize), move |(bytes, sent)| async move {
+        if sent >= bytes.len() {
+            return None;
+        }
+        if sent > 0 {
+            tokio::time::sleep(pause).await;
+        }
+        let end = (sent + size).min(bytes.len());
+        Some((Ok::<_, Infallible>(bytes.slice(sent..end)), (bytes, end)))
+    });
+    Body::from_stream(stream)
 }

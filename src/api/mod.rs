@@ -1,12 +1,21 @@
 //! Requests described as data: one function per endpoint validates its params and returns an
 //! [`HttpRequest`]; the response side turns a status and body into a result or an [`Error`].
 
+mod body;
+pub mod budget;
+pub mod retry;
+pub mod clock;
 mod config;
 mod endpoints;
+mod paging;
+mod params;
 mod request;
 mod response;
 
 pub use config::{base_url, TimestampUnit};
+pub use body::JsonWriter;
 pub use endpoints::*;
+pub use paging::{max_items, PageStep, Pager, END_CURSOR, FIRST_CURSOR};
+pub use params::{Kind, Param, Params, Value, MAX_SAFE_INT};
 pub use request::{segment, HttpRequest, Method, Scope, Surface};
-pub use response::{check_response, excerpt, retry_after_ms};
+pub use response::{check_response, excerpt};

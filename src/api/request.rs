@@ -35,8 +35,23 @@ pub enum Surface {
 pub enum Scope {
     /// Only the surface's "all routes" budget applies.
     Surface,
+    /// Catalog GET /events.
+    Events,
+    /// CLOB GET /markets (the interface lists GET /markets under the catalog's limits).
+    ClobMarkets,
+    Tags,
+    PublicSearch,
     ClobRoot,
     Book,
+    Books,
+    Price,
+    Prices,
+    Midpoint,
+    PricesHistory,
+    BatchPricesHistory,
+    DataTrades,
+    /// DELETE /order: burst and sustained trading budgets.
+    CancelOrder,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -65,6 +80,16 @@ impl HttpRequest {
 
     pub fn query(mut self, name: &'static str, value: impl Into<String>) -> Self {
         self.query.push((name, value.into()));
+        self
+    }
+
+    pub fn queries(mut self, pairs: Vec<(&'static str, String)>) -> Self {
+        self.query.extend(pairs);
+        self
+    }
+
+    pub fn body(mut self, body: String) -> Self {
+        self.body = Some(body);
         self
     }
 

@@ -177,7 +177,7 @@ mod tests {
         for bad in vectors["invalid_secrets"].as_array().unwrap() {
             let err = sign_request(bad.as_str().unwrap(), "1", "GET", "/", None).unwrap_err();
             assert_eq!(err.code, ErrorCode::InvalidParams);
-            assert_eq!(err.param, Some("secret"));
+            assert_eq!(err.param.as_deref(), Some("secret"));
         }
     }
 
@@ -203,7 +203,7 @@ mod tests {
         ];
         for (address, api_key, secret, passphrase, field) in cases {
             let err = Credentials::new(address, api_key, secret, passphrase).unwrap_err();
-            assert_eq!(err.param, Some(field));
+            assert_eq!(err.param.as_deref(), Some(field));
             assert!(!err.message.contains("secret-value") && !err.message.contains("passphrase-value"));
         }
     }

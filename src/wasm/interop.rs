@@ -4,7 +4,60 @@ use js_sys::{Object, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+use crate::api::{Params, Value};
 use crate::error::Error;
+
+/// Nesting read from a params value; deeper values are left as `Value::Other`, which every rule refuses.
+const MAX_DEPTH: u32 = 4;
+
+/// A JS value as the core's [`Value`].
+pub fn to_value(value: &JsValue) -> Value {
+    to_value_at(value, 0)
+}
+
+fn to_value_at(value: &JsValue, depth: u32) -> Value {
+    if value.is_undefined() {
+        Value::Undefined
+    } else if value.is_null() {
+        Value::Null
+    } else if let Some(b) = value.as_bool() {
+        Value::Bool(b)
+    } else if let Some(n) = value.as_f64() {
+        Value::Number(n)
+    } else if let Some(s) = value.as_string() {
+        Value::Str(s)
+    } else if depth >= MAX_DEPTH {
+        Value::Other
+    } else if js_sys::Array::is_array(value) {
+        let array: &js_sys::Array = value.unchecked_ref();
+        Value::Array(array.iter().map(|v| to_value_at(&v, depth + 1)).collect())
+    } else if value.is_object() && !value.is_function() {
+        Value::Object(fields(value, depth))
+    } else {
+        Value::Other
+    }
+}
+
+fn fields(value: &JsValue, depth: u32) -> Vec<(String, Value)> {
+    let keys = Object::keys(value.unchecked_ref::<Object>());
+    keys.iter()
+        .filter_map(|k| k.as_string())
+        .map(|k| {
+            let v = to_value_at(&get(value, &k), depth + 1);
+            (k, v)
+        })
+        .collect()
+}
+
+/// A params object (`undefined` and `null` mean none).
+pub fn read_params(value: Option<&JsValue>) -> Result<Params, Error> {
+    let Some(value) = value else { return Ok(Params::default()) };
+    match to_value(value) {
+        Value::Undefined | Value::Null => Ok(Params::default()),
+        Value::Object(fields) => Ok(Params(fields)),
+        _ => Err(Error::invalid("params", "must be an object")),
+    }
+}
 
 /// The name every error thrown by the library carries.
 pub const ERROR_NAME: &str = "PredictKitError";
@@ -20,7 +73,7 @@ pub fn error_with_cause(e: &Error, cause: Option<&JsValue>) -> JsValue {
     err.set_name(ERROR_NAME);
     let obj: &Object = err.as_ref();
     set(obj, "code", &JsValue::from_str(e.code.as_str()));
-    if let Some(param) = e.param {
+    if let Some(param) = &e.param {
         set(obj, "param", &JsValue::from_str(param));
     }
     if let Some(status) = e.status {

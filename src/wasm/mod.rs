@@ -2,8 +2,11 @@
 //! This folder alone names wasm-bindgen, js-sys and web-sys.
 
 mod book;
+mod call;
 mod client;
 mod interop;
+mod math;
+mod pages;
 mod signing;
 mod transport;
 mod types;
@@ -11,4 +14,8 @@ mod types;
 pub use book::OrderBook;
 pub use client::Client;
 pub use interop::is_predictkit_error;
+pub use math::{
+    calculate_buy_market_price, calculate_fee, calculate_sell_market_price, decimal_places, is_tick_size_smaller,
+    order_book_hash, price_valid, round_down, round_normal, round_up, rounding_config,
+};
 pub use signing::{create_l2_headers, sign_request};

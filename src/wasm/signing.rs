@@ -34,7 +34,7 @@ pub fn sign_request(
 pub fn create_l2_headers(
     #[wasm_bindgen(unchecked_param_type = "Credentials")] credentials: JsValue,
     #[wasm_bindgen(unchecked_param_type = "L2HeaderArgs")] args: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "number | string")] timestamp: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "number | string")] timestamp: JsValue,
 ) -> Result<Object, JsValue> {
     let creds = read_credentials(&credentials)?;
     if !args.is_object() {

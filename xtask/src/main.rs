@@ -6,6 +6,7 @@
 //! - `emulator`  run the emulator with the given arguments
 //! - `setup`     install what the other commands need, and nothing else
 
+mod bench;
 mod run;
 mod setup;
 
@@ -16,6 +17,8 @@ use std::time::Instant;
 use run::{Emulator, Suite, Tally};
 
 const WASM_TARGET: &str = "wasm32-unknown-unknown";
+/// How much the burst test's emulator scales the §8 capacities (kept in step with the test's budgets).
+const LIMITED_SCALE: &str = "10";
 /// wasm-bindgen targets and the pkg/ folder each is written to.
 const TARGETS: [(&str, &str); 3] = [("web", "web"), ("bundler", "bundler"), ("nodejs", "node")];
 
@@ -33,6 +36,7 @@ fn main() -> ExitCode {
         "test" => test(rest),
         "demo" => demo(rest),
         "build" => setup::wasm_tools().and_then(|_| build()),
+        "bench" => bench::bench(),
         "emulator" => emulator(rest),
         "setup" => setup::all(true),
         _ => {
@@ -65,6 +69,16 @@ pub fn cmd(command: &mut Command) -> Result<()> {
     }
 }
 
+/// Cargo's target folder (CARGO_TARGET_DIR, else target/).
+fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root().join("target"))
+}
+
+/// Where the packages are built (PREDICTKIT_PKG_DIR, else pkg/); tests load them from there.
+fn pkg_dir() -> PathBuf {
+    std::env::var_os("PREDICTKIT_PKG_DIR").map(PathBuf::from).unwrap_or_else(|| root().join("pkg"))
+}
+
 fn cargo() -> Command {
     let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     c.current_dir(root());
@@ -85,11 +99,11 @@ fn build() -> Result<bool> {
     let root = root();
     let t = step("build wasm (release)");
     cmd(cargo().args(["build", "--release", "--target", WASM_TARGET, "-p", "predictkit"]))?;
-    let wasm = root.join("target").join(WASM_TARGET).join("release").join("predictkit.wasm");
+    let wasm = target_dir().join(WASM_TARGET).join("release").join("predictkit.wasm");
     let bindgen = setup::tools_bin().join("wasm-bindgen");
     let wasm_opt = root.join("node_modules").join(".bin").join("wasm-opt");
     for (target, dir) in TARGETS {
-        let out = root.join("pkg").join(dir);
+        let out = pkg_dir().join(dir);
         if out.exists() {
             std::fs::remove_dir_all(&out).map_err(|e| format!("cannot clear {}: {e}", out.display()))?;
         }
@@ -104,7 +118,7 @@ fn build() -> Result<bool> {
     }
     done("build", t);
     for (_, dir) in TARGETS {
-        println!("{}", run::size_line(&root.join("pkg").join(dir), dir)?);
+        println!("{}", run::size_line(&pkg_dir().join(dir), dir)?);
     }
     Ok(true)
 }
@@ -121,7 +135,7 @@ const WASM_FEATURES: [&str; 6] = [
 
 fn build_emulator() -> Result<PathBuf> {
     cmd(cargo().args(["build", "--quiet", "-p", "predictkit-emulator"]))?;
-    Ok(root().join("target").join("debug").join(format!("predictkit-emulator{}", std::env::consts::EXE_SUFFIX)))
+    Ok(target_dir().join("debug").join(format!("predictkit-emulator{}", std::env::consts::EXE_SUFFIX)))
 }
 
 fn emulator(args: &[String]) -> Result<bool> {
@@ -143,8 +157,20 @@ fn demo(args: &[String]) -> Result<bool> {
     build()?;
     let bin = build_emulator()?;
     eprintln!("==> serving the demo (Ctrl-C to stop)");
-    cmd(Command::new(bin).args(["--port", &port, "--www", "www", "--pkg", "pkg"]).current_dir(root()))?;
+    cmd(Command::new(bin).args(["--port", &port, "--www", "www", "--pkg"]).arg(pkg_dir()).current_dir(root()))?;
     Ok(true)
+}
+
+/// The wasm test targets: tests/wasm*.rs.
+fn wasm_test_targets(root: &Path) -> Result<Vec<String>> {
+    let dir = root.join("tests");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .map_err(|e| format!("cannot list {}: {e}", dir.display()))?
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter_map(|n| n.strip_suffix(".rs").filter(|n| n.starts_with("wasm")).map(str::to_owned))
+        .collect();
+    names.sort();
+    Ok(names)
 }
 
 fn test(args: &[String]) -> Result<bool> {
@@ -155,19 +181,32 @@ fn test(args: &[String]) -> Result<bool> {
     let root = root();
     let mut tally = Tally::default();
 
+    let t = step("TypeScript declarations (tsc --strict --noEmit tests/types)");
+    tally.add(Suite::run_checked(
+        "types",
+        Command::new("node").arg(root.join("node_modules/typescript/bin/tsc")).arg("-p").arg(root.join("tests/types")),
+    ));
+    done("type test", t);
+
     let t = step("native tests (cargo test --workspace)");
     tally.add(Suite::run("native", cargo().args(["test", "--workspace", "--color", "never"])));
     done("native tests", t);
 
     let emulator_bin = build_emulator()?;
-    let emu = Emulator::start(&emulator_bin, &root)?;
-    eprintln!("    emulator at {}", emu.url);
+    // The suites share one emulator without rate limits (many clients from one address would trip them);
+    // the burst test has its own, enforcing the §8 limits scaled up tenfold.
+    let emu = Emulator::start(&emulator_bin, &root, &pkg_dir(), &["--no-limits"])?;
+    let limited = Emulator::start(&emulator_bin, &root, &pkg_dir(), &["--limits-scale", LIMITED_SCALE])?;
+    eprintln!("    emulators at {} and (rate-limited) {}", emu.url, limited.url);
 
+    let wasm_tests = wasm_test_targets(&root)?;
     let wasm_test = |browser: bool| {
         let mut c = cargo();
-        c.args(["test", "--target", WASM_TARGET, "-p", "predictkit", "--test", "wasm"])
-            .env("PREDICTKIT_EMULATOR_URL", &emu.url)
-            .env("WASM_BINDGEN_TEST_TIMEOUT", "60");
+        c.args(["test", "--target", WASM_TARGET, "-p", "predictkit"]);
+        for name in &wasm_tests {
+            c.args(["--test", name]);
+        }
+        c.env("PREDICTKIT_EMULATOR_URL", &emu.url).env("WASM_BINDGEN_TEST_TIMEOUT", "60");
         if browser {
             c.env("WASM_BINDGEN_USE_BROWSER", "1").env("CHROMEDRIVER", setup::chromedriver());
         }
@@ -188,6 +227,9 @@ fn test(args: &[String]) -> Result<bool> {
             .arg(root.join("tests").join(dir))
             .current_dir(&root)
             .env("PREDICTKIT_EMULATOR_URL", &emu.url)
+            .env("PREDICTKIT_LIMITED_EMULATOR_URL", &limited.url)
+            .env("PREDICTKIT_LIMITED_SCALE", LIMITED_SCALE)
+            .env("PREDICTKIT_PKG_DIR", pkg_dir())
             .env("CHROMIUM", setup::chromium());
         c
     };
@@ -200,6 +242,7 @@ fn test(args: &[String]) -> Result<bool> {
         done("browser tests", t);
     }
     drop(emu);
+    drop(limited);
 
     tally.print();
     eprintln!("    cargo xtask test took {:.1} s", started.elapsed().as_secs_f64());

@@ -1,0 +1,159 @@
+// The order-book benchmark, run in the page bench/book.html by bench/run.mjs. Each measurement repeats
+// its operation in batches of at least BATCH_MS and reports the median batch's time per operation.
+import init, { OrderBook } from "/pkg/predictkit.js";
+import { calculateBuyMarketPrice, calculateSellMarketPrice, generateOrderBookSummaryHash } from "/bench/upstream.js";
+import { PlainBook } from "/bench/plain.mjs";
+
+// `?sizes=10000,100000` on the page's URL (BENCH_SIZES for run.mjs) measures fewer books while tuning.
+const SIZES = (new URLSearchParams(location.search).get("sizes") ?? "10,1000,10000,100000").split(",").map(Number);
+const SAMPLES = 7;
+const BATCH_MS = 25;
+let sink = 0;
+
+/** A deterministic pseudo-random generator, so every run measures the same books. */
+function rng(seed) {
+  return () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+}
+
+/** Decimal text of 10^-6 units without trailing zeros, as the service writes prices and sizes. */
+function text(units) {
+  const int = Math.floor(units / 1e6);
+  const frac = units % 1e6;
+  return frac === 0 ? String(int) : `${int}.${String(frac).padStart(6, "0").replace(/0+$/, "")}`;
+}
+
+/** A book in the service's compact form: bids ascending and asks descending (best last). */
+function makeBook(levels) {
+  const random = rng(levels);
+  const size = () => text(Math.floor(random() * 5_000_00 + 100) * 10_000);
+  // Two units apart, so 100,000 levels fit between 0 and 1 on each side of 0.5.
+  const bids = [], asks = [];
+  for (let i = levels - 1; i >= 0; i--) bids.push(`{"price":"${text(490_000 - i * 4)}","size":"${size()}"}`);
+  for (let i = levels - 1; i >= 0; i--) asks.push(`{"price":"${text(510_000 + i * 4)}","size":"${size()}"}`);
+  return (
+    `{"market":"0x9d839bf0aa31324b9848f5b89841b779238a7c07dee2f7fca675d934e8ab5bf2",` +
+    `"asset_id":"72610532355343625199299853218161700546393390326785971247545541945337255643692",` +
+    `"timestamp":"1785734468581","hash":"d7df883ae546b09533a4f485bfae0810da1af04e",` +
+    `"bids":[${bids.join(",")}],"asks":[${asks.join(",")}],` +
+    `"min_order_size":"5","tick_size":"0.001","neg_risk":false,"last_trade_price":"0.5"}`
+  );
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+/** Nanoseconds per call of `fn` (median of SAMPLES batches). */
+function measure(fn) {
+  let iterations = 1;
+  for (;;) {
+    const t0 = performance.now();
+    for (let i = 0; i < iterations; i++) fn();
+    const ms = performance.now() - t0;
+    if (ms >= BATCH_MS) break;
+    iterations = Math.min(iterations * 10, Math.max(iterations * 2, Math.ceil((iterations * BATCH_MS * 1.2) / Math.max(ms, 0.05))));
+  }
+  const samples = [];
+  for (let s = 0; s < SAMPLES; s++) {
+    const t0 = performance.now();
+    for (let i = 0; i < iterations; i++) fn();
+    samples.push(((performance.now() - t0) * 1e6) / iterations);
+  }
+  return median(samples);
+}
+
+async function measureAsync(fn) {
+  let iterations = 1;
+  for (;;) {
+    const t0 = performance.now();
+    for (let i = 0; i < iterations; i++) await fn();
+    const ms = performance.now() - t0;
+    if (ms >= BATCH_MS) break;
+    iterations = Math.min(iterations * 10, Math.max(iterations * 2, Math.ceil((iterations * BATCH_MS * 1.2) / Math.max(ms, 0.05))));
+  }
+  const samples = [];
+  for (let s = 0; s < SAMPLES; s++) {
+    const t0 = performance.now();
+    for (let i = 0; i < iterations; i++) await fn();
+    samples.push(((performance.now() - t0) * 1e6) / iterations);
+  }
+  return median(samples);
+}
+
+/** The best prices of a plain book object found the way a careful caller must (any order): a scan. */
+function scanBest(obj) {
+  let bid = -Infinity, ask = Infinity;
+  for (const l of obj.bids) { const p = +l.price; if (p > bid) bid = p; }
+  for (const l of obj.asks) { const p = +l.price; if (p < ask) ask = p; }
+  return [bid, ask, (bid + ask) / 2, ask - bid];
+}
+
+export async function run() {
+  await init();
+  const rows = [];
+  const decoder = new TextDecoder();
+  for (const levels of SIZES) {
+    const json = makeBook(levels);
+    const bytes = new TextEncoder().encode(json);
+    const total = 2 * levels;
+    const row = (op, perLevel, ours, parse, plain, upstream) =>
+      rows.push({ op, levels, bytes: bytes.length, perLevel, ours, parse, plain, upstream });
+
+    // Ingest: from the response bytes to something the page can query.
+    const ingestOurs = measure(() => { const b = OrderBook.fromBytes(bytes); sink += b.askCount; b.free(); });
+    const ingestParse = measure(() => { sink += JSON.parse(decoder.decode(bytes)).asks.length; });
+    const ingestPlain = measure(() => { sink += PlainBook.fromBytes(bytes).asks.length; });
+    row("ingest", total, ingestOurs, ingestParse, ingestPlain, null);
+
+    const book = OrderBook.fromBytes(bytes);
+    const obj = JSON.parse(json);
+    const plain = PlainBook.fromBytes(bytes);
+    check(book, obj, plain);
+    const upstreamHash = await generateOrderBookSummaryHash({ ...obj });
+    if (book.hash() !== upstreamHash || (await plain.hash()) !== upstreamHash) throw new Error("the hashes differ");
+
+    // Best, mid, spread: the four numbers, per call (ours and plain are O(1); a plain object needs a scan).
+    const bestOurs = measure(() => { sink += book.bestBidPrice() + book.bestAskPrice() + book.midpoint() + book.spread(); }) / 4;
+    const bestParse = measure(() => { sink += scanBest(obj)[2]; }) / 4;
+    const bestPlain = measure(() => { sink += plain.bestBidPrice() + plain.bestAskPrice() + plain.midpoint() + plain.spread(); }) / 4;
+    row("best/mid/spread (per call)", 0, bestOurs, bestParse, bestPlain, null);
+    const bestObject = measure(() => { sink += book.bestBid().price; });
+    row("bestBid() object (per call)", 0, bestObject, null, null, null);
+
+    // A full walk: a FAK buy larger than the whole ask side visits every level.
+    const huge = 1e15;
+    const walkOurs = measure(() => { sink += book.marketPrice("BUY", huge, "FAK"); });
+    const walkPlain = measure(() => { sink += plain.marketBuyPrice(huge, false); });
+    const walkUpstream = measure(() => { sink += calculateBuyMarketPrice(obj.asks, huge, "FAK"); });
+    row("full walk (marketPrice BUY)", levels, walkOurs, null, walkPlain, walkUpstream);
+    const sellOurs = measure(() => { sink += book.marketPrice("SELL", huge, "FAK"); });
+    const sellUpstream = measure(() => { sink += calculateSellMarketPrice(obj.bids, huge, "FAK"); });
+    row("full walk (marketPrice SELL)", levels, sellOurs, null, null, sellUpstream);
+    const simOurs = measure(() => { sink += book.simulate("BUY", { size: huge }).filled; });
+    row("full walk (simulate BUY)", levels, simOurs, null, null, null);
+
+    // The hash. Upstream's is async (crypto.subtle) and mutates the object, so it gets a copy.
+    const copy = { ...obj };
+    const hashOurs = measure(() => { sink += book.hash().length; });
+    const hashPlain = await measureAsync(async () => { sink += (await plain.hash()).length; });
+    const hashUpstream = await measureAsync(async () => { sink += (await generateOrderBookSummaryHash(copy)).length; });
+    row("hash", total, hashOurs, null, hashPlain, hashUpstream);
+    book.free();
+  }
+  return { rows, sink: sink > 0, userAgent: navigator.userAgent };
+}
+
+/** The competitors must agree before they are timed. */
+function check(book, obj, plain) {
+  const [bid, ask, mid] = scanBest(obj);
+  const same = (a, b, what) => { if (Math.abs(a - b) > 1e-9) throw new Error(`${what}: ${a} != ${b}`); };
+  same(book.bestBidPrice(), bid, "best bid");
+  same(book.bestAskPrice(), ask, "best ask");
+  same(book.midpoint(), mid, "midpoint");
+  same(plain.midpoint(), mid, "plain midpoint");
+  same(book.marketPrice("BUY", 1e15, "FAK"), calculateBuyMarketPrice(obj.asks, 1e15, "FAK"), "walk");
+  same(plain.marketBuyPrice(1e15, false), calculateBuyMarketPrice(obj.asks, 1e15, "FAK"), "plain walk");
+  const amount = obj.asks.length > 2 ? 50 : 1;
+  same(book.marketPrice("BUY", amount, "FAK"), calculateBuyMarketPrice(obj.asks, amount, "FAK"), "partial walk");
+}

@@ -1,0 +1,119 @@
+//! Admin routes for tests and the demo (exempt from rate limits, faults and the request log).
+
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::{RawQuery, State};
+use axum::routing::{get, post};
+use axum::Router;
+use serde_json::{json, Value};
+
+use crate::books::BookKind;
+use crate::params::{ok_json, ApiError, ApiResult, Params};
+use crate::{lock, App};
+
+pub fn routes() -> Router<Arc<App>> {
+    Router::new()
+        .route("/__admin/reset", post(reset))
+        .route("/__admin/faults", get(list_faults).post(add_fault).delete(clear_faults))
+        .route("/__admin/requests", get(requests).delete(clear_requests))
+        .route("/__admin/accounts", get(accounts))
+        .route("/__admin/info", get(info))
+}
+
+async fn reset(State(app): State<Arc<App>>) -> ApiResult {
+    app.reset();
+    ok_json(&json!({ "reset": true }))
+}
+
+async fn list_faults(State(app): State<Arc<App>>) -> ApiResult {
+    ok_json(&lock(&app.faults).list())
+}
+
+async fn add_fault(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
+    let spec = serde_json::from_slice(&body).map_err(|e| ApiError::bad(format!("invalid fault rule: {e}")))?;
+    let id = lock(&app.faults).add(spec).map_err(ApiError::bad)?;
+    ok_json(&json!({ "id": id }))
+}
+
+async fn clear_faults(State(app): State<Arc<App>>) -> ApiResult {
+    lock(&app.faults).clear();
+    ok_json(&json!({ "cleared": true }))
+}
+
+/// The request log, oldest first; `?path=` keeps entries whose path starts with it, `?method=` one method.
+async fn requests(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> ApiResult {
+    let p = Params::parse(q.as_deref());
+    let (path, method) = (p.get("path"), p.get("method"));
+    let log = lock(&app.log);
+    let entries: Vec<Value> = log
+        .iter()
+        .filter(|e| path.is_none_or(|p| e["path"].as_str().is_some_and(|x| x.starts_with(p))))
+        .filter(|e| method.is_none_or(|m| e["method"].as_str().is_some_and(|x| x.eq_ignore_ascii_case(m))))
+        .cloned()
+        .collect();
+    ok_json(&json!({ "requests": entries, "count": entries.len() }))
+}
+
+async fn clear_requests(State(app): State<Arc<App>>) -> ApiResult {
+    lock(&app.log).clear();
+    ok_json(&json!({ "cleared": true }))
+}
+
+async fn accounts(State(app): State<Arc<App>>) -> ApiResult {
+    let list: Vec<Value> = app
+        .catalog
+        .accounts
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            json!({
+                "name": if i == 0 { "demo".to_owned() } else { format!("account{}", i + 1) },
+                "address": a.address, "apiKey": a.api_key, "secret": a.secret, "passphrase": a.passphrase,
+                "openOrders": app.catalog.orders.iter().filter(|o| o.account == i).count(),
+            })
+        })
+        .collect();
+    ok_json(&Value::Array(list))
+}
+
+/// Counts and handy ids of the catalog: the specially shaped books, wallets with activity, a commented event.
+async fn info(State(app): State<Arc<App>>) -> ApiResult {
+    let c = &app.catalog;
+    let special = |kind: &str, i: usize| {
+        let m = &c.markets[i];
+        json!({ "kind": kind, "token_id": m.tokens[0], "condition_id": m.condition_id, "book": format!("{:?}", m.book) })
+    };
+    let books: Vec<Value> = (0..c.markets.len())
+        .rev()
+        .take(crate::data::SPECIAL_BOOKS.len() + 1)
+        .rev()
+        .filter_map(|i| match c.markets[i].book {
+            BookKind::Levels(100_000, _) => Some(special("huge", i)),
+            BookKind::Levels(10_000, _) => Some(special("deep", i)),
+            BookKind::Levels(1_000, _) => Some(special("large", i)),
+            BookKind::Levels(10, 10) => Some(special("ten_levels", i)),
+            BookKind::Levels(_, 0) => Some(special("bids_only", i)),
+            BookKind::Levels(0, _) => Some(special("asks_only", i)),
+            BookKind::Empty if c.markets[i].accepting_orders => Some(special("empty", i)),
+            _ => None,
+        })
+        .collect();
+    let real: Vec<&str> = c.real_books.iter().map(|b| b.asset_id.as_str()).collect();
+    let e = &c.events[0];
+    ok_json(&json!({
+        "seed": c.seed,
+        "counts": {
+            "events": c.events.len(), "markets": c.markets.len(), "sampling_markets": c.sampling.len(),
+            "series": c.series.len(), "tags": c.tags.len(), "creators": c.creators.len(), "comments": c.comments.len(),
+            "trades": c.fills.len(), "closed_positions": c.closed_positions.len(), "orders": c.orders.len(),
+        },
+        "page_sizes": { "markets": crate::MARKETS_PAGE, "sampling_markets": crate::SAMPLING_PAGE,
+                        "data_orders": crate::ORDERS_PAGE, "data_trades": crate::TRADES_PAGE },
+        "special_books": books,
+        "real_books": real,
+        "wallets": c.wallets.iter().map(|w| w.address.clone()).collect::<Vec<_>>(),
+        "commented_event": { "id": e.id.to_string(), "slug": e.slug, "first_comment_id": c.comments[0].id.to_string() },
+        "creators": c.creators.iter().take(3).map(|cr| json!({ "id": cr.id, "site": cr.site })).collect::<Vec<_>>(),
+    }))
+}

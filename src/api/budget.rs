@@ -1,0 +1,362 @@
+//! Local rate budgets (interface §8): each request waits until every bucket it falls in has room.
+//!
+//! A bucket allows `requests` per sliding `window_ms`. The service counts a request when it arrives,
+//! somewhere between when it was sent and when its answer came back, so a request here occupies its
+//! buckets from the moment it is sent until `window_ms` after its answer: never fewer than the service
+//! counts, and only a round trip more.
+
+use std::collections::VecDeque;
+
+use super::request::{HttpRequest, Scope, Surface};
+use crate::error::Error;
+
+/// The budgets a request can fall in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bucket {
+    Catalog,
+    Events,
+    Markets,
+    Listings,
+    Tags,
+    PublicSearch,
+    Clob,
+    ClobRoot,
+    Book,
+    Books,
+    Price,
+    Prices,
+    Midpoint,
+    PricesHistory,
+    BatchPricesHistory,
+    DataTrades,
+    CancelBurst,
+    CancelSustained,
+    Activity,
+}
+
+const COUNT: usize = 19;
+
+impl Bucket {
+    pub const ALL: [Bucket; COUNT] = [
+        Bucket::Catalog,
+        Bucket::Events,
+        Bucket::Markets,
+        Bucket::Listings,
+        Bucket::Tags,
+        Bucket::PublicSearch,
+        Bucket::Clob,
+        Bucket::ClobRoot,
+        Bucket::Book,
+        Bucket::Books,
+        Bucket::Price,
+        Bucket::Prices,
+        Bucket::Midpoint,
+        Bucket::PricesHistory,
+        Bucket::BatchPricesHistory,
+        Bucket::DataTrades,
+        Bucket::CancelBurst,
+        Bucket::CancelSustained,
+        Bucket::Activity,
+    ];
+
+    /// The name used in the `rateLimits` option.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Bucket::Catalog => "catalog",
+            Bucket::Events => "events",
+            Bucket::Markets => "markets",
+            Bucket::Listings => "listings",
+            Bucket::Tags => "tags",
+            Bucket::PublicSearch => "public-search",
+            Bucket::Clob => "clob",
+            Bucket::ClobRoot => "clob-root",
+            Bucket::Book => "book",
+            Bucket::Books => "books",
+            Bucket::Price => "price",
+            Bucket::Prices => "prices",
+            Bucket::Midpoint => "midpoint",
+            Bucket::PricesHistory => "prices-history",
+            Bucket::BatchPricesHistory => "batch-prices-history",
+            Bucket::DataTrades => "data-trades",
+            Bucket::CancelBurst => "cancel-burst",
+            Bucket::CancelSustained => "cancel-sustained",
+            Bucket::Activity => "activity",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Bucket> {
+        Bucket::ALL.into_iter().find(|b| b.name() == name)
+    }
+
+    /// The interface's §8 table. The activity surface has no published limit.
+    pub const fn default_limit(self) -> Option<Limit> {
+        const fn per_10s(requests: u32) -> Option<Limit> {
+            Some(Limit { requests, window_ms: 10_000.0 })
+        }
+        match self {
+            Bucket::Catalog => per_10s(4_000),
+            Bucket::Events => per_10s(500),
+            Bucket::Markets => per_10s(300),
+            Bucket::Listings => per_10s(900),
+            Bucket::Tags => per_10s(200),
+            Bucket::PublicSearch => per_10s(350),
+            Bucket::Clob => per_10s(5_000),
+            Bucket::ClobRoot => per_10s(50),
+            Bucket::Book => per_10s(200),
+            Bucket::Books => per_10s(80),
+            Bucket::Price => per_10s(200),
+            Bucket::Prices => per_10s(80),
+            Bucket::Midpoint => per_10s(200),
+            Bucket::PricesHistory => per_10s(100),
+            Bucket::BatchPricesHistory => per_10s(80),
+            Bucket::DataTrades => per_10s(150),
+            Bucket::CancelBurst => per_10s(2_400),
+            Bucket::CancelSustained => Some(Limit { requests: 24_000, window_ms: 600_000.0 }),
+            Bucket::Activity => None,
+        }
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// The buckets of a request: its surface's "all routes" bucket and its route's own.
+pub fn buckets(request: &HttpRequest) -> &'static [Bucket] {
+    use Bucket as B;
+    match request.scope {
+        Scope::Events => &[B::Catalog, B::Events, B::Listings],
+        // The CLOB list is counted on the CLOB surface and in the listing budgets (§8.1).
+        Scope::ClobMarkets => &[B::Clob, B::Markets, B::Listings],
+        Scope::Tags => &[B::Catalog, B::Tags],
+        Scope::PublicSearch => &[B::Catalog, B::PublicSearch],
+        Scope::ClobRoot => &[B::Clob, B::ClobRoot],
+        Scope::Book => &[B::Clob, B::Book],
+        Scope::Books => &[B::Clob, B::Books],
+        Scope::Price => &[B::Clob, B::Price],
+        Scope::Prices => &[B::Clob, B::Prices],
+        Scope::Midpoint => &[B::Clob, B::Midpoint],
+        Scope::PricesHistory => &[B::Clob, B::PricesHistory],
+        Scope::BatchPricesHistory => &[B::Clob, B::BatchPricesHistory],
+        Scope::DataTrades => &[B::Clob, B::DataTrades],
+        Scope::CancelOrder => &[B::Clob, B::CancelBurst, B::CancelSustained],
+        Scope::Surface => match request.surface {
+            Surface::Catalog => &[B::Catalog],
+            Surface::Clob => &[B::Clob],
+            Surface::Activity => &[B::Activity],
+        },
+    }
+}
+
+/// `requests` per sliding `window_ms`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Limit {
+    pub requests: u32,
+    pub window_ms: f64,
+}
+
+impl Limit {
+    pub fn new(requests: f64, window_ms: f64, param: &'static str) -> Result<Limit, Error> {
+        let whole = requests.fract() == 0.0 && (1.0..=1e9).contains(&requests);
+        if !whole || !window_ms.is_finite() || !(1.0..=86_400_000.0).contains(&window_ms) {
+            return Err(Error::invalid(param, "must be { requests: whole number >= 1, windowMs: 1..86400000 } or false"));
+        }
+        Ok(Limit { requests: requests as u32, window_ms })
+    }
+}
+
+/// Identifies one request's place in its buckets until it is released.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ticket(u64);
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    ticket: u64,
+    /// When its answer came back; infinite while in flight.
+    done_at: f64,
+}
+
+/// Every bucket of one client.
+#[derive(Clone, Debug)]
+pub struct Budgets {
+    limits: [Option<Limit>; COUNT],
+    logs: Vec<VecDeque<Entry>>,
+    next: u64,
+}
+
+/// Why a request must wait.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Wait {
+    /// A place frees at this time.
+    Until(f64),
+    /// Every place is held by a request still in flight: wait for an answer.
+    InFlight,
+}
+
+impl Default for Budgets {
+    fn default() -> Self {
+        Self::with_limits(Bucket::ALL.map(Bucket::default_limit))
+    }
+}
+
+impl Budgets {
+    pub fn with_limits(limits: [Option<Limit>; COUNT]) -> Self {
+        Self { limits, logs: vec![VecDeque::new(); COUNT], next: 0 }
+    }
+
+    /// No budget at all (`rateLimits: false`).
+    pub fn unlimited() -> Self {
+        Self::with_limits([None; COUNT])
+    }
+
+    pub fn set(&mut self, bucket: Bucket, limit: Option<Limit>) {
+        if let Some(slot) = self.limits.get_mut(bucket.index()) {
+            *slot = limit;
+        }
+    }
+
+    pub fn limit(&self, bucket: Bucket) -> Option<Limit> {
+        self.limits.get(bucket.index()).copied().flatten()
+    }
+
+    /// Takes a place in every bucket now, or says how long to wait. Nothing is taken unless all have room.
+    pub fn try_acquire(&mut self, buckets: &[Bucket], now: f64) -> Result<Ticket, Wait> {
+        let mut wait: Option<Wait> = None;
+        for &bucket in buckets {
+            let (Some(limit), Some(log)) = (self.limit(bucket), self.logs.get_mut(bucket.index())) else {
+                continue;
+            };
+            log.retain(|e| e.done_at + limit.window_ms > now);
+            if log.len() < limit.requests as usize {
+                continue;
+            }
+            let frees = log.iter().map(|e| e.done_at + limit.window_ms).fold(f64::INFINITY, f64::min);
+            let this = if frees.is_finite() { Wait::Until(frees) } else { Wait::InFlight };
+            wait = Some(match (wait, this) {
+                (Some(Wait::InFlight), _) | (_, Wait::InFlight) => Wait::InFlight,
+                (Some(Wait::Until(a)), Wait::Until(b)) => Wait::Until(a.max(b)),
+                (None, w) => w,
+            });
+        }
+        if let Some(wait) = wait {
+            return Err(wait);
+        }
+        let ticket = self.next;
+        self.next += 1;
+        for &bucket in buckets {
+            if self.limit(bucket).is_some() {
+                if let Some(log) = self.logs.get_mut(bucket.index()) {
+                    log.push_back(Entry { ticket, done_at: f64::INFINITY });
+                }
+            }
+        }
+        Ok(Ticket(ticket))
+    }
+
+    /// The request's answer came back (or it failed) at `now`: its places free `window_ms` later.
+    pub fn release(&mut self, Ticket(ticket): Ticket, now: f64) {
+        for log in &mut self.logs {
+            if let Some(entry) = log.iter_mut().rev().find(|e| e.ticket == ticket) {
+                entry.done_at = now;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::{cancel_order, events, order_book, Params};
+
+    fn small(requests: u32) -> Budgets {
+        let mut b = Budgets::unlimited();
+        b.set(Bucket::Book, Some(Limit { requests, window_ms: 1000.0 }));
+        b
+    }
+
+    #[test]
+    fn routes_fall_in_their_buckets() {
+        assert_eq!(buckets(&order_book("1").unwrap()), [Bucket::Clob, Bucket::Book]);
+        assert_eq!(buckets(&events(&Params::default()).unwrap()), [Bucket::Catalog, Bucket::Events, Bucket::Listings]);
+        assert_eq!(buckets(&cancel_order("x").unwrap()), [Bucket::Clob, Bucket::CancelBurst, Bucket::CancelSustained]);
+        assert_eq!(buckets(&crate::api::trades(&Params::default()).unwrap()), [Bucket::Activity]);
+        assert_eq!(buckets(&crate::api::clob_markets(None).unwrap()), [Bucket::Clob, Bucket::Markets, Bucket::Listings]);
+    }
+
+    #[test]
+    fn defaults_are_the_interface_table() {
+        let b = Budgets::default();
+        assert_eq!(b.limit(Bucket::Book), Some(Limit { requests: 200, window_ms: 10_000.0 }));
+        assert_eq!(b.limit(Bucket::CancelSustained), Some(Limit { requests: 24_000, window_ms: 600_000.0 }));
+        assert_eq!(b.limit(Bucket::Activity), None);
+        for bucket in Bucket::ALL {
+            assert_eq!(Bucket::from_name(bucket.name()), Some(bucket));
+        }
+    }
+
+    #[test]
+    fn a_full_window_frees_a_window_after_the_answers() {
+        let mut b = small(2);
+        let t1 = b.try_acquire(&[Bucket::Book], 0.0).unwrap();
+        let t2 = b.try_acquire(&[Bucket::Book], 10.0).unwrap();
+        assert_eq!(b.try_acquire(&[Bucket::Book], 20.0), Err(Wait::InFlight));
+        b.release(t1, 50.0);
+        assert_eq!(b.try_acquire(&[Bucket::Book], 60.0), Err(Wait::Until(1050.0)));
+        b.release(t2, 70.0);
+        assert_eq!(b.try_acquire(&[Bucket::Book], 1049.0), Err(Wait::Until(1050.0)));
+        assert!(b.try_acquire(&[Bucket::Book], 1050.0).is_ok());
+        assert_eq!(b.try_acquire(&[Bucket::Book], 1060.0), Err(Wait::Until(1070.0)));
+    }
+
+    #[test]
+    fn nothing_is_taken_unless_every_bucket_has_room() {
+        let mut b = small(1);
+        b.set(Bucket::Clob, Some(Limit { requests: 5, window_ms: 1000.0 }));
+        let t = b.try_acquire(&[Bucket::Clob, Bucket::Book], 0.0).unwrap();
+        b.release(t, 0.0);
+        assert!(b.try_acquire(&[Bucket::Clob, Bucket::Book], 1.0).is_err());
+        // The refused request took no place in the CLOB bucket: four more fit there.
+        for i in 0..4 {
+            b.try_acquire(&[Bucket::Clob], 2.0 + f64::from(i)).unwrap();
+        }
+        assert!(b.try_acquire(&[Bucket::Clob], 10.0).is_err());
+    }
+
+    #[test]
+    fn a_window_never_holds_more_than_its_limit() {
+        // Whatever the pattern of sends and answers, no window of the bucket's length sees more sends than
+        // the limit: the property the service enforces.
+        let mut b = small(3);
+        let mut sent = Vec::new();
+        let mut in_flight: Vec<(Ticket, f64)> = Vec::new();
+        let mut now = 0.0;
+        for step in 0..2000u32 {
+            now += f64::from(step % 7) * 13.0;
+            in_flight.retain(|&(t, done)| {
+                if done <= now {
+                    b.release(t, done);
+                    false
+                } else {
+                    true
+                }
+            });
+            if let Ok(t) = b.try_acquire(&[Bucket::Book], now) {
+                sent.push(now);
+                in_flight.push((t, now + f64::from(step % 5) * 40.0));
+            }
+        }
+        assert!(sent.len() > 100);
+        for (i, &start) in sent.iter().enumerate() {
+            let within = sent[i..].iter().take_while(|&&t| t < start + 1000.0).count();
+            assert!(within <= 3, "{within} sends within a window from {start}");
+        }
+    }
+
+    #[test]
+    fn limits_are_checked() {
+        assert!(Limit::new(10.0, 1000.0, "rateLimits.book").is_ok());
+        for (r, w) in [(0.0, 1000.0), (1.5, 1000.0), (10.0, 0.0), (10.0, f64::NAN), (f64::INFINITY, 1.0)] {
+            assert_eq!(Limit::new(r, w, "rateLimits.book").unwrap_err().param.as_deref(), Some("rateLimits.book"));
+        }
+    }
+}

@@ -1,0 +1,46 @@
+//! Estimating the offset between the local clock and the service's, for signing fresh timestamps on a
+//! skewed machine.
+
+/// The service's time in milliseconds from a reading of `value` in `unit_ms` units (1000 for seconds).
+/// A reading in whole units stands for the middle of its unit.
+pub fn server_ms(value: f64, unit_ms: f64) -> Option<f64> {
+    if !value.is_finite() || value <= 0.0 || !(unit_ms >= 1.0) {
+        return None;
+    }
+    Some(value * unit_ms + if unit_ms > 1.0 { unit_ms / 2.0 } else { 0.0 })
+}
+
+/// A `GET /time` body: a number (or its text) of seconds or milliseconds since the epoch, told apart by
+/// size (seconds since the epoch stay below 10^11 until the year 5138).
+pub fn time_body_ms(body: &str) -> Option<f64> {
+    let n: f64 = body.trim().trim_matches('"').parse().ok()?;
+    if n >= 1e11 {
+        server_ms(n, 1.0)
+    } else {
+        server_ms(n, 1000.0)
+    }
+}
+
+/// The offset to add to the local clock: the server's reading minus the local time halfway through the
+/// round trip in which it was taken.
+pub fn offset_ms(server_ms: f64, sent_ms: f64, received_ms: f64) -> f64 {
+    (server_ms - (sent_ms + received_ms) / 2.0).round()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn readings_and_offsets() {
+        assert_eq!(time_body_ms("1700000000"), Some(1_700_000_000_500.0));
+        assert_eq!(time_body_ms("\"1700000000\"\n"), Some(1_700_000_000_500.0));
+        assert_eq!(time_body_ms("1700000000123"), Some(1_700_000_000_123.0));
+        assert_eq!(time_body_ms("soon"), None);
+        assert_eq!(time_body_ms("-5"), None);
+        assert_eq!(server_ms(f64::NAN, 1000.0), None);
+        // The local clock is 10 s behind: sent at 1000, received at 1200, server says 11_100.
+        assert_eq!(offset_ms(11_100.0, 1000.0, 1200.0), 10_000.0);
+        assert_eq!(offset_ms(1000.0, 6000.0, 6000.0), -5000.0);
+    }
+}

@@ -1,0 +1,215 @@
+//! Following pages: by cursor (`MA==` first; stop on `""` or `LTE=`) or by offset (stop on a short page).
+//! Pure state: the binding asks for the next page's params, sends, and records what came back.
+
+use super::params::{Params, Value};
+use crate::error::Error;
+
+/// The first cursor of every cursor-paged list.
+pub const FIRST_CURSOR: &str = "MA==";
+/// The end cursor the upstream service sends (Base64 of "-1").
+pub const END_CURSOR: &str = "LTE=";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    Cursor,
+    Offset { limit: u64, max_offset: u64 },
+}
+
+/// The state of one iteration.
+#[derive(Clone, Debug)]
+pub struct Pager {
+    mode: Mode,
+    params: Params,
+    cursor: String,
+    offset: u64,
+    /// Items still wanted, from `maxItems`.
+    remaining: Option<u64>,
+    done: bool,
+    pages: u64,
+    items: u64,
+}
+
+/// What one page contributed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PageStep {
+    /// How many of the page's items to hand out (fewer than it had when `maxItems` is reached).
+    pub take: usize,
+    /// Whether this was the last page.
+    pub done: bool,
+    /// Pages and items so far.
+    pub pages: u64,
+    pub items: u64,
+}
+
+/// `maxItems`: a whole number >= 0, or absent.
+pub fn max_items(value: &Value) -> Result<Option<u64>, Error> {
+    match value {
+        Value::Undefined | Value::Null => Ok(None),
+        Value::Number(n) if n.is_finite() && *n >= 0.0 && n.fract() == 0.0 => Ok(Some(*n as u64)),
+        _ => Err(Error::invalid("maxItems", "must be a whole number >= 0")),
+    }
+}
+
+impl Pager {
+    /// A cursor-paged list, from `params.next_cursor` or the first page.
+    pub fn cursor(params: Params, max_items: Option<u64>) -> Self {
+        let cursor = match params.get("next_cursor") {
+            Value::Str(c) if !c.is_empty() => c.clone(),
+            _ => FIRST_CURSOR.to_owned(),
+        };
+        Self::new(Mode::Cursor, params, cursor, 0, max_items)
+    }
+
+    /// An offset-paged list. The page size is the caller's `limit`, else `page_size` (the route's
+    /// largest, so that iteration takes as few requests as it can); `max_offset` is the route's bound.
+    pub fn offset(params: Params, page_size: u64, max_offset: u64, max_items: Option<u64>) -> Result<Self, Error> {
+        let limit = match params.get("limit") {
+            Value::Number(n) if *n == 0.0 => return Err(Error::invalid("limit", "must be at least 1 to iterate")),
+            Value::Number(n) if n.is_finite() && *n > 0.0 && n.fract() == 0.0 => *n as u64,
+            Value::Undefined | Value::Null => page_size,
+            // Anything else is refused by the route's own rules when the first page is built.
+            _ => page_size,
+        };
+        let offset = match params.get("offset") {
+            Value::Number(n) if n.is_finite() && *n >= 0.0 && n.fract() == 0.0 => *n as u64,
+            _ => 0,
+        };
+        Ok(Self::new(Mode::Offset { limit, max_offset }, params, String::new(), offset, max_items))
+    }
+
+    fn new(mode: Mode, params: Params, cursor: String, offset: u64, remaining: Option<u64>) -> Self {
+        let done = remaining == Some(0);
+        Self { mode, params, cursor, offset, remaining, done, pages: 0, items: 0 }
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.done
+    }
+
+    /// The cursor of the next page.
+    pub fn next_cursor(&self) -> &str {
+        &self.cursor
+    }
+
+    /// The params of the next page, or `None` when the iteration is over.
+    pub fn next_params(&self) -> Option<Params> {
+        if self.done {
+            return None;
+        }
+        let mut params = self.params.clone();
+        match self.mode {
+            Mode::Cursor => params.set("next_cursor", Value::Str(self.cursor.clone())),
+            Mode::Offset { limit, .. } => {
+                params.set("limit", Value::Number(limit as f64));
+                params.set("offset", Value::Number(self.offset as f64));
+            }
+        }
+        Some(params)
+    }
+
+    /// Records a page of `len` items (and, for cursor lists, the `next_cursor` it carried).
+    pub fn record(&mut self, len: usize, next_cursor: Option<&str>) -> PageStep {
+        let len64 = len as u64;
+        let take = match self.remaining {
+            Some(rest) => rest.min(len64),
+            None => len64,
+        };
+        if let Some(rest) = self.remaining.as_mut() {
+            *rest -= take;
+        }
+        self.pages += 1;
+        self.items += take;
+        let wanted_more = self.remaining != Some(0);
+        self.done = !wanted_more
+            || match self.mode {
+                Mode::Cursor => {
+                    let next = next_cursor.unwrap_or("");
+                    // An empty page, the end markers, or a cursor that does not move all end the list.
+                    let end = len == 0 || next.is_empty() || next == END_CURSOR || next == self.cursor;
+                    self.cursor = next.to_owned();
+                    end
+                }
+                Mode::Offset { limit, max_offset } => {
+                    self.offset = self.offset.saturating_add(len64);
+                    len64 < limit || self.offset > max_offset
+                }
+            };
+        PageStep { take: take as usize, done: self.done, pages: self.pages, items: self.items }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params(pairs: &[(&str, Value)]) -> Params {
+        Params(pairs.iter().map(|(k, v)| ((*k).to_owned(), v.clone())).collect())
+    }
+
+    #[test]
+    fn cursors_start_at_ma_and_stop_at_the_end_markers() {
+        for end in ["", END_CURSOR] {
+            let mut p = Pager::cursor(Params::default(), None);
+            assert_eq!(p.next_params().unwrap().get("next_cursor"), &Value::Str("MA==".into()));
+            assert!(!p.record(100, Some("MTAw")).done);
+            assert_eq!(p.next_cursor(), "MTAw");
+            let step = p.record(100, Some(end));
+            assert!(step.done && p.is_done() && p.next_params().is_none());
+            assert_eq!((step.pages, step.items), (2, 200));
+        }
+    }
+
+    #[test]
+    fn cursors_that_do_not_move_or_empty_pages_end_the_list() {
+        let mut p = Pager::cursor(params(&[("next_cursor", Value::Str("MTAw".into()))]), None);
+        assert_eq!(p.next_cursor(), "MTAw");
+        assert!(p.record(5, Some("MTAw")).done);
+        let mut p = Pager::cursor(Params::default(), None);
+        assert!(p.record(0, Some("MTAw")).done);
+        let mut p = Pager::cursor(Params::default(), None);
+        assert!(p.record(3, None).done);
+    }
+
+    #[test]
+    fn max_items_truncates_and_stops() {
+        let mut p = Pager::cursor(Params::default(), Some(250));
+        assert_eq!(p.record(100, Some("a")).take, 100);
+        assert_eq!(p.record(100, Some("b")).take, 100);
+        let last = p.record(100, Some("c"));
+        assert_eq!((last.take, last.done, last.items), (50, true, 250));
+        assert!(Pager::cursor(Params::default(), Some(0)).next_params().is_none());
+    }
+
+    #[test]
+    fn offsets_advance_by_page_and_stop_on_a_short_page() {
+        let mut p = Pager::offset(params(&[("active", Value::Bool(true))]), 100, u64::MAX, None).unwrap();
+        let first = p.next_params().unwrap();
+        assert_eq!(first.get("limit"), &Value::Number(100.0));
+        assert_eq!(first.get("offset"), &Value::Number(0.0));
+        assert_eq!(first.get("active"), &Value::Bool(true));
+        assert!(!p.record(100, None).done);
+        assert_eq!(p.next_params().unwrap().get("offset"), &Value::Number(100.0));
+        assert!(p.record(99, None).done);
+    }
+
+    #[test]
+    fn offsets_respect_the_callers_limit_and_offset_and_the_route_bound() {
+        let given = params(&[("limit", Value::Number(10.0)), ("offset", Value::Number(30.0))]);
+        let mut p = Pager::offset(given, 100, 50, None).unwrap();
+        assert_eq!(p.next_params().unwrap().get("limit"), &Value::Number(10.0));
+        assert!(!p.record(10, None).done); // offset 40
+        assert!(!p.record(10, None).done); // offset 50, still within the bound
+        assert!(p.record(10, None).done); // offset 60 is past it
+        let zero = Pager::offset(params(&[("limit", Value::Number(0.0))]), 100, 50, None).unwrap_err();
+        assert_eq!(zero.param.as_deref(), Some("limit"));
+    }
+
+    #[test]
+    fn max_items_values() {
+        assert_eq!(max_items(&Value::Undefined), Ok(None));
+        assert_eq!(max_items(&Value::Number(5.0)), Ok(Some(5)));
+        for bad in [Value::Number(-1.0), Value::Number(1.5), Value::Str("5".into()), Value::Number(f64::NAN)] {
+            assert_eq!(max_items(&bad).unwrap_err().param.as_deref(), Some("maxItems"));
+        }
+    }
+}

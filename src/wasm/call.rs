@@ -1,0 +1,354 @@
+//! One call of the client from start to end: wait for budget (in order), sign afresh, send, and retry
+//! as the core decides, all under the call's deadline and the caller's `AbortSignal`.
+
+use std::cell::{Cell, RefCell};
+
+use js_sys::{Function, Object, Promise};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+use super::interop::{error_to_js, get, is_absent, set};
+use super::transport::{with_request, Payload, Transport, Want};
+use crate::api::budget::{buckets, Budgets, Ticket, Wait};
+use crate::api::retry::{retry_delay, RetryPolicy};
+use crate::api::{HttpRequest, TimestampUnit};
+use crate::auth::{missing_credentials, Credentials, HEADER_NAMES};
+use crate::error::{Error, ErrorCode};
+
+#[wasm_bindgen(module = "/src/js/runtime.js")]
+extern "C" {
+    fn sleep(ms: f64, signal: &JsValue) -> Promise;
+    #[wasm_bindgen(js_name = raceAbort)]
+    fn race_abort(promise: &JsValue, signal: &JsValue) -> Promise;
+    fn random() -> f64;
+
+    type CallScope;
+    #[wasm_bindgen(constructor)]
+    fn new(signal: &JsValue, timeout_ms: f64) -> CallScope;
+    #[wasm_bindgen(method, getter)]
+    fn signal(this: &CallScope) -> JsValue;
+    #[wasm_bindgen(method, getter, js_name = timedOut)]
+    fn timed_out(this: &CallScope) -> bool;
+    #[wasm_bindgen(method, getter)]
+    fn aborted(this: &CallScope) -> bool;
+    #[wasm_bindgen(method)]
+    fn finish(this: &CallScope);
+
+    pub type Gate;
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> Gate;
+    #[wasm_bindgen(method)]
+    fn enter(this: &Gate, key: u32) -> JsValue;
+
+    pub type Notifier;
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> Notifier;
+    #[wasm_bindgen(method)]
+    fn wait(this: &Notifier, ms: f64, signal: &JsValue) -> Promise;
+    #[wasm_bindgen(method)]
+    fn notify(this: &Notifier);
+}
+
+/// A waiter for an answer also looks again after this long, in case an answer came without a notice.
+const ANSWER_WAIT_MS: f64 = 1000.0;
+/// The shortest sleep for budget. Browsers clamp chained timers to 4 ms or more, so waking for each place
+/// as it frees would pace a queue at 250 requests a second; waking a little later admits every place
+/// freed meanwhile at once.
+const MIN_BUDGET_SLEEP_MS: f64 = 10.0;
+
+/// The settings of one call: the client's, overridden by the call's options.
+#[derive(Clone)]
+pub struct CallOptions {
+    pub signal: JsValue,
+    pub timeout_ms: f64,
+    pub max_retries: u32,
+}
+
+/// What every call of one client shares.
+pub struct Inner {
+    pub transport: Transport,
+    /// Held only in Rust memory; zeroed when the client is freed.
+    pub credentials: Option<Credentials>,
+    pub timestamp_unit: TimestampUnit,
+    /// Added to the local clock when signing (`clockOffsetMs`, `syncClock()`).
+    pub clock_offset_ms: Cell<f64>,
+    pub budgets: RefCell<Budgets>,
+    pub gate: Gate,
+    /// Wakes requests waiting for an answer to free a place.
+    pub answered: Notifier,
+    /// Requests sent and not yet answered, and how many may be (`maxConcurrency`).
+    pub in_flight: Cell<u32>,
+    pub max_in_flight: u32,
+    /// Requests queued for budget, per route scope, so that a free route skips the queue.
+    pub queued: RefCell<Vec<u32>>,
+    pub policy: RetryPolicy,
+    pub timeout_ms: f64,
+    pub max_queue_ms: f64,
+    pub on_event: Option<Function>,
+}
+
+impl Inner {
+    /// The client's settings for a call, overridden by its `options` (`{ signal, timeoutMs, maxRetries }`).
+    pub fn call_options(&self, options: Option<&JsValue>) -> Result<CallOptions, Error> {
+        let mut call = CallOptions { signal: JsValue::UNDEFINED, timeout_ms: self.timeout_ms, max_retries: self.policy.max_retries };
+        let Some(options) = options.filter(|o| !is_absent(o)) else { return Ok(call) };
+        if !options.is_object() {
+            return Err(Error::invalid("options", "must be an object { signal?, timeoutMs?, maxRetries? }"));
+        }
+        let signal = get(options, "signal");
+        if !is_absent(&signal) {
+            if !signal.is_instance_of::<web_sys::AbortSignal>() {
+                return Err(Error::invalid("signal", "must be an AbortSignal"));
+            }
+            call.signal = signal;
+        }
+        if let Some(ms) = read_ms(options, "timeoutMs")? {
+            call.timeout_ms = ms;
+        }
+        if let Some(n) = read_count(options, "maxRetries")? {
+            call.max_retries = n;
+        }
+        Ok(call)
+    }
+
+    /// Runs a call to its end and returns the body of its successful answer.
+    pub async fn execute(&self, request: &HttpRequest, options: &CallOptions, want: Want) -> Result<Payload, JsValue> {
+        let scope = CallScope::new(&options.signal, options.timeout_ms);
+        let result = self.attempts(request, options, &scope, want).await;
+        scope.finish();
+        result
+    }
+
+    async fn attempts(
+        &self,
+        request: &HttpRequest,
+        options: &CallOptions,
+        scope: &CallScope,
+        want: Want,
+    ) -> Result<Payload, JsValue> {
+        let policy = RetryPolicy { max_retries: options.max_retries, ..self.policy };
+        let mut retry = 0;
+        loop {
+            let ticket = self.acquire(request, scope).await?;
+            // A fresh timestamp and signature for every attempt, over exactly the path and body sent.
+            let headers = match self.sign(request) {
+                Ok(h) => h,
+                Err(e) => {
+                    self.release(ticket);
+                    return Err(e.into());
+                }
+            };
+            let result = self.transport.attempt(request, headers.as_ref(), &scope.signal(), want).await;
+            self.release(ticket);
+            let failure = match result {
+                Ok(payload) => return Ok(payload),
+                Err(failure) => failure,
+            };
+            if scope.aborted() {
+                return Err(stopped(scope, request));
+            }
+            let delay =
+                retry_delay(&policy, retry, failure.outcome, request.idempotent(), failure.retry_after_ms, random());
+            let Some(delay) = delay else { return Err(failure.error) };
+            self.emit("retry", request, delay, Some(&failure.error), retry + 1);
+            if JsFuture::from(sleep(delay, &scope.signal())).await.is_err() {
+                return Err(stopped(scope, request));
+            }
+            retry += 1;
+        }
+    }
+
+    /// An attempt is over: its budget places start to free and its in-flight place is free now.
+    fn release(&self, ticket: Ticket) {
+        self.budgets.borrow_mut().release(ticket, js_sys::Date::now());
+        self.in_flight.set(self.in_flight.get().saturating_sub(1));
+        self.answered.notify();
+    }
+
+    /// Takes a place in every budget of the request and in the in-flight limit, or says why not.
+    fn try_take(&self, buckets: &[crate::api::budget::Bucket], now: f64) -> Result<Ticket, Wait> {
+        if self.in_flight.get() >= self.max_in_flight {
+            return Err(Wait::InFlight);
+        }
+        let ticket = self.budgets.borrow_mut().try_acquire(buckets, now)?;
+        self.in_flight.set(self.in_flight.get() + 1);
+        Ok(ticket)
+    }
+
+    /// Waits, in order, until every budget of the request has room, and takes a place in each.
+    async fn acquire(&self, request: &HttpRequest, scope: &CallScope) -> Result<Ticket, JsValue> {
+        let buckets = buckets(request);
+        let key = request.scope as u32;
+        let queued = self.queued.borrow().get(key as usize).copied().unwrap_or(0);
+        if queued == 0 {
+            if let Ok(ticket) = self.try_take(buckets, js_sys::Date::now()) {
+                return Ok(ticket);
+            }
+        }
+        let _place = Queued::enter(self, key);
+        let turn = self.gate.enter(key);
+        let leave: Function = get(&turn, "leave").unchecked_into();
+        let _leave = CallOnDrop(leave);
+        if JsFuture::from(race_abort(&get(&turn, "ready"), &scope.signal())).await.is_err() {
+            return Err(stopped(scope, request));
+        }
+        let started = js_sys::Date::now();
+        loop {
+            let now = js_sys::Date::now();
+            let (wait, for_answer) = match self.try_take(buckets, now) {
+                Ok(ticket) => return Ok(ticket),
+                Err(Wait::Until(at)) => ((at - now).max(MIN_BUDGET_SLEEP_MS), false),
+                Err(Wait::InFlight) => (ANSWER_WAIT_MS, true),
+            };
+            if for_answer {
+                // Only an answer can free a place: wait for one (no time is known to report).
+                if now - started > self.max_queue_ms {
+                    return Err(queue_too_long(request, None));
+                }
+                if JsFuture::from(self.answered.wait(wait, &scope.signal())).await.is_err() {
+                    return Err(stopped(scope, request));
+                }
+                continue;
+            }
+            if now + wait - started > self.max_queue_ms {
+                return Err(queue_too_long(request, Some(wait)));
+            }
+            self.emit("wait", request, wait, None, 0);
+            if JsFuture::from(sleep(wait, &scope.signal())).await.is_err() {
+                return Err(stopped(scope, request));
+            }
+        }
+    }
+
+    /// The SERVICE_* headers of one attempt, when the route needs them.
+    fn sign(&self, request: &HttpRequest) -> Result<Option<Object>, Error> {
+        if !request.auth {
+            return Ok(None);
+        }
+        let creds = self.credentials.as_ref().ok_or_else(missing_credentials)?;
+        let now = js_sys::Date::now() + self.clock_offset_ms.get();
+        let timestamp = self.timestamp_unit.format(now);
+        let values = creds.headers(&timestamp, request.method.as_str(), &request.path, request.body.as_deref());
+        let headers = Object::new();
+        for (name, value) in HEADER_NAMES.iter().zip(values.iter()) {
+            set(&headers, name, &JsValue::from_str(value));
+        }
+        Ok(Some(headers))
+    }
+
+    /// Tells `onEvent` that a request is waiting for budget or about to be retried.
+    fn emit(&self, kind: &str, request: &HttpRequest, delay_ms: f64, error: Option<&JsValue>, attempt: u32) {
+        let Some(on_event) = &self.on_event else { return };
+        let event = Object::new();
+        set(&event, "type", &JsValue::from_str(kind));
+        set(&event, "method", &JsValue::from_str(request.method.as_str()));
+        set(&event, "path", &JsValue::from_str(&request.path));
+        set(&event, "delayMs", &JsValue::from_f64(delay_ms.round()));
+        if let Some(error) = error {
+            set(&event, "attempt", &JsValue::from(attempt));
+            set(&event, "error", error);
+        }
+        // A listener that throws must not break the call.
+        let _ = on_event.call1(&JsValue::UNDEFINED, &event);
+    }
+}
+
+/// `RATE_LIMITED`: the local budget would keep the request waiting longer than `maxQueueMs`.
+fn queue_too_long(request: &HttpRequest, wait_ms: Option<f64>) -> JsValue {
+    let mut e = Error::new(ErrorCode::RateLimited, "the local rate budget would not free within maxQueueMs");
+    e.retry_after_ms = wait_ms.map(|ms| ms as u64);
+    with_request(&mut e, request);
+    error_to_js(&e)
+}
+
+/// `TIMEOUT` or `ABORTED`, whichever stopped the call.
+fn stopped(scope: &CallScope, request: &HttpRequest) -> JsValue {
+    let mut e = if scope.timed_out() {
+        Error::new(ErrorCode::Timeout, "the request did not finish within timeoutMs")
+    } else {
+        Error::new(ErrorCode::Aborted, "the request was aborted by its AbortSignal")
+    };
+    with_request(&mut e, request);
+    error_to_js(&e)
+}
+
+fn read_ms(options: &JsValue, key: &'static str) -> Result<Option<f64>, Error> {
+    let value = get(options, key);
+    if is_absent(&value) {
+        return Ok(None);
+    }
+    match value.as_f64() {
+        Some(ms) if ms > 0.0 && (ms.is_finite() || ms == f64::INFINITY) => Ok(Some(ms)),
+        _ => Err(Error::invalid(key, "must be a positive number of milliseconds (or Infinity)")),
+    }
+}
+
+fn read_count(options: &JsValue, key: &'static str) -> Result<Option<u32>, Error> {
+    let value = get(options, key);
+    if is_absent(&value) {
+        return Ok(None);
+    }
+    match value.as_f64() {
+        Some(n) if n.fract() == 0.0 && (0.0..=100.0).contains(&n) => Ok(Some(n as u32)),
+        _ => Err(Error::invalid(key, "must be a whole number from 0 to 100")),
+    }
+}
+
+/// Reads the client-wide settings shared with per-call options.
+pub fn read_client_settings(options: &JsValue) -> Result<(f64, u32, f64, u32), Error> {
+    let timeout = read_ms(options, "timeoutMs")?.unwrap_or(15_000.0);
+    let retries = read_count(options, "maxRetries")?.unwrap_or(RetryPolicy::default().max_retries);
+    let queue = read_ms(options, "maxQueueMs")?.unwrap_or(f64::INFINITY);
+    let concurrency = get(options, "maxConcurrency");
+    let concurrency = if is_absent(&concurrency) {
+        DEFAULT_MAX_CONCURRENCY
+    } else {
+        match concurrency.as_f64() {
+            Some(n) if n.fract() == 0.0 && (1.0..=10_000.0).contains(&n) => n as u32,
+            _ => return Err(Error::invalid("maxConcurrency", "must be a whole number from 1 to 10000")),
+        }
+    };
+    Ok((timeout, retries, queue, concurrency))
+}
+
+/// Requests of one client in flight at once. Browsers open a handful of connections per origin and fail
+/// requests outright when thousands are pending; more than this gains nothing.
+pub const DEFAULT_MAX_CONCURRENCY: u32 = 64;
+
+/// Counts a request as queued for its scope while it lives.
+struct Queued<'a> {
+    inner: &'a Inner,
+    key: usize,
+}
+
+impl<'a> Queued<'a> {
+    fn enter(inner: &'a Inner, key: u32) -> Self {
+        let key = key as usize;
+        let mut queued = inner.queued.borrow_mut();
+        if queued.len() <= key {
+            queued.resize(key + 1, 0);
+        }
+        if let Some(n) = queued.get_mut(key) {
+            *n += 1;
+        }
+        Queued { inner, key }
+    }
+}
+
+impl Drop for Queued<'_> {
+    fn drop(&mut self) {
+        if let Some(n) = self.inner.queued.borrow_mut().get_mut(self.key) {
+            *n = n.saturating_sub(1);
+        }
+    }
+}
+
+/// Lets the next queued request go however this one ends (success, error, abort or drop).
+struct CallOnDrop(Function);
+
+impl Drop for CallOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.call0(&JsValue::UNDEFINED);
+    }
+}

@@ -1,0 +1,167 @@
+//! `iterate*`: a [`Pager`] from the core, a page reader that fetches one page per call, and a small JS
+//! snippet that turns the reader into an `AsyncIterable` of items.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use js_sys::{Array, Function, Object, Promise};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::future_to_promise;
+
+use super::call::{CallOptions, Inner};
+use super::transport::{Payload, Want};
+use super::interop::{get, is_absent, read_params, set, to_value};
+use crate::api::{max_items, HttpRequest, Pager, Params};
+use crate::error::Error;
+
+#[wasm_bindgen(module = "/src/js/iterate.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = pagesToItems)]
+    fn pages_to_items(reader: PageReader) -> JsValue;
+}
+
+type Build = fn(&Params) -> Result<HttpRequest, Error>;
+
+/// How a list is paged.
+pub(super) enum List {
+    /// Offset paging: the route, its largest page and its offset bound.
+    Offset(Build, (u64, u64)),
+    /// Cursor paging: the route; the response is `{ data, next_cursor }`.
+    Cursor(Build),
+}
+
+struct State {
+    call: CallOptions,
+    pager: Pager,
+    build: Build,
+    cursor: bool,
+    on_page: Option<Function>,
+}
+
+/// Reads one page per `nextPage()` call. Internal: `iterate*` methods return an `AsyncIterable` built on it.
+#[wasm_bindgen]
+pub struct PageReader {
+    inner: Rc<Inner>,
+    state: Rc<RefCell<State>>,
+}
+
+/// Builds the `AsyncIterable` of an `iterate*` method. Params and options are checked now, so a bad one
+/// throws at the call rather than at the first `next()`.
+pub(super) fn iterate(
+    inner: &Rc<Inner>,
+    list: List,
+    params: Option<&JsValue>,
+    options: Option<&JsValue>,
+) -> Result<JsValue, JsValue> {
+    let params = read_params(params)?;
+    let options = options.cloned().unwrap_or(JsValue::UNDEFINED);
+    let options = &options;
+    let (limit, on_page) = read_options(options)?;
+    // The signal, timeoutMs and maxRetries of the options apply to each page's request.
+    let call = inner.call_options(Some(&call_part(options)))?;
+    let (pager, build, cursor) = match list {
+        List::Offset(build, (page_size, max_offset)) => (Pager::offset(params, page_size, max_offset, limit)?, build, false),
+        List::Cursor(build) => (Pager::cursor(params, limit), build, true),
+    };
+    // Build the first request once to refuse bad params before anything is sent.
+    if let Some(first) = pager.next_params() {
+        build(&first)?;
+    }
+    let state = State { call, pager, build, cursor, on_page };
+    Ok(pages_to_items(PageReader { inner: inner.clone(), state: Rc::new(RefCell::new(state)) }))
+}
+
+fn read_options(options: &JsValue) -> Result<(Option<u64>, Option<Function>), Error> {
+    if is_absent(options) {
+        return Ok((None, None));
+    }
+    if !options.is_object() {
+        return Err(Error::invalid("options", "must be an object { onPage?, maxItems? }"));
+    }
+    for key in Object::keys(options.unchecked_ref::<Object>()).iter().filter_map(|k| k.as_string()) {
+        let known = matches!(key.as_str(), "onPage" | "maxItems" | "signal" | "timeoutMs" | "maxRetries");
+        if !known && !is_absent(&get(options, &key)) {
+            return Err(Error::invalid_owned(&key, "is not an option of iteration (onPage, maxItems, signal, timeoutMs, maxRetries)"));
+        }
+    }
+    let limit = max_items(&to_value(&get(options, "maxItems")))?;
+    let on_page = get(options, "onPage");
+    let on_page = if is_absent(&on_page) {
+        None
+    } else {
+        Some(on_page.dyn_into::<Function>().map_err(|_| Error::invalid("onPage", "must be a function"))?)
+    };
+    Ok((limit, on_page))
+}
+
+#[wasm_bindgen]
+impl PageReader {
+    /// The next page: `{ items, done }`.
+    #[wasm_bindgen(js_name = nextPage)]
+    pub fn next_page(&self) -> Promise {
+        let inner = self.inner.clone();
+        let state = self.state.clone();
+        future_to_promise(async move {
+            let (request, cursor, call) = {
+                let s = state.borrow();
+                match s.pager.next_params() {
+                    Some(params) => ((s.build)(&params)?, s.cursor, s.call.clone()),
+                    None => return Ok(page(&Array::new(), true)),
+                }
+            };
+            let body = match inner.execute(&request, &call, Want::Json).await? {
+                Payload::Json(value) => value,
+                Payload::Bytes(_) => return Err(Error::decode("expected a JSON body").into()),
+            };
+            let (items, next_cursor) = if cursor {
+                (get(&body, "data"), get(&body, "next_cursor").as_string())
+            } else {
+                (body, None)
+            };
+            let items: Array = items.dyn_into().map_err(|_| {
+                let mut e = Error::decode("a page of this list is not an array");
+                e.path = Some(request.path.clone());
+                e
+            })?;
+            let len = items.length() as usize;
+            let (step, on_page, next) = {
+                let mut s = state.borrow_mut();
+                let step = s.pager.record(len, next_cursor.as_deref());
+                (step, s.on_page.clone(), s.pager.next_cursor().to_owned())
+            };
+            let items = if step.take < len { items.slice(0, step.take as u32) } else { items };
+            if let Some(on_page) = on_page {
+                let info = Object::new();
+                set(&info, "page", &JsValue::from_f64(step.pages as f64));
+                set(&info, "items", &JsValue::from_f64(step.take as f64));
+                set(&info, "total", &JsValue::from_f64(step.items as f64));
+                set(&info, "done", &JsValue::from_bool(step.done));
+                if cursor && !next.is_empty() {
+                    set(&info, "nextCursor", &JsValue::from_str(&next));
+                }
+                on_page.call1(&JsValue::UNDEFINED, &info)?;
+            }
+            Ok(page(&items, step.done))
+        })
+    }
+}
+
+/// The per-request part of iteration options.
+fn call_part(options: &JsValue) -> JsValue {
+    let part = Object::new();
+    for key in ["signal", "timeoutMs", "maxRetries"] {
+        let value = get(options, key);
+        if !is_absent(&value) {
+            set(&part, key, &value);
+        }
+    }
+    part.into()
+}
+
+fn page(items: &Array, done: bool) -> JsValue {
+    let obj = Object::new();
+    set(&obj, "items", items);
+    set(&obj, "done", &JsValue::from_bool(done));
+    obj.into()
+}

@@ -1,0 +1,117 @@
+//! Helpers shared by the wasm test files: calling the binding, reading JS values, iterating.
+#![allow(dead_code)]
+
+use js_sys::{Array, Function, Object, Promise, Reflect, JSON};
+use predictkit::wasm::{is_predictkit_error, Client};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+pub const EMULATOR: &str = match option_env!("PREDICTKIT_EMULATOR_URL") {
+    Some(url) => url,
+    None => "http://127.0.0.1:8787",
+};
+
+pub fn get(obj: &JsValue, key: &str) -> JsValue {
+    Reflect::get(obj, &key.into()).unwrap_or(JsValue::UNDEFINED)
+}
+
+pub fn text(obj: &JsValue, key: &str) -> String {
+    get(obj, key).as_string().unwrap_or_else(|| panic!("{key} is not a string in {}", show(obj)))
+}
+
+pub fn num(obj: &JsValue, key: &str) -> f64 {
+    get(obj, key).as_f64().unwrap_or_else(|| panic!("{key} is not a number in {}", show(obj)))
+}
+
+pub fn arr(value: &JsValue) -> Array {
+    assert!(Array::is_array(value), "not an array: {}", show(value));
+    value.clone().unchecked_into()
+}
+
+pub fn at(value: &JsValue, index: u32) -> JsValue {
+    arr(value).get(index)
+}
+
+pub fn show(value: &JsValue) -> String {
+    JSON::stringify(value).map(String::from).unwrap_or_else(|_| format!("{value:?}"))
+}
+
+pub fn object(pairs: &[(&str, JsValue)]) -> JsValue {
+    let obj = Object::new();
+    for (k, v) in pairs {
+        Reflect::set(&obj, &(*k).into(), v).unwrap();
+    }
+    obj.into()
+}
+
+pub fn json(text: &str) -> JsValue {
+    JSON::parse(text).unwrap()
+}
+
+pub fn client_with(extra: &[(&str, JsValue)]) -> Client {
+    let mut pairs = vec![("baseUrl", JsValue::from_str(EMULATOR))];
+    pairs.extend(extra.iter().cloned());
+    Client::new(object(&pairs)).unwrap()
+}
+
+pub fn client() -> Client {
+    client_with(&[])
+}
+
+/// Resolves a promise the test expects to succeed.
+pub async fn ok(promise: Promise) -> JsValue {
+    match JsFuture::from(promise).await {
+        Ok(v) => v,
+        Err(e) => panic!("expected success, got {}: {}", show(&get(&e, "code")), show(&get(&e, "message"))),
+    }
+}
+
+/// Awaits a promise the test expects to reject with a PredictKitError of `code`, and returns the error.
+pub async fn fails(promise: Promise, code: &str) -> JsValue {
+    let err = JsFuture::from(promise).await.err().unwrap_or_else(|| panic!("expected {code}, got success"));
+    assert_code(&err, code);
+    err
+}
+
+pub fn assert_code(err: &JsValue, code: &str) {
+    assert!(is_predictkit_error(err), "not a PredictKitError: {err:?}");
+    assert_eq!(get(err, "code").as_string().as_deref(), Some(code), "{}", show(&get(err, "message")));
+}
+
+/// A fetch that records every URL it is asked for, then fetches it.
+pub fn counting_fetch() -> (Array, Function) {
+    let calls = Array::new();
+    let fetch = Function::new_with_args("url, init", "this.push(url); return fetch(url, init);").bind0(&calls);
+    (calls, fetch)
+}
+
+/// Every item of an AsyncIterable, driven as `for await` does.
+pub async fn collect(iterable: &JsValue) -> Vec<JsValue> {
+    let symbol = js_sys::Symbol::async_iterator();
+    let make: Function = Reflect::get(iterable, &symbol).unwrap().unchecked_into();
+    let iterator = make.call0(iterable).unwrap();
+    let next: Function = get(&iterator, "next").unchecked_into();
+    let mut items = Vec::new();
+    loop {
+        let step = ok(next.call0(&iterator).unwrap().unchecked_into()).await;
+        if get(&step, "done").as_bool() == Some(true) {
+            return items;
+        }
+        items.push(get(&step, "value"));
+    }
+}
+
+/// An emulator admin call (not part of the library: the tests' own fetch).
+pub async fn admin(method: &str, path: &str, body: Option<&str>) -> JsValue {
+    let init = object(&[("method", method.into())]);
+    if let Some(body) = body {
+        Reflect::set(&init, &"body".into(), &body.into()).unwrap();
+    }
+    let global = js_sys::global();
+    let fetch: Function = get(&global, "fetch").unchecked_into();
+    let response = ok(fetch.call2(&global, &format!("{EMULATOR}{path}").into(), &init).unwrap().unchecked_into()).await;
+    let text_fn: Function = get(&response, "text").unchecked_into();
+    let body = ok(text_fn.call0(&response).unwrap().unchecked_into()).await.as_string().unwrap_or_default();
+    JSON::parse(&body).unwrap_or(JsValue::from_str(&body))
+}

@@ -1,0 +1,20 @@
+//! `cargo xtask bench`: builds the packages, then runs the order-book benchmark (bench/run.mjs) once in
+//! headless Chromium and prints its table of medians and ratios and the targets met or missed.
+
+use std::process::Command;
+
+use crate::{build, cmd, pkg_dir, root, setup, step, Result};
+
+pub fn bench() -> Result<bool> {
+    // The wasm tools, node_modules (esbuild, @polymarket/clob-client, playwright-core) and Chromium.
+    setup::all(true)?;
+    build()?;
+    let t = step("order-book benchmark in headless Chromium (bench/run.mjs)");
+    cmd(Command::new("node")
+        .arg(root().join("bench").join("run.mjs"))
+        .current_dir(root())
+        .env("PREDICTKIT_PKG_DIR", pkg_dir())
+        .env("CHROMIUM", setup::chromium()))?;
+    crate::done("bench", t);
+    Ok(true)
+}
