@@ -4,6 +4,23 @@
 //! The pure core (`api`, `auth`, `book`) knows nothing of JavaScript and runs under `cargo test`;
 //! `wasm` (built only for wasm32) converts values, performs fetches and holds no business logic.
 
+// A panic in wasm kills the module for the whole page: nothing a caller or the network sends may reach
+// one. Library code (not its tests) may not unwrap, expect, index or panic; it returns errors instead.
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing,
+        clippy::unreachable,
+        clippy::todo,
+        clippy::unimplemented
+    )
+)]
+
+#![allow(clippy::result_large_err)]
+
 pub mod api;
 pub mod auth;
 pub mod book;

@@ -90,7 +90,6 @@ impl JsonWriter {
 
 /// A JSON string literal.
 pub fn write_str(out: &mut String, value: &str) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push('"');
     for c in value.chars() {
         match c {
@@ -100,10 +99,10 @@ pub fn write_str(out: &mut String, value: &str) {
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
             c if (c as u32) < 0x20 => {
-                let b = c as usize;
                 out.push_str("\\u00");
-                out.push(char::from(HEX[(b >> 4) & 0xf]));
-                out.push(char::from(HEX[b & 0xf]));
+                for nibble in [(c as u32) >> 4, (c as u32) & 0xf] {
+                    out.push(char::from_digit(nibble, 16).unwrap_or('0'));
+                }
             }
             c => out.push(c),
         }

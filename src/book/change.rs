@@ -32,7 +32,8 @@ impl OrderBook {
         if timestamp.is_empty() || !timestamp.bytes().all(|b| b.is_ascii_digit()) {
             return Err(Error::invalid("timestamp", "must be a string of digits"));
         }
-        self.fields[Field::Timestamp as usize] = Some(self.store(timestamp)?);
+        let span = self.store(timestamp)?;
+        self.set_field(Field::Timestamp, Some(span));
         Ok(())
     }
 

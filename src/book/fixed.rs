@@ -79,7 +79,7 @@ pub fn from_f64(value: f64) -> Option<u64> {
 /// units: an amount no book reaches. `None` when negative or NaN.
 pub fn nearest_units(value: f64) -> Option<u64> {
     let scaled = value * SCALE as f64;
-    if !(scaled >= 0.0) {
+    if scaled.is_nan() || scaled < 0.0 {
         return None;
     }
     if scaled > MAX_SAFE {

@@ -43,7 +43,7 @@ impl OrderBook {
         self.put_levels(out, &self.asks);
         out.put(b"]");
         for (field, key) in TAIL {
-            if let Some(span) = self.fields[field as usize] {
+            if let Some(span) = self.field(field) {
                 out.put(b",");
                 out.put(key);
                 out.put(self.raw(span));
@@ -54,7 +54,7 @@ impl OrderBook {
 
     /// `"key":value,` for a field that came with the book.
     fn put_field(&self, out: &mut impl Sink, field: Field, key: &[u8]) {
-        if let Some(span) = self.fields[field as usize] {
+        if let Some(span) = self.field(field) {
             out.put(key);
             out.put(self.raw(span));
             out.put(b",");
@@ -120,8 +120,9 @@ fn hex(digest: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut out = String::with_capacity(digest.len() * 2);
     for &b in digest {
-        out.push(char::from(DIGITS[usize::from(b >> 4)]));
-        out.push(char::from(DIGITS[usize::from(b & 15)]));
+        for nibble in [b >> 4, b & 15] {
+            out.push(DIGITS.get(usize::from(nibble)).map_or('0', |&d| char::from(d)));
+        }
     }
     out
 }

@@ -409,10 +409,20 @@ impl OrderBook {
     }
 
     pub fn neg_risk(&self) -> Option<bool> {
-        match self.raw(self.fields[Field::NegRisk as usize]?) {
+        match self.raw(self.field(Field::NegRisk)?) {
             b"true" => Some(true),
             b"false" => Some(false),
             _ => None,
+        }
+    }
+
+    fn field(&self, field: Field) -> Option<Span> {
+        self.fields.get(field as usize).copied().flatten()
+    }
+
+    fn set_field(&mut self, field: Field, span: Option<Span>) {
+        if let Some(slot) = self.fields.get_mut(field as usize) {
+            *slot = span;
         }
     }
 
@@ -429,7 +439,7 @@ impl OrderBook {
 
     /// A field's value as text: a string unescaped, a number as written; `None` when absent or null.
     fn text(&self, field: Field) -> Option<String> {
-        let raw = self.raw(self.fields[field as usize]?);
+        let raw = self.raw(self.field(field)?);
         match raw {
             [b'"', inner @ .., b'"'] => unescape(inner).ok(),
             b"null" => None,
@@ -438,7 +448,7 @@ impl OrderBook {
     }
 
     fn decimal(&self, field: Field) -> Option<u64> {
-        let raw = self.raw(self.fields[field as usize]?);
+        let raw = self.raw(self.field(field)?);
         fixed::parse(unquote(raw))
     }
 }

@@ -30,9 +30,9 @@ pub(super) fn book(src: Vec<u8>) -> Result<OrderBook, Error> {
             match key {
                 b"bids" => levels(&mut c, &mut book.bids, book.asks.is_empty())?,
                 b"asks" => levels(&mut c, &mut book.asks, book.bids.is_empty())?,
-                b"neg_risk" => book.fields[Field::NegRisk as usize] = c.boolean("neg_risk must be a boolean")?,
+                b"neg_risk" => book.set_field(Field::NegRisk, c.boolean("neg_risk must be a boolean")?),
                 _ => match TEXT_FIELDS.iter().find(|(name, ..)| *name == key) {
-                    Some(&(_, field, what)) => book.fields[field as usize] = c.text(what)?,
+                    Some(&(_, field, what)) => book.set_field(field, c.text(what)?),
                     None => c.skip_value()?,
                 },
             }

@@ -191,7 +191,7 @@ pub fn calculate_fee(
     if !(size.is_finite() && size >= 0.0) {
         return Err(Error::invalid("size", "must be a finite non-negative number").into());
     }
-    if !(price >= 0.0 && price <= 1.0) {
+    if !(0.0..=1.0).contains(&price) {
         return Err(Error::invalid("price", "must be between 0 and 1").into());
     }
     Ok(math::calculate_fee(fee, size, price))

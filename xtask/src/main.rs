@@ -41,7 +41,7 @@ fn main() -> ExitCode {
         "setup" => setup::all(true),
         _ => {
             eprintln!(
-                "usage: cargo xtask <test [--skip-browser] | demo [--port N] | build | emulator [ARGS] | setup>"
+                "usage: cargo xtask <test [--skip-browser] | demo [--port N] | build | bench | emulator [ARGS] | setup>"
             );
             return ExitCode::from(2);
         }
@@ -187,6 +187,15 @@ fn test(args: &[String]) -> Result<bool> {
         Command::new("node").arg(root.join("node_modules/typescript/bin/tsc")).arg("-p").arg(root.join("tests/types")),
     ));
     done("type test", t);
+
+    // src/lib.rs denies unwrap, expect, panics and indexing in library code; clippy enforces it. The wasm
+    // target compiles the core and the binding alike.
+    let t = step("lint: no panic paths in library code (cargo clippy, wasm32)");
+    tally.add(Suite::run_checked(
+        "lint",
+        cargo().args(["clippy", "--quiet", "-p", "predictkit", "--lib", "--target", WASM_TARGET]),
+    ));
+    done("lint", t);
 
     let t = step("native tests (cargo test --workspace)");
     tally.add(Suite::run("native", cargo().args(["test", "--workspace", "--color", "never"])));
