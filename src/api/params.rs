@@ -135,7 +135,7 @@ pub fn check(name: &'static str, kind: Kind, value: &Value) -> Result<String, Er
             if *n < min {
                 return Err(Error::invalid(name, "must be at least 0"));
             }
-            Ok(n.to_string())
+            decimal_text(*n).ok_or(Error::invalid(name, "must be below 10^15"))
         }
         (Kind::Number { .. }, _) => Err(Error::invalid(name, "must be a finite number")),
         (Kind::Bool, Value::Bool(b)) => Ok(if *b { "true" } else { "false" }.to_owned()),
@@ -169,6 +169,35 @@ pub fn check(name: &'static str, kind: Kind, value: &Value) -> Result<String, Er
         }
         (Kind::ConditionIds, _) => Err(Error::invalid(name, "must be an array of condition ids")),
     }
+}
+
+/// A non-negative amount as decimal text with at most six decimals (the service's amounts have six).
+/// Written by hand because the formatting of arbitrary floats would cost the wasm several kilobytes.
+pub fn decimal_text(n: f64) -> Option<String> {
+    if !(0.0..1e15).contains(&n) {
+        return None;
+    }
+    let mut whole = n.trunc() as u64;
+    let mut frac = ((n - n.trunc()) * 1e6).round() as u64;
+    if frac >= 1_000_000 {
+        whole += 1;
+        frac -= 1_000_000;
+    }
+    let mut text = whole.to_string();
+    if frac != 0 {
+        let mut digits = 6;
+        while frac % 10 == 0 {
+            frac /= 10;
+            digits -= 1;
+        }
+        text.push('.');
+        let frac = frac.to_string();
+        for _ in frac.len()..digits {
+            text.push('0');
+        }
+        text.push_str(&frac);
+    }
+    Some(text)
 }
 
 fn one_of(allowed: &[&str]) -> String {
@@ -332,6 +361,17 @@ mod tests {
         assert!(query(TABLE, &params(&[user(), ("title", Value::Str("éèê".into()))])).is_ok());
         let q = query(TABLE, &params(&[user(), ("limit", Value::Null), ("nope", Value::Undefined)])).unwrap();
         assert_eq!(q.len(), 1);
+    }
+
+    #[test]
+    fn amounts_are_written_with_six_decimals_at_most() {
+        let table = [(0.0, "0"), (2.5, "2.5"), (10_000.0, "10000"), (0.000001, "0.000001"), (0.1, "0.1"),
+            (1.05, "1.05"), (123.4567891, "123.456789"), (0.0000004, "0"), (0.9999999, "1"), (999_999_999_999_999.0, "999999999999999")];
+        for (n, want) in table {
+            assert_eq!(decimal_text(n).as_deref(), Some(want), "{n}");
+        }
+        assert_eq!(decimal_text(1e15), None);
+        assert_eq!(decimal_text(-1.0), None);
     }
 
     #[test]

@@ -108,6 +108,7 @@ fn build() -> Result<bool> {
             std::fs::remove_dir_all(&out).map_err(|e| format!("cannot clear {}: {e}", out.display()))?;
         }
         cmd(Command::new(&bindgen).arg("--target").arg(target).arg("--out-dir").arg(&out).arg(&wasm))?;
+        minify_js(&out)?;
         let bg = out.join("predictkit_bg.wasm");
         cmd(Command::new(&wasm_opt)
             .arg("-Oz")
@@ -121,6 +122,31 @@ fn build() -> Result<bool> {
         println!("{}", run::size_line(&pkg_dir().join(dir), dir)?);
     }
     Ok(true)
+}
+
+/// Minifies every generated .js in `dir` (the glue and its snippets) in place. The documentation ships in
+/// the .d.ts, where editors read it; the JS that every page downloads needs none of it.
+fn minify_js(dir: &Path) -> Result<()> {
+    let esbuild = root().join("node_modules").join(".bin").join("esbuild");
+    let mut files = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for entry in std::fs::read_dir(&d).map_err(|e| format!("cannot list {}: {e}", d.display()))?.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|x| x == "js") {
+                files.push(path);
+            }
+        }
+    }
+    for file in files {
+        cmd(Command::new(&esbuild)
+            .arg(&file)
+            .args(["--minify", "--legal-comments=none", "--log-level=warning", "--allow-overwrite", "--target=es2020"])
+            .arg(format!("--outfile={}", file.display())))?;
+    }
+    Ok(())
 }
 
 /// The features Rust enables by default for wasm32-unknown-unknown, which wasm-opt must accept.

@@ -158,6 +158,22 @@ fn gzip_len(bytes: &[u8]) -> Result<usize> {
     Ok(enc.finish().map_err(|e| e.to_string())?.len())
 }
 
+/// Brotli (quality 11) with Node's zlib, which every machine running the build already has.
+fn brotli_len(path: &Path) -> Result<usize> {
+    let script = "const z=require('zlib');const b=require('fs').readFileSync(process.argv[1]);\
+        process.stdout.write(String(z.brotliCompressSync(b,{params:{[z.constants.BROTLI_PARAM_QUALITY]:11}}).length))";
+    let out = Command::new("node").args(["-e", script]).arg(path).output().map_err(|e| format!("cannot run node: {e}"))?;
+    String::from_utf8_lossy(&out.stdout).trim().parse().map_err(|_| "node could not measure brotli size".to_owned())
+}
+
+fn brotli_len_of(bytes: &[u8]) -> Result<usize> {
+    let tmp = std::env::temp_dir().join(format!("predictkit-glue-{}.js", std::process::id()));
+    std::fs::write(&tmp, bytes).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+    let len = brotli_len(&tmp);
+    let _ = std::fs::remove_file(&tmp);
+    len
+}
+
 /// `size web: wasm 93125 B (39774 gzip) + glue 27386 B (6278 gzip) = 46052 B gzip`
 pub fn size_line(dir: &Path, name: &str) -> Result<String> {
     let read = |p: &Path| std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()));
@@ -173,11 +189,13 @@ pub fn size_line(dir: &Path, name: &str) -> Result<String> {
         glue.extend(read(&js)?);
     }
     let (wz, gz) = (gzip_len(&wasm)?, gzip_len(&glue)?);
+    let (wb, gb) = (brotli_len(&dir.join("predictkit_bg.wasm"))?, brotli_len_of(&glue)?);
     Ok(format!(
-        "size {name}: wasm {} B ({wz} gzip) + glue {} B ({gz} gzip) = {} B gzip",
+        "size {name}: wasm {} B ({wz} gzip, {wb} brotli) + glue {} B ({gz} gzip, {gb} brotli) = {} B gzip, {} B brotli",
         wasm.len(),
         glue.len(),
-        wz + gz
+        wz + gz,
+        wb + gb
     ))
 }
 
