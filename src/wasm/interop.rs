@@ -140,14 +140,32 @@ pub fn req_string(obj: &JsValue, key: &'static str) -> Result<String, Error> {
 
 /// A whole-number timestamp given as a string of digits or as a number, as its decimal text.
 pub fn timestamp_text(value: &JsValue, param: &'static str) -> Result<String, Error> {
-    if let Some(text) = value.as_string() {
+    // Numbers first: signing takes `Date.now()` in hot paths.
+    if let Some(n) = value.as_f64() {
+        if n.is_finite() && n >= 0.0 && n.fract() == 0.0 && n <= 9_007_199_254_740_991.0 {
+            return Ok(digits(n as u64));
+        }
+    } else if let Some(text) = value.as_string() {
         if !text.is_empty() && text.len() <= 20 && text.bytes().all(|b| b.is_ascii_digit()) {
             return Ok(text);
         }
-    } else if let Some(n) = value.as_f64() {
-        if n.is_finite() && n >= 0.0 && n.fract() == 0.0 && n <= 9_007_199_254_740_991.0 {
-            return Ok((n as u64).to_string());
-        }
     }
     Err(Error::invalid(param, "must be a non-negative whole number (or its decimal text)"))
+}
+
+/// The decimal digits of `n`, without the formatting machinery.
+fn digits(mut n: u64) -> String {
+    let mut buf = [0u8; 20];
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        if let Some(slot) = buf.get_mut(at) {
+            *slot = b'0' + (n % 10) as u8;
+        }
+        n /= 10;
+        if n == 0 || at == 0 {
+            break;
+        }
+    }
+    buf.get(at..).map(|d| d.iter().map(|&b| char::from(b)).collect()).unwrap_or_default()
 }

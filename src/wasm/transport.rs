@@ -17,6 +17,10 @@ extern "C" {
     /// The environment's own `fetch`: browsers, workers, extensions' service workers and Node 18+.
     #[wasm_bindgen(js_name = fetch, catch)]
     fn global_fetch(url: &str, init: &Object) -> Result<Promise, JsValue>;
+
+    /// `JSON.parse` of a JS string, which never has to be copied into wasm memory and back.
+    #[wasm_bindgen(js_namespace = JSON, js_name = parse, catch)]
+    fn json_parse(text: &JsValue) -> Result<JsValue, JsValue>;
 }
 
 /// Base URLs per surface, without a trailing slash.
@@ -139,11 +143,12 @@ impl Transport {
 }
 
 /// Parses a body with the engine's own `JSON.parse`; anything else is `DECODE` with an excerpt.
-pub fn parse_json(text: &str, status: u16, request: &HttpRequest) -> Result<JsValue, JsValue> {
-    js_sys::JSON::parse(text).map_err(|cause| {
+pub fn parse_json(text: &JsValue, status: u16, request: &HttpRequest) -> Result<JsValue, JsValue> {
+    json_parse(text).map_err(|cause| {
         let mut e = Error::decode("the response is not valid JSON");
         e.status = Some(status);
-        e.body = Some(excerpt(text.as_bytes()));
+        // Only an unreadable body is copied into wasm, for the excerpt the error carries.
+        e.body = Some(excerpt(text.as_string().unwrap_or_default().as_bytes()));
         with_request(&mut e, request);
         error_with_cause(&e, Some(&cause))
     })
@@ -154,9 +159,8 @@ async fn read_bytes(response: &Response) -> Result<Vec<u8>, JsValue> {
     Ok(Uint8Array::new(&buffer).to_vec())
 }
 
-async fn read_text(response: &Response) -> Result<String, JsValue> {
-    let text = JsFuture::from(response.text()?).await?;
-    Ok(text.as_string().unwrap_or_default())
+async fn read_text(response: &Response) -> Result<JsValue, JsValue> {
+    JsFuture::from(response.text()?).await
 }
 
 pub fn with_request(e: &mut Error, request: &HttpRequest) {

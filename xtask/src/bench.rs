@@ -1,5 +1,6 @@
-//! `cargo xtask bench`: builds the packages, then runs the order-book benchmark (bench/run.mjs) once in
-//! headless Chromium and prints its table of medians and ratios and the targets met or missed.
+//! `cargo xtask bench`: builds the packages, then runs the order-book benchmark (bench/run.mjs) and the
+//! client and signing benchmark (bench/client.mjs) once each in headless Chromium, printing medians,
+//! ratios and the targets met or missed.
 
 use std::process::Command;
 
@@ -16,5 +17,14 @@ pub fn bench() -> Result<bool> {
         .env("PREDICTKIT_PKG_DIR", pkg_dir())
         .env("CHROMIUM", setup::chromium()))?;
     crate::done("bench", t);
+    let emulator = crate::build_emulator()?;
+    let t = step("client overhead and signing benchmark in headless Chromium (bench/client.mjs)");
+    cmd(Command::new("node")
+        .arg(root().join("bench").join("client.mjs"))
+        .current_dir(root())
+        .env("PREDICTKIT_PKG_DIR", pkg_dir())
+        .env("PREDICTKIT_EMULATOR_BIN", emulator)
+        .env("CHROMIUM", setup::chromium()))?;
+    crate::done("client bench", t);
     Ok(true)
 }

@@ -159,7 +159,7 @@ const WASM_FEATURES: [&str; 6] = [
     "--enable-multivalue",
 ];
 
-fn build_emulator() -> Result<PathBuf> {
+pub(crate) fn build_emulator() -> Result<PathBuf> {
     cmd(cargo().args(["build", "--quiet", "-p", "predictkit-emulator"]))?;
     Ok(target_dir().join("debug").join(format!("predictkit-emulator{}", std::env::consts::EXE_SUFFIX)))
 }
