@@ -102,8 +102,14 @@ fn build() -> Result<bool> {
     let wasm = target_dir().join(WASM_TARGET).join("release").join("predictkit.wasm");
     let bindgen = setup::tools_bin().join("wasm-bindgen");
     let wasm_opt = root.join("node_modules").join(".bin").join("wasm-opt");
+    // The outputs depend only on the wasm (which embeds the JS snippets) and on these steps.
+    let stamp = stamp_of(&wasm)?;
     for (target, dir) in TARGETS {
         let out = pkg_dir().join(dir);
+        let stamp_file = stamp_path(&out);
+        if out.join("predictkit_bg.wasm").exists() && std::fs::read_to_string(&stamp_file).is_ok_and(|s| s == stamp) {
+            continue;
+        }
         if out.exists() {
             std::fs::remove_dir_all(&out).map_err(|e| format!("cannot clear {}: {e}", out.display()))?;
         }
@@ -116,12 +122,31 @@ fn build() -> Result<bool> {
             .arg(&bg)
             .arg("-o")
             .arg(&bg))?;
+        std::fs::write(&stamp_file, &stamp).map_err(|e| format!("cannot write {}: {e}", stamp_file.display()))?;
     }
     done("build", t);
     for (_, dir) in TARGETS {
         println!("{}", run::size_line(&pkg_dir().join(dir), dir)?);
     }
     Ok(true)
+}
+
+/// Where the stamp of a package folder is kept: under target/, never inside the package.
+fn stamp_path(out: &Path) -> PathBuf {
+    let name: String = out.to_string_lossy().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+    let dir = target_dir().join("pkg-stamps");
+    let _ = std::fs::create_dir_all(&dir);
+    dir.join(name)
+}
+
+/// What the generated packages are made from: the wasm's bytes (hashed) and the steps' version.
+fn stamp_of(wasm: &Path) -> Result<String> {
+    use std::hash::{Hash, Hasher};
+    let bytes = std::fs::read(wasm).map_err(|e| format!("cannot read {}: {e}", wasm.display()))?;
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    bytes.hash(&mut hasher);
+    // Bump when the bindgen, wasm-opt or minify steps change.
+    Ok(format!("steps 1, wasm {} bytes, hash {:016x}\n", bytes.len(), hasher.finish()))
 }
 
 /// Minifies every generated .js in `dir` (the glue and its snippets) in place. The documentation ships in
