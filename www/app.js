@@ -1,71 +1,165 @@
-// The demo page: plain ES modules importing the web build of PredictKit from the same origin.
+// The PredictKit demo: plain ES modules importing the web build of PredictKit from the same origin.
+// app.js owns the Client (one per service, recreated when the base URL or the account changes), the
+// retry notice, the router and the views' shared context.
 import init, { Client, OrderBook, isPredictKitError } from "../pkg/web/predictkit.js";
+import { $, describeError } from "./ui.js";
+import { eventsView } from "./events.js";
+import { marketView } from "./market.js";
+import { ordersView } from "./orders.js";
 
-const $ = (id) => document.getElementById(id);
-const LEVELS = 12;
+const LOCAL_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
 
-await init();
-const client = new Client({ baseUrl: location.origin });
+/** What every view shares. Credentials are never kept here: only the Client holds them. */
+const ctx = {
+  client: null,
+  baseUrl: location.origin,
+  /** The signed-in wallet address, or null. */
+  account: null,
+  OrderBook,
+  isLocal: LOCAL_HOSTS.includes(location.hostname),
+  describe: (error) => describeError(error, isPredictKitError),
+  isAbort: (error) => isPredictKitError(error) && error.code === "ABORTED",
+  isPredictKitError,
+  connectListeners: [],
 
-function describe(error) {
-  if (!isPredictKitError(error)) return String(error);
-  const messages = {
-    NOT_FOUND: "The service has no book for this token.",
-    NETWORK: "The service cannot be reached.",
-    RATE_LIMITED: "Too many requests; try again shortly.",
-  };
-  return messages[error.code] ?? `${error.code}: ${error.message}`;
+  /**
+   * Points the page at `baseUrl`, with the account's credentials or none. Throws INVALID_PARAMS for a
+   * bad URL or bad credentials, leaving the current client in place. The old client is freed.
+   */
+  connect(baseUrl, credentials) {
+    const client = new Client({
+      baseUrl,
+      credentials,
+      timeoutMs: 15_000,
+      maxRetries: 2,
+      onEvent: showRetryNotice,
+    });
+    const previous = this.client;
+    const serviceChanged = baseUrl !== this.baseUrl;
+    this.client = client;
+    this.baseUrl = baseUrl;
+    this.account = credentials ? credentials.address : null;
+    previous?.free();
+    $("service-host").textContent = new URL(baseUrl).host;
+    for (const listener of this.connectListeners) listener({ serviceChanged });
+  },
+  onConnect(listener) {
+    this.connectListeners.push(listener);
+  },
+  /**
+   * Call when a request has settled. The retry notice goes once the retried attempt has been sent: a
+   * request that settles while another one still waits to retry leaves it up.
+   */
+  settled() {
+    if (Date.now() >= retryDueAt) hideRetryNotice();
+  },
+};
+
+// --- Retry and rate-limit notice (ClientOptions.onEvent) --------------------------------------------
+
+let noticeTimer = 0;
+/** When the latest announced retry or wait is over. */
+let retryDueAt = 0;
+
+function showRetryNotice(event) {
+  const seconds = (event.delayMs / 1000).toFixed(1);
+  const where = `${event.method} ${event.path}`;
+  let text;
+  if (event.type === "retry") {
+    const code = event.error?.code;
+    const why = code === "RATE_LIMITED" ? "The service is rate limiting us"
+      : code === "SERVER" ? `The service answered ${event.error.status ?? "an error"}`
+      : code === "TIMEOUT" ? "The service is slow"
+      : "A request failed";
+    text = `${why}. Retrying ${where} in ${seconds} s (retry ${event.attempt}).`;
+  } else {
+    text = `Pacing requests to stay within the service's rate limits: ${where} goes in ${seconds} s.`;
+  }
+  const notice = $("notice");
+  notice.dataset.kind = event.type;
+  $("notice-text").textContent = text;
+  notice.hidden = false;
+  retryDueAt = Date.now() + event.delayMs;
+  clearTimeout(noticeTimer);
+  noticeTimer = setTimeout(hideRetryNotice, event.delayMs + 3000);
 }
 
-function rows(levels, best, side) {
-  if (levels.length === 0) {
-    const tr = document.createElement("tr");
-    const td = document.createElement("td");
-    td.colSpan = 2;
-    td.className = "empty";
-    td.textContent = `No ${side}`;
-    tr.append(td);
-    return [tr];
-  }
-  return levels.slice(0, LEVELS).map(({ price, size }) => {
-    const tr = document.createElement("tr");
-    if (Number(price) === best) tr.className = "best";
-    for (const text of [price, size]) {
-      const td = document.createElement("td");
-      td.textContent = text;
-      tr.append(td);
+function hideRetryNotice() {
+  clearTimeout(noticeTimer);
+  $("notice").hidden = true;
+}
+
+// --- Service settings ------------------------------------------------------------------------------
+
+function setUpServiceForm() {
+  const input = $("base-url");
+  input.value = ctx.baseUrl;
+  $("service-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const url = input.value.trim().replace(/\/+$/, "");
+    const status = $("service-status");
+    try {
+      ctx.connect(url);
+      status.textContent = `Connected to ${new URL(url).host}. Signed out.`;
+      status.className = "form-status ok";
+    } catch (error) {
+      status.textContent = ctx.describe(error);
+      status.className = "form-status bad";
     }
-    return tr;
   });
 }
 
-async function load(tokenId) {
-  $("status").textContent = "Loading…";
-  try {
-    // One request; the plain object feeds the table and its JSON text feeds the exact book.
-    const summary = await client.getOrderBook(tokenId);
-    const book = OrderBook.fromJson(JSON.stringify(summary));
-    const bid = book.bestBid();
-    const ask = book.bestAsk();
-    book.free();
-    const fmt = (level) => (level ? `${level.price} × ${level.size}` : "none");
-    $("best-bid").textContent = fmt(bid);
-    $("best-ask").textContent = fmt(ask);
-    $("spread").textContent = bid && ask ? (ask.price - bid.price).toFixed(4) : "–";
-    const byPrice = (dir) => (a, b) => dir * (Number(a.price) - Number(b.price));
-    $("bids").replaceChildren(...rows([...summary.bids].sort(byPrice(-1)), bid?.price, "bids"));
-    $("asks").replaceChildren(...rows([...summary.asks].sort(byPrice(1)), ask?.price, "asks"));
-    $("book").hidden = false;
-    $("status").textContent = `${summary.bids.length} bids, ${summary.asks.length} asks`;
-    document.body.dataset.loaded = tokenId;
-  } catch (error) {
-    $("book").hidden = true;
-    $("status").textContent = describe(error);
+// --- Router ----------------------------------------------------------------------------------------
+
+const views = {};
+let current = null;
+
+function route() {
+  const [, name = "", first, second] = (location.hash || "#/").split("/").map(decodeURIComponent);
+  let view;
+  let params = {};
+  if (name === "market" && first) {
+    view = "market";
+    params = { marketId: first, outcome: Number(second) || 0 };
+  } else if (name === "token" && first) {
+    view = "market";
+    params = { tokenId: first };
+  } else if (name === "orders") {
+    view = "orders";
+  } else {
+    view = "events";
   }
+  const changed = current !== view;
+  if (changed && current) views[current].hide();
+  for (const [key, section] of Object.entries({ events: "view-events", market: "view-market", orders: "view-orders" })) {
+    $(section).hidden = key !== view;
+  }
+  for (const link of document.querySelectorAll("[data-nav]")) {
+    const active = link.dataset.nav === (view === "market" ? "events" : view);
+    if (active) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
+  const first_ = current === null;
+  current = view;
+  views[view].show(params);
+  // Move focus to the new view's heading so keyboard and screen-reader users land in it.
+  if (!first_ && changed) document.querySelector(`#view-${view} h1`)?.focus({ preventScroll: true });
+  if (!first_) window.scrollTo({ top: 0 });
 }
 
-$("book-form").addEventListener("submit", (event) => {
-  event.preventDefault();
-  load($("token").value);
-});
-load($("token").value);
+// --- Start ----------------------------------------------------------------------------------------
+
+try {
+  await init();
+  ctx.connect(location.origin);
+  views.events = eventsView(ctx);
+  views.market = marketView(ctx);
+  views.orders = ordersView(ctx);
+  setUpServiceForm();
+  $("notice-dismiss").addEventListener("click", hideRetryNotice);
+  window.addEventListener("hashchange", route);
+  route();
+} catch (error) {
+  $("boot-error").hidden = false;
+  $("boot-error").textContent = `PredictKit could not start: ${error?.message ?? error}. Build the package (cargo xtask build) and reload.`;
+}

@@ -1,7 +1,8 @@
 // Turns a page reader (an object whose nextPage() resolves to { items, done }) into an AsyncIterable of
 // items, for `for await`. Pages are fetched one at a time, in order, even if next() is called again
-// before the previous call settles; `break` (return()) stops the iteration and frees the reader.
-export function pagesToItems(reader) {
+// before the previous call settles; `break` (return()) stops the iteration and frees the reader; an
+// aborted `signal` stops it at the next item with the reader's ABORTED error.
+export function pagesToItems(reader, signal) {
   let claimed = false;
   return {
     [Symbol.asyncIterator]() {
@@ -20,6 +21,11 @@ export function pagesToItems(reader) {
         }
       };
       const step = async () => {
+        if (signal?.aborted && reader) {
+          const error = reader.abortError();
+          release();
+          throw error;
+        }
         while (index >= items.length) {
           if (finished) return { done: true, value: undefined };
           let page;

@@ -130,6 +130,10 @@ impl Inner {
         let policy = RetryPolicy { max_retries: options.max_retries, ..self.policy };
         let mut retry = 0;
         loop {
+            // An aborted call (or one whose deadline has passed) sends nothing.
+            if scope.aborted() {
+                return Err(stopped(scope, request));
+            }
             let ticket = self.acquire(request, scope).await?;
             // A fresh timestamp and signature for every attempt, over exactly the path and body sent.
             let headers = match self.sign(request) {

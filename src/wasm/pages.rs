@@ -18,7 +18,7 @@ use crate::error::Error;
 #[wasm_bindgen(module = "/src/js/iterate.js")]
 extern "C" {
     #[wasm_bindgen(js_name = pagesToItems)]
-    fn pages_to_items(reader: PageReader) -> JsValue;
+    fn pages_to_items(reader: PageReader, signal: &JsValue) -> JsValue;
 }
 
 type Build = fn(&Params) -> Result<HttpRequest, Error>;
@@ -68,8 +68,9 @@ pub(super) fn iterate(
     if let Some(first) = pager.next_params() {
         build(&first)?;
     }
+    let signal = call.signal.clone();
     let state = State { call, pager, build, cursor, on_page };
-    Ok(pages_to_items(PageReader { inner: inner.clone(), state: Rc::new(RefCell::new(state)) }))
+    Ok(pages_to_items(PageReader { inner: inner.clone(), state: Rc::new(RefCell::new(state)) }, &signal))
 }
 
 fn read_options(options: &JsValue) -> Result<(Option<u64>, Option<Function>), Error> {
@@ -97,6 +98,12 @@ fn read_options(options: &JsValue) -> Result<(Option<u64>, Option<Function>), Er
 
 #[wasm_bindgen]
 impl PageReader {
+    /// The error an aborted iteration ends with.
+    #[wasm_bindgen(js_name = abortError)]
+    pub fn abort_error(&self) -> JsValue {
+        Error::new(crate::error::ErrorCode::Aborted, "the iteration was aborted by its AbortSignal").into()
+    }
+
     /// The next page: `{ items, done }`.
     #[wasm_bindgen(js_name = nextPage)]
     pub fn next_page(&self) -> Promise {

@@ -76,3 +76,24 @@ test("an iterable is iterated once, and bad options throw at the call", () => {
   assert.throws(() => iterable[Symbol.asyncIterator](), TypeError);
   assert.throws(() => client.iterateEvents({}, { maxItems: 1.5 }), (e) => e.code === "INVALID_PARAMS" && e.param === "maxItems");
 });
+
+test("an AbortSignal stops an iteration with ABORTED and nothing more is fetched", async () => {
+  const sent = [];
+  const counting = new pk.Client({ baseUrl: EMULATOR, fetch: (url, init) => (sent.push(url), fetch(url, init)) });
+  const controller = new AbortController();
+  let seen = 0;
+  let error;
+  try {
+    for await (const _ of counting.iterateMarkets({ signal: controller.signal })) {
+      if (++seen === 150) controller.abort();
+    }
+  } catch (e) {
+    error = e;
+  }
+  assert.equal(error?.code, "ABORTED", String(error));
+  assert.ok(pk.isPredictKitError(error));
+  // Two pages of 100 were fetched; the abort came during the second: the iteration stopped at once and
+  // no third request was made.
+  assert.equal(sent.length, 2);
+  assert.equal(seen, 150);
+});

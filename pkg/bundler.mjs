@@ -1,0 +1,9 @@
+// `predictkit/bundler`: the wasm-bindgen `bundler` build, which imports predictkit_bg.wasm as an ES module.
+// Only for bundlers with WebAssembly ESM integration (webpack 5 with experiments.asyncWebAssembly, Vite with
+// vite-plugin-wasm). It is ready on import; `init()` is kept as a no-op so code written for the default
+// entry runs unchanged.
+export * from "./bundler/predictkit.js";
+export { ROUNDING_CONFIG } from "./rounding-config.mjs";
+
+/** Nothing to do: this build instantiates the module when it is imported. */
+export default async function init() {}

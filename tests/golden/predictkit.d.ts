@@ -1,0 +1,1888 @@
+/* tslint:disable */
+/* eslint-disable */
+
+/**
+ * A catalog market (GET /markets/{id}, GET /markets/slug/{slug}, interface §2.4). Dates are ISO 8601
+ * strings. Real responses carry many more keys than the interface lists; the common ones are declared
+ * optional, the rest are reachable through the index signature as `unknown`.
+ */
+export interface CatalogMarket {
+    /** Numeric id, as a string. */
+    id: string;
+    question: string;
+    conditionId: string;
+    /** The paired upstream condition id. This service only; absent when the market is not a mirror. */
+    mirrorConditionId?: string;
+    slug: string;
+    resolutionSource?: string;
+    startDate?: string;
+    endDate: string;
+    /** Image URL. */
+    image: string;
+    /** Image URL. */
+    icon: string;
+    description: string;
+    /** The outcome labels as JSON text, e.g. `'["Yes", "No"]'`: use `JSON.parse`. */
+    outcomes: string;
+    /** The outcome token ids as JSON text, in the order of `outcomes`: use `JSON.parse`. */
+    clobTokenIds: string;
+    /** The paired upstream token ids as JSON text. This service only; absent when not a mirror. */
+    mirrorClobTokenIds?: string;
+    active: boolean;
+    closed: boolean;
+    archived: boolean;
+    createdAt: string;
+    updatedAt: string;
+    questionID?: string;
+    /** The events the market belongs to. */
+    events?: EventSummary[];
+
+    /** The outcome prices as JSON text of decimal strings, in the order of `outcomes`. */
+    outcomePrices?: string;
+    /** Total volume, as a decimal string. */
+    volume?: string;
+    /** Liquidity, as a decimal string. */
+    liquidity?: string;
+    volumeNum?: number;
+    liquidityNum?: number;
+    volume24hr?: number;
+    volume1wk?: number;
+    volume1mo?: number;
+    volume1yr?: number;
+    volumeClob?: number;
+    liquidityClob?: number;
+    /** Date part of `endDate` (YYYY-MM-DD). */
+    endDateIso?: string;
+    /** Date part of `startDate` (YYYY-MM-DD). */
+    startDateIso?: string;
+    /** When the market closed; not always ISO 8601 (e.g. "2024-01-01 12:00:00+00"). */
+    closedTime?: string;
+    enableOrderBook?: boolean;
+    acceptingOrders?: boolean;
+    acceptingOrdersTimestamp?: string;
+    /** The book's tick size. */
+    orderPriceMinTickSize?: number;
+    /** The book's minimum order size, in shares. */
+    orderMinSize?: number;
+    negRisk?: boolean;
+    negRiskMarketID?: string;
+    negRiskRequestID?: string;
+    lastTradePrice?: number;
+    bestBid?: number;
+    bestAsk?: number;
+    spread?: number;
+    oneDayPriceChange?: number;
+    oneWeekPriceChange?: number;
+    oneMonthPriceChange?: number;
+    rewardsMinSize?: number;
+    rewardsMaxSpread?: number;
+    /** Label of this market inside its event's group (e.g. a candidate's name). */
+    groupItemTitle?: string;
+    groupItemThreshold?: string;
+    /** The AMM's address; empty for order-book markets. */
+    marketMakerAddress?: string;
+    /** e.g. "scalar" for ranged markets. */
+    marketType?: string;
+    /** Lower end of a scalar market, as a decimal string. */
+    lowerBound?: string;
+    /** Upper end of a scalar market, as a decimal string. */
+    upperBound?: string;
+    category?: string;
+    /** The creator's wallet address. */
+    creator?: string;
+    umaResolutionStatus?: string;
+    /** JSON text of an array of strings. */
+    umaResolutionStatuses?: string;
+    /** The fee type; null when none is set. */
+    feeType?: string | null;
+    feesEnabled?: boolean;
+    /** The taker fee curve. */
+    feeSchedule?: { rate: number; exponent: number; takerOnly: boolean; rebateRate: number; [key: string]: unknown };
+    /** Liquidity reward programmes of the market. */
+    clobRewards?: CatalogMarketReward[];
+    new?: boolean;
+    featured?: boolean;
+    restricted?: boolean;
+    ready?: boolean;
+    funded?: boolean;
+    approved?: boolean;
+    /** Sports markets: the game's id, as a string. */
+    gameId?: string;
+    gameStartTime?: string;
+    sportsMarketType?: string;
+    /** Sports markets: the handicap or total line. */
+    line?: number;
+    [key: string]: unknown;
+}
+
+/** A liquidity reward programme in `CatalogMarket.clobRewards`. Dates are YYYY-MM-DD. */
+export interface CatalogMarketReward {
+    id: string;
+    conditionId: string;
+    /** The reward token's address. */
+    assetAddress: string;
+    rewardsAmount: number;
+    rewardsDailyRate: number;
+    startDate: string;
+    endDate: string;
+    [key: string]: unknown;
+}
+
+/**
+ * An event as embedded in a market or a series (interface §2.4). Dates are ISO 8601 strings.
+ */
+export interface EventSummary {
+    id: string;
+    ticker: string;
+    slug: string;
+    title: string;
+    description: string;
+    resolutionSource: string;
+    startDate: string;
+    /** Listed for embedded events only (interface §2.4); GET /events items may lack it. */
+    creationDate?: string;
+    endDate: string;
+    createdAt: string;
+    updatedAt: string;
+    /** Image URL. */
+    image: string;
+    /** Image URL. */
+    icon: string;
+    active: boolean;
+    closed: boolean;
+    archived: boolean;
+
+    /** Series the event belongs to. */
+    series?: Series[];
+    seriesSlug?: string;
+    new?: boolean;
+    featured?: boolean;
+    restricted?: boolean;
+    liquidity?: number;
+    volume?: number;
+    openInterest?: number;
+    competitive?: number;
+    volume24hr?: number;
+    volume1wk?: number;
+    volume1mo?: number;
+    volume1yr?: number;
+    liquidityClob?: number;
+    enableOrderBook?: boolean;
+    negRisk?: boolean;
+    enableNegRisk?: boolean;
+    negRiskAugmented?: boolean;
+    negRiskMarketID?: string;
+    commentCount?: number;
+    cyom?: boolean;
+    showAllOutcomes?: boolean;
+    showMarketImages?: boolean;
+    automaticallyActive?: boolean;
+    automaticallyResolved?: boolean;
+    /** When the event closed. */
+    closedTime?: string;
+    startTime?: string;
+    /** Free-form metadata (e.g. context text, a sports league, a price to beat). */
+    eventMetadata?: { [key: string]: unknown };
+    /** Sports events: the game's id, as a number (a market's `gameId` is a string). */
+    gameId?: number;
+    live?: boolean;
+    ended?: boolean;
+    score?: string;
+    period?: string;
+    [key: string]: unknown;
+}
+
+/** An event (GET /events, interface §2.5): its summary fields plus tags and markets. */
+export interface Event extends EventSummary {
+    tags: Tag[];
+    markets: EventMarket[];
+}
+
+/** A tag (GET /tags; `Event.tags`). */
+export interface Tag {
+    /** Numeric id, as a string. */
+    id: string;
+    label: string;
+    slug: string;
+    createdAt: string;
+    updatedAt: string;
+    requiresTranslation: boolean;
+    forceShow?: boolean;
+    forceHide?: boolean;
+    publishedAt?: string;
+    isCarousel?: boolean;
+    /** Numeric user id. */
+    createdBy?: number;
+    /** Numeric user id. */
+    updatedBy?: number;
+    [key: string]: unknown;
+}
+
+/**
+ * A market inside `Event.markets`. The interface guarantees the ids below; real responses carry most
+ * `CatalogMarket` fields too, so those are declared (optional) as well.
+ */
+export interface EventMarket extends Partial<CatalogMarket> {
+    id: string;
+    question: string;
+    conditionId: string;
+    /** The outcome token ids as JSON text: use `JSON.parse`. */
+    clobTokenIds: string;
+}
+
+/** A series of recurring events (GET /series, interface §2.6). */
+export interface Series {
+    id: string;
+    ticker: string;
+    slug: string;
+    title: string;
+    /** e.g. "single". */
+    seriesType: string;
+    /** e.g. "daily", "weekly". */
+    recurrence: string;
+    image: string;
+    icon: string;
+    active: boolean;
+    closed: boolean;
+    archived: boolean;
+    createdAt: string;
+    updatedAt: string;
+    /** The series' events; absent where a series is embedded in an event. */
+    events?: EventSummary[];
+    featured?: boolean;
+    restricted?: boolean;
+    volume?: number;
+    volume24hr?: number;
+    liquidity?: number;
+    commentCount?: number;
+    requiresTranslation?: boolean;
+    [key: string]: unknown;
+}
+
+/** A wallet that created synced events (GET /events/creators, interface §2.7). */
+export interface EventCreator {
+    id: string;
+    creatorName?: string;
+    creatorHandle?: string;
+    /** URL. */
+    creatorUrl?: string;
+    /** Image URL. */
+    creatorImage?: string;
+    createdAt?: string;
+    updatedAt?: string;
+    [key: string]: unknown;
+}
+
+/** The answer of GET /public-search (interface §2.8). */
+export interface SearchResult {
+    events: SearchEvent[];
+    /** Absent when tags were not searched or none matched. */
+    tags?: SearchTag[];
+    pagination: SearchPagination;
+}
+
+/**
+ * An event found by search. The interface guarantees the four ids; real responses carry whole events
+ * (with their markets), so the other `Event` fields are declared optional.
+ */
+export interface SearchEvent extends Partial<Event> {
+    id: string;
+    ticker: string;
+    slug: string;
+    title: string;
+}
+
+/** A tag found by search. */
+export interface SearchTag {
+    id: string;
+    label: string;
+    slug: string;
+    /** Events carrying the tag. */
+    event_count: number;
+}
+
+/** Paging of a search. */
+export interface SearchPagination {
+    /** True when the next `page` has results. */
+    hasMore: boolean;
+    totalResults: number;
+}
+
+/** A comment (GET /comments, GET /comments/{id}, interface §2.3). */
+export interface Comment {
+    id: string;
+    body: string;
+    /** "Event", "Series" or "market". */
+    parentEntityType: string;
+    /** The numeric id of the event, series or market. */
+    parentEntityID: number | null;
+    /** The comment this one replies to; null for a top-level comment. */
+    parentCommentID: string | null;
+    userAddress: string;
+    /** The address replied to. */
+    replyAddress: string;
+    createdAt: string;
+    updatedAt: string;
+    profile: CommentProfile;
+    reactions: CommentReaction[];
+    reportCount: number;
+    reactionCount: number;
+    /** This service only. */
+    replyCount?: number;
+    /** This service only. */
+    replies?: Comment[];
+    [key: string]: unknown;
+}
+
+/** The author of a comment. */
+export interface CommentProfile {
+    name?: string;
+    pseudonym?: string;
+    displayUsernamePublic?: boolean;
+    bio?: string;
+    isMod?: boolean;
+    isCreator?: boolean;
+    proxyWallet?: string;
+    baseAddress?: string;
+    /** Image URL. */
+    profileImage?: string;
+    /** Resized copies of the profile image (shape not documented). */
+    profileImageOptimized?: { [key: string]: unknown };
+    /** The author's positions in the commented markets (with `holders_only` or upstream's get_positions). */
+    positions?: CommentPosition[];
+    [key: string]: unknown;
+}
+
+/** A position shown beside a comment. */
+export interface CommentPosition {
+    tokenId: string;
+    /** In the token's base units (6 decimals), as a decimal string. */
+    positionSize: string;
+}
+
+/** A reaction to a comment (the interface leaves the shape open; these are the keys real responses carry). */
+export interface CommentReaction {
+    id?: string;
+    commentID?: number;
+    /** e.g. "HEART". */
+    reactionType?: string;
+    userAddress?: string;
+    profile?: CommentProfile;
+    [key: string]: unknown;
+}
+
+
+
+/**
+ * A sampling market (items of GET /sampling-markets, interface §2.9): a CLOB market without
+ * `status`, `market_id`, `slug`, `assets_ids`, `outcomes`, `event` and `raw_metadata`.
+ */
+export interface SamplingMarket {
+    enable_order_book: boolean;
+    active: boolean;
+    closed: boolean;
+    archived: boolean;
+    accepting_orders: boolean;
+    /** ISO 8601; null until the market first accepted orders. */
+    accepting_order_timestamp: string | null;
+    /** In shares; 0 on some old markets. */
+    minimum_order_size: number;
+    minimum_tick_size: number;
+    condition_id: string;
+    /** The creating wallet (lower case). This service only. */
+    creator?: string | null;
+    /** The paired upstream condition id. This service only; absent when not a mirror. */
+    mirror_condition_id?: string;
+    question_id: string;
+    question: string;
+    description: string;
+    market_slug: string;
+    /** ISO 8601. */
+    end_date_iso: string | null;
+    /** ISO 8601 (sometimes with fractional seconds), or null. */
+    game_start_time: string | null;
+    /** Seconds a marketable order is delayed (sports markets). */
+    seconds_delay: number;
+    /** The AMM's address; empty for order-book markets. */
+    fpmm: string;
+    maker_base_fee: number;
+    taker_base_fee: number;
+    notifications_enabled: boolean;
+    neg_risk: boolean;
+    neg_risk_market_id: string;
+    neg_risk_request_id: string;
+    /** Image URL; may be empty. */
+    icon: string;
+    /** Image URL; may be empty. */
+    image: string;
+    rewards: Rewards;
+    is_50_50_outcome: boolean;
+    tokens: Token[];
+    /** Tag labels; null on some markets. */
+    tags: string[] | null;
+}
+
+/** A CLOB market (items of GET /markets, interface §2.9). The fields beyond `SamplingMarket` are this service's only. */
+export interface ClobMarket extends SamplingMarket {
+    status?: string;
+    market_id?: number | null;
+    slug?: string;
+    /** The outcome token ids. */
+    assets_ids?: string[];
+    /** The outcome labels. */
+    outcomes?: string[];
+    event?: ClobMarketEvent;
+    raw_metadata?: { [key: string]: unknown };
+}
+
+/** The event of a `ClobMarket`. */
+export interface ClobMarketEvent {
+    id: string;
+    slug: string;
+    title: string;
+    ticker: string;
+    description: string;
+}
+
+/** Liquidity rewards of a CLOB market. */
+export interface Rewards {
+    /** Null when the market has no reward programme. */
+    rates: RewardRate[] | null;
+    /** Smallest order that earns rewards, in shares. */
+    min_size: number;
+    /** Widest spread that earns rewards, in cents. */
+    max_spread: number;
+}
+
+/** A daily reward rate. */
+export interface RewardRate {
+    /** The reward token's address. */
+    asset_address: string;
+    rewards_daily_rate: number;
+}
+
+/** An outcome token of a CLOB market. */
+export interface Token {
+    /** The token id, a decimal string (may be empty on old markets). */
+    token_id: string;
+    /** The paired upstream token id. This service only; absent when not a mirror. */
+    mirror_token_id?: string;
+    outcome: string;
+    price: number;
+    winner: boolean;
+}
+
+/**
+ * A market's trading parameters in compact keys (GET /clob-markets/{condition_id}, interface §2.10).
+ * Keys are omitted when false or null; the upstream service also sends keys the interface does not list.
+ */
+export interface ClobMarketInfo {
+    /** Game start time (sports), ISO 8601, or null. */
+    gst?: string | null;
+    /** Rewards. */
+    r: ClobMarketInfoRewards;
+    /** The condition id. */
+    c: string;
+    /** The creating wallet (lower case). This service only. */
+    creator?: string | null;
+    /** The paired upstream condition id. This service only. */
+    mirror_condition_id?: string;
+    /** Negative risk. */
+    nr?: boolean;
+    /** Outcome tokens. */
+    t: ClobMarketInfoToken[];
+    /** Minimum tick size. */
+    mts: number;
+    /** Minimum order size, in shares. */
+    mos: number;
+    /** Fee curve. */
+    fd: FeeDetails;
+    /** Maker base fee, in basis points. */
+    mbf: number;
+    /** Taker base fee, in basis points. */
+    tbf: number;
+    /** RFQ (request for quote) enabled. */
+    rfqe?: boolean;
+    /** Taker order delay enabled. */
+    itode?: boolean;
+    /** Blockaid check enabled. */
+    ibce?: boolean;
+    /** Minimum order age, in seconds. */
+    oas?: number;
+    /** Accepting orders (upstream). */
+    ao?: boolean;
+    /** Accepting orders since, ISO 8601 (upstream). */
+    aot?: string;
+    /** Upstream; meaning not documented. */
+    cbos?: boolean;
+    /** Format version, e.g. "v1" (upstream). */
+    v?: string;
+    [key: string]: unknown;
+}
+
+/**
+ * The rewards of a `ClobMarketInfo`: the interface's Rewards object, or the upstream service's compact
+ * keys (`mi`, `ma`, `e`, `moas`), whose meanings are not documented.
+ */
+export interface ClobMarketInfoRewards {
+    rates?: RewardRate[] | null;
+    min_size?: number;
+    max_spread?: number;
+    /** Upstream; by its values the minimum size that earns rewards. */
+    mi?: number;
+    /** Upstream; by its values the maximum spread that earns rewards. */
+    ma?: number;
+    /** Upstream; not documented. */
+    e?: boolean;
+    /** Upstream; not documented. */
+    moas?: number;
+    [key: string]: unknown;
+}
+
+/** An outcome token of a `ClobMarketInfo`. */
+export interface ClobMarketInfoToken {
+    /** The token id. */
+    t: string;
+    /** The paired upstream token id. This service only. */
+    mirror_token_id?: string;
+    /** The outcome label. */
+    o: string;
+}
+
+/** Fee curve parameters. */
+export interface FeeDetails {
+    /** Rate. */
+    r: number;
+    /** Exponent of the curve. */
+    e: number;
+    /** Fees apply to takers only. */
+    to: boolean;
+}
+
+/** A token's fees (GET /fee-rate/{token_id}, interface §2.13). */
+export interface FeeRate {
+    /** In basis points. */
+    base_fee: number;
+    /** This service; the upstream service sends only `base_fee`. */
+    fd?: FeeDetails;
+    /** This service; the upstream service sends only `base_fee`. */
+    fee_schedule?: FeeSchedule;
+}
+
+/** A fee schedule. */
+export interface FeeSchedule {
+    rate: number;
+    exponent: number;
+    takerOnly: boolean;
+    rebateRate: number;
+    category: string;
+    version: number;
+    /** "local" or "polymarket" in the service's documents. */
+    source: string;
+}
+
+/** A point of a price history. */
+export interface PriceHistoryPoint {
+    /** Epoch seconds. */
+    t: number;
+    /** Price. */
+    p: number;
+}
+
+/** The answer of GET /prices-history. */
+export interface PricesHistory {
+    history: PriceHistoryPoint[];
+}
+
+/** The answer of POST /batch-prices-history: a history per token id. */
+export interface BatchPricesHistory {
+    history: Record<string, PriceHistoryPoint[]>;
+}
+
+/**
+ * The answer of POST /prices: best prices per token id, as decimal strings. BUY is the best ask, SELL
+ * the best bid; a side may be missing (the service's documents do not require either).
+ */
+export type Prices = Record<string, { BUY?: string; SELL?: string }>;
+
+/** The answer of GET /price. */
+export interface PriceResult {
+    /** A decimal string. */
+    price: string;
+}
+
+/** The answer of GET /midpoint. */
+export interface MidpointResult {
+    /** A decimal string. */
+    mid: string;
+}
+
+/** A price level as numbers. */
+export interface PriceLevel {
+    price: number;
+    size: number;
+}
+
+/** A price level as the service sends it: decimal strings. */
+export interface OrderSummary {
+    price: string;
+    size: string;
+}
+
+/** An order book as the service sends it (GET /book, POST /books, interface §2.12). Older books lack the last four fields. */
+export interface OrderBookSummary {
+    /** The condition id. */
+    market: string;
+    /** The token id. */
+    asset_id: string;
+    /** Epoch milliseconds, as a string. */
+    timestamp: string;
+    /** SHA-1 of the book, hex. */
+    hash: string;
+    /** Bids, in no guaranteed order. */
+    bids: OrderSummary[];
+    /** Asks, in no guaranteed order. */
+    asks: OrderSummary[];
+    min_order_size?: string;
+    tick_size?: string;
+    neg_risk?: boolean;
+    /** A decimal string; empty when there has been no trade. */
+    last_trade_price?: string;
+}
+
+
+
+/** "BUY" or "SELL". */
+export type Side = "BUY" | "SELL";
+
+/** A cached trade fill (GET /trades, interface §2.1). */
+export interface Trade {
+    /** The trader's wallet address. */
+    proxyWallet: string;
+    side: Side;
+    /** The token: `<condition_id>:<outcome_index>` on this service, a decimal token id upstream. */
+    asset: string;
+    conditionId: string;
+    /** Shares. */
+    size: number;
+    price: number;
+    /** Epoch seconds. */
+    timestamp: number;
+    /** The fill's value in USDC. Absent from the upstream service's GET /trades. */
+    usdcSize?: number;
+    /** The market's title. */
+    title: string;
+    /** The market's slug. */
+    slug: string;
+    /** Image URL. */
+    icon: string;
+    eventSlug: string;
+    outcome: string;
+    outcomeIndex: number;
+    /** The trader's display name; may be empty or null. */
+    name: string | null;
+    /** May be empty or null. */
+    pseudonym: string | null;
+    bio: string | null;
+    /** URL; may be empty or null. */
+    profileImage: string | null;
+    /** URL; may be empty or null. */
+    profileImageOptimized: string | null;
+    transactionHash: string;
+}
+
+/**
+ * A wallet's cached exit from a market (GET /closed-positions, interface §2.2). Real responses carry only
+ * the PnL fields `avgPrice`, `totalBought`, `realizedPnl` and `curPrice`; the others are optional.
+ */
+export interface ClosedPosition {
+    proxyWallet: string;
+    /** The token: `<condition_id>:<outcome_index>` on this service, a decimal token id upstream. */
+    asset: string;
+    conditionId: string;
+    size?: number;
+    avgPrice: number;
+    initialValue?: number;
+    currentValue?: number;
+    cashPnl?: number;
+    totalBought: number;
+    realizedPnl: number;
+    percentPnl?: number;
+    percentRealizedPnl?: number;
+    curPrice: number;
+    redeemable?: boolean;
+    mergeable?: boolean;
+    title: string;
+    slug: string;
+    icon: string;
+    eventSlug: string;
+    outcome: string;
+    outcomeIndex: number;
+    oppositeOutcome: string;
+    oppositeAsset: string;
+    /** Epoch seconds. */
+    timestamp: number;
+    /** ISO 8601 date-time. */
+    endDate: string;
+}
+
+
+
+/** Decimal places of prices, sizes and amounts for one tick size. */
+export interface RoundingConfigEntry {
+    price: number;
+    size: number;
+    amount: number;
+}
+
+/** A fee schedule: `{ rate, exponent }` (GET /fee-rate's fee_schedule), `{ r, e }` (its fd), or the whole GET /fee-rate answer. */
+export type FeeRateInput =
+| { rate: number; exponent: number }
+| { r: number; e: number }
+| { fee_schedule?: { rate: number; exponent: number }; fd?: { r: number; e: number } };
+
+
+
+/** One of the account's orders (GET /data/orders, GET /data/order/{id}, interface §2.11). */
+export interface Order {
+    /** Ids of the trades that filled the order. */
+    associateTrades: string[];
+    id: string;
+    /** e.g. "live", "matched" (values not fixed by the interface). */
+    status: string;
+    /** The condition id. */
+    market: string;
+    /** In shares, as a decimal string. */
+    originalSize: string;
+    outcome: string;
+    makerAddress: string;
+    /** The API key owning the order, when known. */
+    owner?: string | null;
+    /** A decimal string; null when indeterminate. */
+    price: string | null;
+    side: Side;
+    /** In shares, as a decimal string. */
+    sizeMatched: string;
+    /** The token id. */
+    assetId: string;
+    /** Epoch seconds as a string; "0" when the order does not expire. */
+    expiration: string;
+    /** Time in force: "GTC", "GTD", "FOK" or "FAK". */
+    order_type: string;
+    /** ISO 8601. */
+    createdAt: string;
+}
+
+/** The answer of GET /data/order/{id}. */
+export interface OrderResult {
+    order: Order;
+}
+
+/** The answer of DELETE /order and DELETE /cancel-market-orders. */
+export interface CancelResult {
+    /** Ids of the canceled orders. */
+    canceled: string[];
+    /** Order id to the reason it was not canceled. */
+    not_canceled: Record<string, string>;
+}
+
+/** One of the account's trades (GET /data/trades). Sizes, prices and fees are decimal strings. */
+export interface UserTrade {
+    id: string;
+    taker_order_id: string;
+    /** The condition id. */
+    market: string;
+    /** The token id. */
+    asset_id: string;
+    /** The taker's side; the service's documents give it in lower case. */
+    side: Side | "buy" | "sell";
+    size: string;
+    fee_rate_bps: string;
+    price: string;
+    /** "MATCHED", "MINED", "CONFIRMED", "RETRYING", "FAILED", ... */
+    status: string;
+    /** When the trade matched. */
+    match_time: string;
+    last_update: string;
+    outcome?: string;
+    bucket_index: number;
+    /** The taker's API key. */
+    owner: string;
+    maker_address: string;
+    /** Null until the trade is on chain. */
+    transaction_hash: string | null;
+    /** The account's side of the trade (upstream name). */
+    trader_side?: "TAKER" | "MAKER";
+    /** The account's side of the trade (this service's name). */
+    type?: "TAKER" | "MAKER";
+    maker_orders: MakerOrder[];
+}
+
+/** A maker order filled by a `UserTrade`. */
+export interface MakerOrder {
+    order_id: string;
+    owner: string;
+    maker_address: string;
+    /** Shares of this maker order consumed by the trade. */
+    matched_amount: string;
+    price: string;
+    fee_rate_bps: string;
+    asset_id: string;
+    outcome: string;
+    side: Side | "buy" | "sell";
+}
+
+
+
+/** Options of `new Client(options)`. Every option but `baseUrl` is optional. */
+export interface ClientOptions {
+    /** The service's base URL, or one per surface (catalog, CLOB, activity). */
+    baseUrl: string | { catalog: string; clob: string; activity: string };
+    /** The account's API credentials; needed only for the account's own orders and trades. */
+    credentials?: Credentials;
+    /** Unit of SERVICE_TIMESTAMP: "ms" (the interface, default) or "s" (the upstream service). */
+    timestampUnit?: "ms" | "s";
+    /** A fetch to use instead of the global one (tests, extensions, proxies). */
+    fetch?: (input: string, init?: RequestInit) => Promise<Response>;
+    /**
+     * Milliseconds before a call fails with `TIMEOUT`: its budget wait, attempts and retry backoffs
+     * together (default 15000). Overridable per call.
+     */
+    timeoutMs?: number;
+    /** How many times a failed idempotent request is retried (with backoff). Overridable per call. */
+    maxRetries?: number;
+    /** Added to the local clock when signing, in milliseconds; `Client.syncClock()` measures it. */
+    clockOffsetMs?: number;
+    /** The longest a request may wait for rate budget before it fails with `RATE_LIMITED`, in milliseconds. */
+    maxQueueMs?: number;
+    /** Requests of this client in flight at once (default 64); more wait their turn in order. */
+    maxConcurrency?: number;
+    /** Told when a request waits for rate budget or is about to be retried, e.g. to show a notice. */
+    onEvent?: (event: ClientEvent) => void;
+    /**
+     * Local rate budgets per scope. The defaults are the interface's §8 limits; a scope set to `false`
+     * has no local budget, and `rateLimits: false` disables them all.
+     */
+    rateLimits?: false | Partial<Record<RateLimitScope, RateLimit | false>>;
+}
+
+/** A rate budget: at most `requests` requests per sliding window of `windowMs` milliseconds. */
+export interface RateLimit {
+    requests: number;
+    windowMs: number;
+}
+
+/**
+ * The rate-limit scopes (interface §8). A request counts against its route's scope and against its
+ * surface's "all routes" scope.
+ * - `catalog`: all catalog routes (4,000 / 10 s).
+ * - `events`: GET /events (500 / 10 s).
+ * - `markets`: GET /markets (300 / 10 s).
+ * - `listings`: event and market listings combined (900 / 10 s).
+ * - `tags`: GET /tags (200 / 10 s).
+ * - `public-search`: GET /public-search (350 / 10 s).
+ * - `clob`: all CLOB routes (5,000 / 10 s).
+ * - `clob-root`: GET / (50 / 10 s).
+ * - `book`: GET /book (200 / 10 s).
+ * - `books`: POST /books (80 / 10 s).
+ * - `price`: GET /price (200 / 10 s).
+ * - `prices`: POST /prices (80 / 10 s).
+ * - `midpoint`: GET /midpoint (200 / 10 s).
+ * - `prices-history`: GET /prices-history (100 / 10 s).
+ * - `batch-prices-history`: POST /batch-prices-history (80 / 10 s).
+ * - `data-trades`: GET /data/trades (150 / 10 s).
+ * - `cancel-burst`: DELETE /order, burst budget (2,400 / 10 s).
+ * - `cancel-sustained`: DELETE /order, sustained budget (24,000 / 10 minutes).
+ * - `activity`: all activity routes (GET /trades, GET /closed-positions); the interface states no limit.
+ */
+export type RateLimitScope =
+| "catalog" | "events" | "markets" | "listings" | "tags" | "public-search"
+| "clob" | "clob-root" | "book" | "books" | "price" | "prices" | "midpoint" | "prices-history"
+| "batch-prices-history" | "data-trades" | "cancel-burst" | "cancel-sustained" | "activity";
+
+/** A request is waiting for local rate budget (`wait`) or is about to be retried (`retry`). */
+export interface ClientEvent {
+    type: "wait" | "retry";
+    method: string;
+    /** The request path, without the query string. */
+    path: string;
+    /** How long until it goes, in milliseconds. */
+    delayMs: number;
+    /** For `retry`: which retry this is (1 for the first). */
+    attempt?: number;
+    /** For `retry`: the error of the attempt that failed. */
+    error?: PredictKitError;
+}
+
+/** Options of one call; each overrides the client's option of the same name. */
+export interface RequestOptions {
+    /** Aborting rejects the call with `ABORTED`. */
+    signal?: AbortSignal;
+    /** Milliseconds before the call (budget wait, attempts and backoffs together) fails with `TIMEOUT`. */
+    timeoutMs?: number;
+    /** How many times the call is retried when it failed in a retryable way. */
+    maxRetries?: number;
+}
+
+/** An account's API credentials. The secret and passphrase stay inside the library. */
+export interface Credentials {
+    /** 0x followed by 40 hex digits, checksummed or lower case. */
+    address: string;
+    /** A uuid. */
+    apiKey: string;
+    /** Base64, standard or url-safe alphabet, padded or not. */
+    secret: string;
+    /** 64 hex digits. */
+    passphrase: string;
+}
+
+/** What `createL2Headers` signs. */
+export interface L2HeaderArgs {
+    /** The HTTP method, e.g. "DELETE". */
+    method: string;
+    /** The path without its query string. */
+    requestPath: string;
+    /** Exactly the body that is sent, when there is one. */
+    body?: string;
+}
+
+/** The five SERVICE_* headers of an authenticated request (interface §5). */
+export interface L2Headers {
+    /** The account's wallet address. */
+    SERVICE_ADDRESS: string;
+    SERVICE_API_KEY: string;
+    SERVICE_PASSPHRASE: string;
+    /** Epoch time as a decimal string, in the client's `timestampUnit`. */
+    SERVICE_TIMESTAMP: string;
+    /** Base64url HMAC-SHA256 of timestamp, method, path and body. */
+    SERVICE_SIGNATURE: string;
+}
+
+/** The stable codes of `PredictKitError.code`. */
+export type PredictKitErrorCode =
+| "INVALID_PARAMS" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "RATE_LIMITED" | "SERVER"
+| "API" | "NETWORK" | "TIMEOUT" | "ABORTED" | "DECODE" | "NO_MATCH";
+
+/** Every error the library throws: a real `Error` with `name` "PredictKitError". */
+export interface PredictKitError extends Error {
+    name: "PredictKitError";
+    code: PredictKitErrorCode;
+    /** The parameter at fault, for INVALID_PARAMS. */
+    param?: string;
+    /** The HTTP status, when the service answered. */
+    status?: number;
+    /** The HTTP method of the failed request. */
+    method?: string;
+    /** The request path, without the query string. */
+    path?: string;
+    /** How long the service asked to wait, from Retry-After. */
+    retryAfterMs?: number;
+    /** The service's error text, or a short excerpt of an unexpected body. */
+    body?: string;
+    /** The original error (a fetch failure, an abort reason, ...). */
+    cause?: unknown;
+}
+
+/** True for errors thrown by PredictKit. */
+export function isPredictKitError(error: unknown): error is PredictKitError;
+
+
+
+/** Options of the `iterate*` methods. */
+export interface IterateOptions {
+    /** Called after each page is fetched, before its items are yielded. */
+    onPage?: (info: PageInfo) => void;
+    /** Stop after this many items (the last page is cut short). */
+    maxItems?: number;
+    /** Aborting ends the iteration: the pending `next()` rejects with `ABORTED`. */
+    signal?: AbortSignal;
+}
+
+/** Progress of an iteration, passed to `IterateOptions.onPage`. */
+export interface PageInfo {
+    /** 1-based number of the page just fetched. */
+    page: number;
+    /** Items this page contributes. */
+    items: number;
+    /** Items so far, this page included. */
+    total: number;
+    /** True when no page follows. */
+    done: boolean;
+    /** The cursor of the next page (cursor-paged lists, when a page follows). */
+    nextCursor?: string;
+}
+
+/**
+ * One page of a cursor-paged CLOB list (interface §2.9, §2.11). Pass `next_cursor` to get the next page;
+ * an empty `next_cursor` (or "LTE=") means this was the last one.
+ */
+export interface Page<T> {
+    data: T[];
+    /** Base64-encoded offset of the next page. */
+    next_cursor: string;
+    /** The page size the service used. */
+    limit: number;
+    /** Items in this page. */
+    count: number;
+}
+
+
+
+/** Params of GET /trades (interface §4.1). */
+export interface TradesParams {
+    /** 0..10000, default 100. */
+    limit?: number;
+    /** 0..10000, default 0. */
+    offset?: number;
+    /** Only taker fills; default true. */
+    takerOnly?: boolean;
+    /** Filter fills by size: in USDC ("CASH") or shares ("TOKENS"). Give `filterAmount` with it. */
+    filterType?: "CASH" | "TOKENS";
+    /** The threshold of `filterType`, >= 0. */
+    filterAmount?: number;
+    /** Condition ids: an array or a comma-separated string. */
+    market?: string[] | string;
+    /** A wallet address. */
+    user?: string;
+    side?: Side;
+}
+
+/** Params of GET /closed-positions (interface §4.2). */
+export interface ClosedPositionsParams {
+    /** The wallet address. */
+    user: string;
+    /** Condition ids: an array or a comma-separated string. */
+    market?: string[] | string;
+    /** Substring of the market title, at most 100 characters. */
+    title?: string;
+    /** 0..50, default 10. */
+    limit?: number;
+    /** 0..100000, default 0. */
+    offset?: number;
+    /** Default "REALIZEDPNL". */
+    sortBy?: "REALIZEDPNL" | "TITLE" | "PRICE" | "AVGPRICE" | "TIMESTAMP";
+    /** Default "DESC". */
+    sortDirection?: "DESC" | "ASC";
+}
+
+/** Params of GET /comments (interface §4.3). */
+export interface CommentsParams {
+    /** 1..100, default 20. */
+    limit?: number;
+    /** >= 0, default 0. */
+    offset?: number;
+    /** The sort column. */
+    order?: string;
+    parent_entity_type?: "Event" | "Series" | "market";
+    /** The parent's id, as a string. */
+    parent_entity_id?: string;
+    /** Comments of the event with this slug. */
+    event_slug?: string;
+    /** Only comments from holders. */
+    holders_only?: boolean;
+}
+
+/** Offset paging (GET /comments/{id}, GET /tags). */
+export interface PageParams {
+    /** 1..100, default 20. */
+    limit?: number;
+    /** >= 0, default 0. */
+    offset?: number;
+}
+
+/** The creator filter (GET /markets/{id}, GET /markets/slug/{slug}). */
+export interface CreatorParams {
+    /** A creator wallet address or a site identifier. */
+    creator?: string;
+}
+
+/** Params of GET /series (interface §4.7). */
+export interface SeriesParams extends PageParams, CreatorParams {}
+
+/** Params of GET /events (interface §4.8). */
+export interface EventsParams {
+    /** 1..100, default 20. */
+    limit?: number;
+    /** >= 0, default 0. */
+    offset?: number;
+    active?: boolean;
+    closed?: boolean;
+    archived?: boolean;
+    /** A tag slug (alias of `tag_slug`). */
+    tag?: string;
+    /** A numeric tag id. */
+    tag_id?: number;
+    tag_slug?: string;
+    series_slug?: string;
+    /** An event slug. */
+    slug?: string;
+    /** The sort column. */
+    order?: string;
+    /** Default false. */
+    ascending?: boolean;
+    /** A creator wallet address or a site identifier. */
+    creator?: string;
+}
+
+/** Params of GET /events/creators (interface §4.9). */
+export interface EventCreatorsParams {
+    /** 1..100, default 20. */
+    limit?: number;
+    /** >= 0, default 0. */
+    offset?: number;
+    /** The sort column. */
+    order?: string;
+    /** Default false. */
+    ascending?: boolean;
+    creator_name?: string;
+    creator_handle?: string;
+}
+
+/** Params of GET /public-search (interface §4.10). */
+export interface PublicSearchParams {
+    /** The search term. */
+    q: string;
+    /** 1..500, default 25. */
+    limit_per_type?: number;
+    /** 1-based, default 1. */
+    page?: number;
+    /** Default true. */
+    search_tags?: boolean;
+    /** Accepted for compatibility; profiles are never returned. */
+    search_profiles?: boolean;
+    /** A creator wallet address or a site identifier. */
+    creator?: string;
+}
+
+/** One token of POST /books and POST /prices. */
+export interface BookParams {
+    /** The token id, a decimal string. */
+    token_id: string;
+}
+
+/** The window of a price history. */
+export type PriceHistoryInterval = "max" | "1w" | "1d" | "6h" | "1h";
+
+/** Params of GET /prices-history. Give `interval`, or `startTs` (and optionally `endTs`). */
+export interface PricesHistoryParams {
+    /** The token id, a decimal string. */
+    market: string;
+    /** Epoch seconds. */
+    startTs?: number;
+    /** Epoch seconds. */
+    endTs?: number;
+    interval?: PriceHistoryInterval;
+    /** Bucket size in minutes, >= 1. */
+    fidelity?: number;
+}
+
+/** The body of POST /batch-prices-history (interface §4.18). */
+export interface BatchPricesHistoryParams {
+    /** 1 to 20 token ids. */
+    markets: string[];
+    /** Epoch seconds. */
+    start_ts?: number;
+    /** Epoch seconds. */
+    end_ts?: number;
+    interval?: PriceHistoryInterval;
+    /** Bucket size in minutes, >= 1. */
+    fidelity?: number;
+}
+
+/** Params of GET /data/orders (interface §4.19). */
+export interface OpenOrdersParams {
+    /** An order id. */
+    id?: string;
+    /** A market or condition id. */
+    market?: string;
+    /** A token id. */
+    asset_id?: string;
+    /** The page to read; "MA==" (the default) is the first. */
+    next_cursor?: string;
+}
+
+/** The body of DELETE /cancel-market-orders (interface §4.22). Give `market`, `asset_id` or both. */
+export interface CancelMarketOrdersParams {
+    /** A condition id. */
+    market?: string;
+    /** A token id. */
+    asset_id?: string;
+}
+
+/** Params of GET /data/trades. */
+export interface UserTradesParams {
+    /** A trade id. */
+    id?: string;
+    /** A condition id. */
+    market?: string;
+    /** A token id. */
+    asset_id?: string;
+    /** A maker wallet address. */
+    maker_address?: string;
+    /** Trades strictly before this time: epoch seconds. */
+    before?: number;
+    /** Trades strictly after this time: epoch seconds. */
+    after?: number;
+    /** The page to read; "MA==" (the default) is the first. */
+    next_cursor?: string;
+}
+
+
+
+/** The side of an order: a buy takes the asks, a sell takes the bids. */
+export type OrderSide = "BUY" | "SELL";
+
+/** How a market order treats a book too thin to fill it: FOK fails with NO_MATCH, the others take what there is. */
+export type MarketOrderType = "FOK" | "FAK" | "GTC" | "GTD";
+
+/** What a simulated market order wants: shares, or cash to spend (buy) or receive (sell). */
+export type SimulateTarget = { size: number } | { notional: number };
+
+/** What a market order would get from the book, best level first. */
+export interface SimulateResult {
+    /** Shares filled. */
+    filled: number;
+    /** Cash exchanged. */
+    notional: number;
+    /** notional / filled; NaN when nothing was filled. */
+    avgPrice: number;
+    /** The price of the last level taken from; NaN when nothing was filled. */
+    worstPrice: number;
+    /** Distinct price levels taken from. */
+    levelsUsed: number;
+    /** What the book could not fill, in the target's unit (shares or cash). */
+    remaining: number;
+    /** avgPrice against the midpoint, positive when the order does worse than it; NaN without a midpoint. */
+    slippage: number;
+}
+
+/** Size, cash and distinct levels within a price band from the best price. */
+export interface BookDepth {
+    size: number;
+    notional: number;
+    levels: number;
+}
+
+/** Cumulative depth by distinct price, best first: `bidDepth[i]` is the total size from the best bid down to `bidPrices[i]`. */
+export interface BookLadder {
+    bidPrices: Float64Array;
+    bidDepth: Float64Array;
+    askPrices: Float64Array;
+    askDepth: Float64Array;
+}
+
+/** A price change as the service's market channel sends it: the new total size at one price ("0" removes it). */
+export interface PriceChange {
+    /** "BUY" changes a bid level, "SELL" an ask level. */
+    side: OrderSide;
+    price: string | number;
+    size: string | number;
+}
+
+
+
+/**
+ * A client of the service. Create one per service and share it: it holds the rate budgets.
+ *
+ * @example
+ * const client = new Client({ baseUrl: "http://127.0.0.1:8787" });
+ * const events = await client.getEvents({ active: true, limit: 10 });
+ */
+export class Client {
+    free(): void;
+    [Symbol.dispose](): void;
+    /**
+     * DELETE /cancel-market-orders — cancels the account's orders in a market and/or asset (§4.22).
+     *
+     * @example
+     * const { canceled } = await client.cancelMarketOrders({ market: conditionId });
+     */
+    cancelMarketOrders(params?: CancelMarketOrdersParams, options?: RequestOptions): Promise<CancelResult>;
+    /**
+     * DELETE /order — cancels one order (§4.21). An order that cannot be cancelled (already cancelled,
+     * unknown, another account's) is reported in `not_canceled`, not thrown.
+     *
+     * @example
+     * const { canceled, not_canceled } = await client.cancelOrder(orderId);
+     */
+    cancelOrder(orderId: string, options?: RequestOptions): Promise<CancelResult>;
+    /**
+     * POST /batch-prices-history — midpoint histories of up to 20 tokens (§4.18).
+     *
+     * @example
+     * const { history } = await client.getBatchPricesHistory({ markets: [yes, no], interval: "1w" });
+     */
+    getBatchPricesHistory(params?: BatchPricesHistoryParams, options?: RequestOptions): Promise<BatchPricesHistory>;
+    /**
+     * GET /book — one token's order book, parsed from the response bytes into an `OrderBook`.
+     *
+     * @example
+     * const book = await client.getBook(tokenId);
+     * book.bestAsk(); // { price: 0.52, size: 120 }
+     */
+    getBook(tokenId: string, options?: RequestOptions): Promise<OrderBook>;
+    /**
+     * GET /clob-markets/{condition_id} — a market's trading parameters in compact keys (§4.13).
+     *
+     * @example
+     * const info = await client.getClobMarketInfo("0xa467...43b7");
+     */
+    getClobMarketInfo(conditionId: string, options?: RequestOptions): Promise<ClobMarketInfo>;
+    /**
+     * GET /closed-positions — a wallet's cached exits (§4.2), one page.
+     *
+     * @example
+     * const exits = await client.getClosedPositions({ user, sortBy: "TIMESTAMP", limit: 50 });
+     */
+    getClosedPositions(params?: ClosedPositionsParams, options?: RequestOptions): Promise<ClosedPosition[]>;
+    /**
+     * GET /comments/{id} — the replies to one comment (§4.4).
+     *
+     * @example
+     * const replies = await client.getCommentReplies("1234", { limit: 50 });
+     */
+    getCommentReplies(id: string, params?: PageParams, options?: RequestOptions): Promise<Comment[]>;
+    /**
+     * GET /comments — comments on an event, market or series (§4.3), one page.
+     *
+     * @example
+     * const comments = await client.getComments({ parent_entity_type: "Event", parent_entity_id: "45915" });
+     */
+    getComments(params?: CommentsParams, options?: RequestOptions): Promise<Comment[]>;
+    /**
+     * GET /events/creators (§4.9), one page.
+     *
+     * @example
+     * const creators = await client.getEventCreators({ creator_handle: "alice" });
+     */
+    getEventCreators(params?: EventCreatorsParams, options?: RequestOptions): Promise<EventCreator[]>;
+    /**
+     * GET /events (§4.8), one page.
+     *
+     * @example
+     * const events = await client.getEvents({ active: true, closed: false, tag_slug: "politics", limit: 10 });
+     */
+    getEvents(params?: EventsParams, options?: RequestOptions): Promise<Event[]>;
+    /**
+     * GET /fee-rate/{token_id} — the token's fee schedule (§4.17).
+     *
+     * @example
+     * const { base_fee, fee_schedule } = await client.getFeeRate(tokenId);
+     */
+    getFeeRate(tokenId: string, options?: RequestOptions): Promise<FeeRate>;
+    /**
+     * GET /markets/slug/{slug} — one catalog market by its slug (§4.5).
+     *
+     * @example
+     * const market = await client.getMarketBySlug("will-it-rain-tomorrow");
+     * const [yes, no] = JSON.parse(market.clobTokenIds);
+     */
+    getMarketBySlug(slug: string, params?: CreatorParams, options?: RequestOptions): Promise<CatalogMarket>;
+    /**
+     * GET /markets/{id} — one catalog market by numeric id or condition id (§4.6). (The CLOB list of
+     * markets is `getMarkets`.)
+     *
+     * @example
+     * const market = await client.getMarket("0xdd22...0917");
+     */
+    getMarket(idOrConditionId: string, params?: CreatorParams, options?: RequestOptions): Promise<CatalogMarket>;
+    /**
+     * GET /markets — one page of the CLOB market list (§4.11). Pass the previous page's `next_cursor`.
+     *
+     * @example
+     * const page = await client.getMarkets();         // first page ("MA==")
+     * const next = await client.getMarkets(page.next_cursor);
+     */
+    getMarkets(nextCursor?: string, options?: RequestOptions): Promise<Page<ClobMarket>>;
+    /**
+     * GET /midpoint — the midpoint of one token's book.
+     *
+     * @example
+     * const { mid } = await client.getMidpoint(tokenId);
+     */
+    getMidpoint(tokenId: string, options?: RequestOptions): Promise<MidpointResult>;
+    /**
+     * GET / — the CLOB surface's health check; resolves to `"OK"`.
+     *
+     * @example
+     * await client.getOk(); // "OK"
+     */
+    getOk(options?: RequestOptions): Promise<string>;
+    /**
+     * GET /data/orders — one page of the account's live orders (§4.19). Needs credentials.
+     *
+     * @example
+     * const { data, next_cursor } = await client.getOpenOrders({ market: conditionId });
+     */
+    getOpenOrders(params?: OpenOrdersParams, options?: RequestOptions): Promise<Page<Order>>;
+    /**
+     * GET /book — one token's order book as the service sends it (a plain object). Use `getBook` for an
+     * `OrderBook` with prices parsed exactly.
+     *
+     * @example
+     * const { bids, asks, tick_size } = await client.getOrderBook("7261...3692");
+     */
+    getOrderBook(tokenId: string, options?: RequestOptions): Promise<OrderBookSummary>;
+    /**
+     * POST /books — the order books of up to 500 tokens (§4.15).
+     *
+     * @example
+     * const books = await client.getOrderBooks([{ token_id: yes }, { token_id: no }]);
+     */
+    getOrderBooks(params: BookParams[], options?: RequestOptions): Promise<OrderBookSummary[]>;
+    /**
+     * GET /data/order/{id} — one of the account's orders (§4.20); `NOT_FOUND` for another account's.
+     *
+     * @example
+     * const { order } = await client.getOrder(orderId);
+     */
+    getOrder(id: string, options?: RequestOptions): Promise<OrderResult>;
+    /**
+     * GET /price — the best price on one side of one token's book.
+     *
+     * @example
+     * const { price } = await client.getPrice(tokenId, "BUY");
+     */
+    getPrice(tokenId: string, side: Side, options?: RequestOptions): Promise<PriceResult>;
+    /**
+     * GET /prices-history — one token's price history.
+     *
+     * @example
+     * const { history } = await client.getPricesHistory({ market: tokenId, interval: "1d", fidelity: 60 });
+     */
+    getPricesHistory(params?: PricesHistoryParams, options?: RequestOptions): Promise<PricesHistory>;
+    /**
+     * POST /prices — the best BUY and SELL prices of up to 500 tokens (§4.16).
+     *
+     * @example
+     * const prices = await client.getPrices([{ token_id: yes }]);
+     * prices[yes].BUY; // "0.52"
+     */
+    getPrices(params: BookParams[], options?: RequestOptions): Promise<Prices>;
+    /**
+     * GET /sampling-markets — one page of the sampling markets (§4.12).
+     *
+     * @example
+     * const { data, next_cursor } = await client.getSamplingMarkets();
+     */
+    getSamplingMarkets(nextCursor?: string, options?: RequestOptions): Promise<Page<SamplingMarket>>;
+    /**
+     * GET /series (§4.7), one page.
+     *
+     * @example
+     * const series = await client.getSeries({ limit: 20 });
+     */
+    getSeries(params?: SeriesParams, options?: RequestOptions): Promise<Series[]>;
+    /**
+     * GET /tags, one page.
+     *
+     * @example
+     * const tags = await client.getTags({ limit: 100 });
+     */
+    getTags(params?: PageParams, options?: RequestOptions): Promise<Tag[]>;
+    /**
+     * GET /trades — cached trade fills (§4.1), one page.
+     *
+     * @example
+     * const fills = await client.getTrades({ user: "0x5668...5839", side: "BUY", limit: 50 });
+     */
+    getTrades(params?: TradesParams, options?: RequestOptions): Promise<Trade[]>;
+    /**
+     * GET /data/trades — one page of the account's own trades. Needs credentials.
+     *
+     * @example
+     * const { data } = await client.getUserTrades({ market: conditionId });
+     */
+    getUserTrades(params?: UserTradesParams, options?: RequestOptions): Promise<Page<UserTrade>>;
+    /**
+     * Every closed position of a wallet, page after page (by offset).
+     *
+     * @example
+     * for await (const p of client.iterateClosedPositions({ user })) total += p.realizedPnl;
+     */
+    iterateClosedPositions(params?: ClosedPositionsParams, options?: IterateOptions): AsyncIterable<ClosedPosition>;
+    /**
+     * Every comment matching `params`, page after page (by offset).
+     *
+     * @example
+     * for await (const c of client.iterateComments({ event_slug: "fed-decision" })) render(c);
+     */
+    iterateComments(params?: CommentsParams, options?: IterateOptions): AsyncIterable<Comment>;
+    /**
+     * Every event creator, page after page (by offset).
+     *
+     * @example
+     * for await (const creator of client.iterateEventCreators()) console.log(creator.creatorName);
+     */
+    iterateEventCreators(params?: EventCreatorsParams, options?: IterateOptions): AsyncIterable<EventCreator>;
+    /**
+     * Every event matching `params`, page after page (by offset).
+     *
+     * @example
+     * for await (const event of client.iterateEvents({ active: true }, { maxItems: 500 })) list.push(event);
+     */
+    iterateEvents(params?: EventsParams, options?: IterateOptions): AsyncIterable<Event>;
+    /**
+     * Every CLOB market, page after page (by cursor).
+     *
+     * @example
+     * for await (const market of client.iterateMarkets({ onPage: ({ total }) => progress(total) })) index(market);
+     */
+    iterateMarkets(options?: IterateOptions): AsyncIterable<ClobMarket>;
+    /**
+     * Every live order of the account matching `params`, page after page (by cursor).
+     *
+     * @example
+     * for await (const order of client.iterateOpenOrders({ asset_id: tokenId })) console.log(order.id);
+     */
+    iterateOpenOrders(params?: OpenOrdersParams, options?: IterateOptions): AsyncIterable<Order>;
+    /**
+     * Every sampling market, page after page (by cursor).
+     *
+     * @example
+     * for await (const market of client.iterateSamplingMarkets()) console.log(market.question);
+     */
+    iterateSamplingMarkets(options?: IterateOptions): AsyncIterable<SamplingMarket>;
+    /**
+     * Every series, page after page (by offset).
+     *
+     * @example
+     * for await (const s of client.iterateSeries()) console.log(s.title);
+     */
+    iterateSeries(params?: SeriesParams, options?: IterateOptions): AsyncIterable<Series>;
+    /**
+     * Every trade fill matching `params`, page after page (by offset).
+     *
+     * @example
+     * for await (const trade of client.iterateTrades({ user }, { maxItems: 1000 })) console.log(trade.price);
+     */
+    iterateTrades(params?: TradesParams, options?: IterateOptions): AsyncIterable<Trade>;
+    /**
+     * Every trade of the account matching `params`, page after page (by cursor).
+     *
+     * @example
+     * for await (const trade of client.iterateUserTrades()) console.log(trade.price);
+     */
+    iterateUserTrades(params?: UserTradesParams, options?: IterateOptions): AsyncIterable<UserTrade>;
+    /**
+     * Checks every option; a bad one throws `INVALID_PARAMS` naming it.
+     */
+    constructor(options: ClientOptions);
+    /**
+     * GET /public-search — events and tags matching a term (§4.10).
+     *
+     * @example
+     * const { events, pagination } = await client.publicSearch({ q: "election", limit_per_type: 5 });
+     */
+    publicSearch(params?: PublicSearchParams, options?: RequestOptions): Promise<SearchResult>;
+    /**
+     * Estimates how far the local clock is from the service's and signs with the difference from then on.
+     * Reads GET /time where the service has it, else the `Date` header of that answer (whole seconds;
+     * cross-origin it must be exposed). Resolves to the offset in milliseconds.
+     *
+     * @example
+     * const offsetMs = await client.syncClock();
+     */
+    syncClock(): Promise<number>;
+    /**
+     * The offset added to the local clock when signing, in milliseconds.
+     */
+    readonly clockOffsetMs: number;
+    /**
+     * Whether the client holds credentials (they cannot be read back).
+     */
+    readonly hasCredentials: boolean;
+}
+
+/**
+ * An order book parsed exactly (prices and sizes as integers scaled by 10^6) from the service's JSON.
+ * Levels may come in any order; levels repeated at one price count as one level with the summed size,
+ * and stay as received for the hash.
+ *
+ * @example
+ * const book = OrderBook.fromBytes(new Uint8Array(await response.arrayBuffer()));
+ * book.bestBid();                       // { price: 0.48, size: 1500 } or undefined
+ * book.marketPrice("BUY", 100, "FOK");  // 0.52
+ */
+export class OrderBook {
+    private constructor();
+    free(): void;
+    [Symbol.dispose](): void;
+    /**
+     * Applies one price change of the service's market channel: the new total size at a price, `0`
+     * removing the level. Pass the message's `timestamp` to keep `hash()` equal to the service's.
+     *
+     * @example
+     * for (const change of message.price_changes) book.applyPriceChange(change, message.timestamp);
+     */
+    applyPriceChange(change: PriceChange, timestamp?: any | null): void;
+    /**
+     * The lowest ask's price, NaN when there are no asks.
+     */
+    bestAskPrice(): number;
+    /**
+     * The lowest ask with the total size at it, or `undefined` when there are no asks.
+     */
+    bestAsk(): PriceLevel | undefined;
+    /**
+     * The highest bid's price, NaN when there are no bids. The cheapest call for a hot loop.
+     */
+    bestBidPrice(): number;
+    /**
+     * The highest bid with the total size at it, or `undefined` when there are no bids.
+     */
+    bestBid(): PriceLevel | undefined;
+    /**
+     * What a market order of `side` could take within `within` (in price) of the best price it meets:
+     * a buy looks at the asks from the best ask up, a sell at the bids from the best bid down.
+     *
+     * @example
+     * book.depth("BUY", { within: 0.02 }); // { size, notional, levels } of asks up to best ask + 0.02
+     */
+    depth(side: OrderSide, options: { within: number }): BookDepth;
+    /**
+     * Parses the bytes of a GET /book response (or one element of POST /books). Throws `DECODE` for
+     * anything that is not a book, or a price or size that is not an exact decimal of at most 6 places.
+     */
+    static fromBytes(bytes: Uint8Array | number[]): OrderBook;
+    /**
+     * Parses the text of a GET /book response (or one element of POST /books).
+     */
+    static fromJson(text: string): OrderBook;
+    /**
+     * Reads a book object (as `JSON.parse` or `getOrderBook` give it). Numbers are read as JavaScript
+     * writes them, so `0.1 + 0.2` is rejected rather than rounded.
+     */
+    static fromObject(book: OrderBookSummary): OrderBook;
+    /**
+     * The book's hash as the service computes it (SHA-1, lowercase hex, of the compact JSON with `hash`
+     * set to `""`, fields in the interface's order, every value exactly as received). Equal to
+     * `receivedHash` for a book just received.
+     */
+    hash(): string;
+    /**
+     * Cumulative depth by distinct price for charts, best first, as typed arrays; `levels` (default all)
+     * bounds each side.
+     *
+     * @example
+     * const { bidPrices, bidDepth, askPrices, askDepth } = book.ladder({ levels: 20 });
+     */
+    ladder(options?: any | null): BookLadder;
+    /**
+     * Parses the bytes of a POST /books response: one `OrderBook` per element.
+     */
+    static listFromBytes(bytes: Uint8Array | number[]): OrderBook[];
+    /**
+     * The price a market order would reach, exactly as the upstream `calculateBuyMarketPrice` (buy:
+     * `amount` is cash) and `calculateSellMarketPrice` (sell: `amount` is shares) compute it, walking
+     * from the best price. `amount` is rounded to 10^-6. Throws `NO_MATCH` when the side is empty, or
+     * for FOK (the default) when it cannot fill the amount; other types get the worst level's price.
+     *
+     * @example
+     * book.marketPrice("BUY", 100);         // cash: the price that $100 reaches
+     * book.marketPrice("SELL", 250, "FAK"); // shares
+     */
+    marketPrice(side: OrderSide, amount: number, orderType: MarketOrderType): number;
+    /**
+     * Halfway between the best bid and the best ask; `undefined` when a side is empty.
+     */
+    midpoint(): number | undefined;
+    /**
+     * What a market order would fill, level by level from the best price: `{ size }` in shares or
+     * `{ notional }` in cash. Never throws for a thin book: `remaining` says what was left.
+     *
+     * @example
+     * const { avgPrice, worstPrice, slippage } = book.simulate("BUY", { notional: 500 });
+     */
+    simulate(side: OrderSide, target: SimulateTarget): SimulateResult;
+    /**
+     * The best ask minus the best bid (negative if crossed); `undefined` when a side is empty.
+     */
+    spread(): number | undefined;
+    /**
+     * The number of ask levels as received.
+     */
+    readonly askCount: number;
+    /**
+     * The token this book is for.
+     */
+    readonly assetId: string | undefined;
+    /**
+     * The number of bid levels as received.
+     */
+    readonly bidCount: number;
+    /**
+     * The last trade's price; `undefined` before any trade (the service sends "").
+     */
+    readonly lastTradePrice: number | undefined;
+    /**
+     * The market (condition id) this book is for.
+     */
+    readonly market: string | undefined;
+    /**
+     * The smallest order size in shares, if the book says.
+     */
+    readonly minOrderSize: number | undefined;
+    /**
+     * Whether the market is a neg-risk market, if the book says.
+     */
+    readonly negRisk: boolean | undefined;
+    /**
+     * The hash the service sent with the book.
+     */
+    readonly receivedHash: string | undefined;
+    /**
+     * The market's tick size (0.01, 0.001, ...), if the book says.
+     */
+    readonly tickSize: number | undefined;
+    /**
+     * The book's timestamp as sent (milliseconds, as text).
+     */
+    readonly timestamp: string | undefined;
+}
+
+/**
+ * Reads one page per `nextPage()` call. Internal: `iterate*` methods return an `AsyncIterable` built on it.
+ */
+export class PageReader {
+    private constructor();
+    free(): void;
+    [Symbol.dispose](): void;
+    /**
+     * The next page: `{ items, done }`.
+     */
+    nextPage(): Promise<any>;
+}
+
+/**
+ * The price a market buy of `amount` cash reaches on `asks` as the service lists them (best ask LAST),
+ * walking from the last element like the upstream function; exact sums. Throws `NO_MATCH` for an empty
+ * array, and for FOK (the default) when the asks cannot fill it; other types get the first element's price.
+ *
+ * @example
+ * calculateBuyMarketPrice([{ price: "0.6", size: "100" }, { price: "0.5", size: "100" }], 80, "FOK"); // 0.6
+ */
+export function calculateBuyMarketPrice(asks: OrderSummary[], amount: number, orderType: MarketOrderType): number;
+
+/**
+ * The fee of a trade of `size` shares at `price`: `size × rate × (price × (1 − price))^exponent`,
+ * exact in decimal where the inputs have at most 6 places.
+ *
+ * @example
+ * calculateFee({ rate: 0.25, exponent: 2 }, 100, 0.5); // 1.5625
+ */
+export function calculateFee(feeRate: FeeRateInput, size: number, price: number): number;
+
+/**
+ * The price a market sell of `amount` shares reaches on `bids` as the service lists them (best bid
+ * LAST), as the upstream function computes it. Errors as `calculateBuyMarketPrice`.
+ */
+export function calculateSellMarketPrice(bids: OrderSummary[], amount: number, orderType: MarketOrderType): number;
+
+/**
+ * The five SERVICE_* headers of one request. `timestamp` defaults to now, in milliseconds.
+ *
+ * @example
+ * const headers = createL2Headers(credentials, { method: "GET", requestPath: "/data/orders" });
+ * await fetch(url, { headers });
+ */
+export function createL2Headers(credentials: Credentials, args: L2HeaderArgs, timestamp?: number | string): L2Headers;
+
+/**
+ * Decimal places of a number as JavaScript writes it, counting exponent notation (`1.23e-7` has 9).
+ *
+ * @example
+ * decimalPlaces(949.9970999999999); // 13
+ */
+export function decimalPlaces(num: number): number;
+
+/**
+ * Whether tick size `a` is smaller than `b` (`"0.001"` < `"0.01"`).
+ */
+export function isTickSizeSmaller(a: string | number, b: string | number): boolean;
+
+/**
+ * The SHA-1 book hash of a book object exactly as the upstream `generateOrderBookSummaryHash` computes
+ * it: `JSON.stringify` of the object with `hash` set to `""` (keys in the object's own order; a missing
+ * `hash` goes last). Unlike upstream, the object is not modified.
+ *
+ * @example
+ * orderBookHash(await client.getOrderBook(tokenId)); // "d7df883a..."
+ */
+export function orderBookHash(book: OrderBookSummary): string;
+
+/**
+ * Whether `tickSize ≤ price ≤ 1 − tickSize`.
+ *
+ * @example
+ * priceValid(0.999, "0.01"); // false
+ */
+export function priceValid(price: number, tickSize: string | number): boolean;
+
+/**
+ * Rounds down to `decimals` places; a number with no more places comes back unchanged (so
+ * `roundDown(0.57, 2)` is 0.57, not 0.56 from binary error).
+ */
+export function roundDown(num: number, decimals: number): number;
+
+/**
+ * Rounds to `decimals` places, halves up (with the upstream's `Number.EPSILON` nudge); a number with
+ * no more places than that comes back unchanged.
+ *
+ * @example
+ * roundNormal(0.5555, 2); // 0.56
+ */
+export function roundNormal(num: number, decimals: number): number;
+
+/**
+ * Rounds up to `decimals` places; a number with no more places comes back unchanged.
+ */
+export function roundUp(num: number, decimals: number): number;
+
+/**
+ * The upstream `ROUNDING_CONFIG`: decimal places of price, size and amount per tick size (a fresh
+ * object each call).
+ *
+ * @example
+ * roundingConfig()["0.01"]; // { price: 2, size: 2, amount: 4 }
+ */
+export function roundingConfig(): Record<string, RoundingConfigEntry>;
+
+/**
+ * The SERVICE_SIGNATURE of one request: HMAC-SHA256 of timestamp + method + requestPath + body, keyed by
+ * the base64-decoded secret, in url-safe base64. Sign exactly the body you send, and the path without
+ * its query string.
+ *
+ * @example
+ * signRequest(secret, Date.now(), "DELETE", "/order", JSON.stringify({ orderId }));
+ */
+export function signRequest(secret: string, timestamp: number | string, method: string, requestPath: string, body?: string | null): string;
+
+export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
+
+export interface InitOutput {
+    readonly memory: WebAssembly.Memory;
+    // (the raw exports of the wasm module are not compared)
+}
+
+export type SyncInitInput = BufferSource | WebAssembly.Module;
+
+/**
+ * Instantiates the given `module`, which can either be bytes or
+ * a precompiled `WebAssembly.Module`.
+ *
+ * @param {{ module: SyncInitInput }} module - Passing `SyncInitInput` directly is deprecated.
+ *
+ * @returns {InitOutput}
+ */
+export function initSync(module: { module: SyncInitInput } | SyncInitInput): InitOutput;
+
+/**
+ * If `module_or_path` is {RequestInfo} or {URL}, makes a request and
+ * for everything else, calls `WebAssembly.instantiate` directly.
+ *
+ * @param {{ module_or_path: InitInput | Promise<InitInput> }} module_or_path - Passing `InitInput` directly is deprecated.
+ *
+ * @returns {Promise<InitOutput>}
+ */
+export default function __wbg_init (module_or_path?: { module_or_path: InitInput | Promise<InitInput> } | InitInput | Promise<InitInput>): Promise<InitOutput>;

@@ -1,0 +1,426 @@
+// The market view: one outcome's order book (parsed in WebAssembly), its depth and price history, a
+// "what would it cost" estimate from OrderBook.simulate(), the fee rate and the comments.
+import { $, h, cents, price, usd, usdShort, num, date, dateTime, shortId, jsonList, errorBox } from "./ui.js";
+import { depthChart, historyChart } from "./charts.js";
+
+const TABLE_LEVELS = 8;
+const CHART_LEVELS = 120;
+const COMMENTS_PAGE = 8;
+/** Price-history windows and their bucket size in minutes. */
+const INTERVALS = { "1h": 1, "6h": 5, "1d": 15, "1w": 60, max: 1440 };
+
+export function marketView(ctx) {
+  let controller = null;
+  let outcomeRun = 0;
+  /** The OrderBook on screen; freed when replaced or when the view closes. */
+  let book = null;
+  let market = null;
+  let tokens = [];
+  let outcomes = [];
+  let outcomeIndex = 0;
+  let interval = "1w";
+  let feeBps = null;
+  let route = {};
+
+  const simForm = $("sim-form");
+  simForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    renderSimulation();
+  });
+  simForm.addEventListener("input", renderSimulation);
+  simForm.addEventListener("change", () => {
+    updateAmountLabel();
+    renderSimulation();
+  });
+  for (const button of document.querySelectorAll("#history-intervals button")) {
+    button.addEventListener("click", () => {
+      interval = button.dataset.interval;
+      markPressed("#history-intervals button", (b) => b === button);
+      loadHistory(tokens[outcomeIndex], outcomeRun, controller.signal);
+    });
+  }
+
+  function freeBook() {
+    book?.free();
+    book = null;
+  }
+
+  function markPressed(selector, isOn) {
+    for (const b of document.querySelectorAll(selector)) b.setAttribute("aria-pressed", String(isOn(b)));
+  }
+
+  function setText(id, text) {
+    $(id).textContent = text;
+  }
+
+  function resetPanels() {
+    for (const id of ["stat-bid", "stat-ask", "stat-spread", "stat-mid", "stat-last", "stat-fee"]) setText(id, "–");
+    $("book-table").replaceChildren(h("p", { class: "loading-line" }, "Loading the order book…"));
+    $("book-meta").textContent = "";
+    $("depth-chart").replaceChildren();
+    $("history-chart").replaceChildren();
+    $("history-change").textContent = "";
+    $("sim-result").replaceChildren();
+    $("market-error").replaceChildren();
+    $("market-details").replaceChildren();
+  }
+
+  // --- Opening a market ----------------------------------------------------------------------------
+
+  async function show(params) {
+    route = params;
+    controller?.abort();
+    controller = new AbortController();
+    const signal = controller.signal;
+    freeBook();
+    market = null;
+    feeBps = null;
+    resetPanels();
+    $("view-market").dataset.state = "loading";
+    $("outcome-tabs").replaceChildren();
+    $("comments").replaceChildren();
+    $("comments-more").hidden = true;
+
+    if (params.tokenId) {
+      tokens = [params.tokenId];
+      outcomes = ["Book"];
+      setText("market-title", "Order book");
+      setText("market-crumb", `Token ${shortId(params.tokenId)}`);
+      $("market-sub").replaceChildren(h("span", { class: "mono" }, params.tokenId));
+      $("comments-card").hidden = true;
+      $("market-grid").classList.add("no-comments");
+      document.title = "Order book · PredictKit demo";
+      selectOutcome(0);
+      return;
+    }
+
+    setText("market-title", "Loading market…");
+    setText("market-crumb", "");
+    $("market-sub").replaceChildren();
+    $("comments-card").hidden = false;
+    $("market-grid").classList.remove("no-comments");
+    try {
+      market = await ctx.client.getMarket(params.marketId, undefined, { signal });
+    } catch (error) {
+      if (ctx.isAbort(error)) return;
+      setText("market-title", "Market unavailable");
+      $("view-market").dataset.state = "error";
+      $("book-table").replaceChildren();
+      $("market-error").replaceChildren(errorBox(ctx.describe(error), () => show(params)));
+      ctx.settled();
+      return;
+    }
+    outcomes = jsonList(market.outcomes);
+    tokens = jsonList(market.clobTokenIds);
+    const event = market.events?.[0];
+    setText("market-title", market.question);
+    setText("market-crumb", event?.title ?? "");
+    document.title = `${market.question} · PredictKit demo`;
+    $("market-sub").replaceChildren(...[
+      market.closed ? h("span", { class: "badge closed" }, "Closed") : h("span", { class: "badge live" }, "Live"),
+      market.endDate && h("span", {}, `${market.closed ? "Ended" : "Ends"} ${date(market.endDate)}`),
+      market.volumeNum !== undefined && h("span", {}, `${usdShort(market.volumeNum)} volume`),
+      market.liquidityNum !== undefined && h("span", {}, `${usdShort(market.liquidityNum)} liquidity`),
+    ].filter(Boolean));
+    $("outcome-tabs").replaceChildren(...outcomes.map((name, i) =>
+      h("button", { type: "button", class: `tab o${i % 2}`, "aria-pressed": "false", onclick: () => selectOutcome(i, true) }, name)));
+    selectOutcome(Math.min(params.outcome ?? 0, Math.max(0, tokens.length - 1)));
+    loadComments(market, signal);
+  }
+
+  function selectOutcome(index, fromTab = false) {
+    outcomeIndex = index;
+    outcomeRun += 1;
+    markPressed("#outcome-tabs button", (b) => [...b.parentElement.children].indexOf(b) === index);
+    if (fromTab && market) history.replaceState(null, "", `#/market/${encodeURIComponent(market.id)}/${index}`);
+    const token = tokens[index];
+    const signal = controller.signal;
+    if (!token) {
+      $("book-table").replaceChildren(h("p", { class: "empty-line" }, "This market has no order book."));
+      $("view-market").dataset.state = "ready";
+      return;
+    }
+    resetPanels();
+    const run = outcomeRun;
+    Promise.allSettled([loadBook(token, run, signal), loadFee(token, run, signal), loadHistory(token, run, signal)])
+      .then(() => { if (run === outcomeRun) $("view-market").dataset.state = "ready"; ctx.settled(); });
+  }
+
+  // --- Book, stats, ladder, depth ------------------------------------------------------------------
+
+  async function loadBook(token, run, signal) {
+    let fresh;
+    try {
+      fresh = await ctx.client.getBook(token, { signal });
+    } catch (error) {
+      if (ctx.isAbort(error) || run !== outcomeRun) return;
+      const message = ctx.isPredictKitError(error) && error.code === "NOT_FOUND"
+        ? "The service has no order book for this outcome." : ctx.describe(error);
+      $("book-table").replaceChildren(errorBox(message, () => selectOutcome(outcomeIndex)));
+      return;
+    }
+    if (run !== outcomeRun) {
+      fresh.free();
+      return;
+    }
+    freeBook();
+    book = fresh;
+    renderBook();
+    renderDetails();
+    renderSimulation();
+  }
+
+  function renderBook() {
+    const bid = book.bestBid();
+    const ask = book.bestAsk();
+    const mid = book.midpoint();
+    const spread = book.spread();
+    setText("stat-bid", bid ? cents(bid.price) : "–");
+    setText("stat-ask", ask ? cents(ask.price) : "–");
+    setText("stat-spread", spread !== undefined ? cents(spread) : "–");
+    setText("stat-mid", mid !== undefined ? cents(mid) : "–");
+    setText("stat-last", book.lastTradePrice !== undefined ? cents(book.lastTradePrice) : "–");
+    $("stat-bid").dataset.value = bid ? String(bid.price) : "";
+    $("stat-ask").dataset.value = ask ? String(ask.price) : "";
+    $("book-meta").textContent = `${num(book.bidCount)} bids · ${num(book.askCount)} asks` +
+      (book.timestamp ? ` · as of ${dateTime(Number(book.timestamp))}` : "");
+
+    const ladder = book.ladder({ levels: TABLE_LEVELS });
+    const askRows = levelRows(ladder.askPrices, ladder.askDepth, "ask").reverse();
+    const bidRows = levelRows(ladder.bidPrices, ladder.bidDepth, "bid");
+    const spreadRow = h("tr", { class: "spread-row" },
+      h("td", { colSpan: 3 }, spread !== undefined ? `Spread ${cents(spread)} · mid ${cents(mid)}` : "One side of this book is empty"));
+    const table = h("table", { class: "ladder", "aria-describedby": "book-meta" },
+      h("caption", { class: "sr-only" }, `Order book: ${TABLE_LEVELS} best asks above, best bids below`),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Price"), h("th", { scope: "col" }, "Shares"), h("th", { scope: "col" }, "Total"))),
+      h("tbody", { class: "asks" }, askRows.length ? askRows : emptyRow("No asks")),
+      h("tbody", {}, spreadRow),
+      h("tbody", { class: "bids" }, bidRows.length ? bidRows : emptyRow("No bids")));
+    $("book-table").replaceChildren(table);
+
+    depthChart($("depth-chart"), book.ladder({ levels: CHART_LEVELS }), mid);
+  }
+
+  function emptyRow(text) {
+    return h("tr", {}, h("td", { colSpan: 3, class: "empty" }, text));
+  }
+
+  /** Table rows from a cumulative ladder side: each level's own size is the step in depth. */
+  function levelRows(prices, depth, side) {
+    const max = depth.length ? depth[depth.length - 1] : 1;
+    const rows = [];
+    for (let i = 0; i < prices.length; i++) {
+      const size = Math.round((depth[i] - (i ? depth[i - 1] : 0)) * 1e6) / 1e6;
+      rows.push(h("tr", { class: `${side}${i === 0 ? " best" : ""}`, style: `--fill:${((depth[i] / max) * 100).toFixed(1)}%` },
+        h("td", { class: "price" }, cents(prices[i])),
+        h("td", {}, num(size)),
+        h("td", {}, num(depth[i]))));
+    }
+    return rows;
+  }
+
+  /** Recomputes the service's SHA-1 book hash in WebAssembly and compares it with the one received. */
+  function bookHashCheck() {
+    if (!book.receivedHash) return "–";
+    if (book.hash() === book.receivedHash) return "Verified ✓";
+    // Books recorded before the service added tick_size and friends were hashed another way.
+    return book.tickSize === undefined ? "Older format, not checked" : "Differs from the service's";
+  }
+
+  function renderDetails() {
+    const rows = [
+      ["Tick size", book.tickSize !== undefined ? String(book.tickSize) : "–"],
+      ["Minimum order", book.minOrderSize !== undefined ? `${num(book.minOrderSize)} shares` : "–"],
+      ["Neg risk", book.negRisk === undefined ? "–" : book.negRisk ? "Yes" : "No"],
+      ["Book hash", bookHashCheck()],
+      ["Token", shortId(tokens[outcomeIndex])],
+      ["Condition", shortId(book.market ?? market?.conditionId)],
+    ];
+    if (market?.orderPriceMinTickSize !== undefined && book.tickSize === undefined) rows[0][1] = String(market.orderPriceMinTickSize);
+    $("market-details").replaceChildren(...rows.map(([k, v]) => h("div", {}, h("dt", {}, k), h("dd", {}, v))));
+  }
+
+  // --- Fee -----------------------------------------------------------------------------------------
+
+  async function loadFee(token, run, signal) {
+    try {
+      const fee = await ctx.client.getFeeRate(token, { signal });
+      if (run !== outcomeRun) return;
+      feeBps = fee.base_fee;
+      const taker = fee.fee_schedule?.takerOnly ?? fee.fd?.to;
+      setText("stat-fee", `${fee.base_fee} bps${taker ? " (takers)" : ""}`);
+      $("stat-fee").title = fee.fee_schedule ? `Curve rate ${fee.fee_schedule.rate}, exponent ${fee.fee_schedule.exponent}, ${fee.fee_schedule.category}` : "";
+    } catch (error) {
+      if (ctx.isAbort(error) || run !== outcomeRun) return;
+      feeBps = null;
+      setText("stat-fee", ctx.isPredictKitError(error) && error.code === "NOT_FOUND" ? "None" : "Unavailable");
+      $("stat-fee").title = ctx.describe(error);
+    }
+    renderSimulation();
+  }
+
+  // --- Simulation ----------------------------------------------------------------------------------
+
+  function simInputs() {
+    const data = new FormData(simForm);
+    return { side: data.get("sim-side") ?? "BUY", unit: data.get("sim-unit") ?? "shares", amount: $("sim-amount").value };
+  }
+
+  function updateAmountLabel() {
+    const { side, unit } = simInputs();
+    setText("sim-amount-label", unit === "shares" ? "Shares" : side === "BUY" ? "Dollars to spend" : "Dollars to receive");
+  }
+
+  function renderSimulation() {
+    const out = $("sim-result");
+    if (!book) return;
+    const { side, unit, amount } = simInputs();
+    const value = Number(amount);
+    if (amount === "" || !(value > 0)) {
+      out.replaceChildren(h("p", { class: "muted" }, "Enter a positive amount to see what it would cost."));
+      return;
+    }
+    let r;
+    try {
+      r = book.simulate(side, unit === "shares" ? { size: value } : { notional: value });
+    } catch (error) {
+      out.replaceChildren(h("p", { class: "bad" }, ctx.describe(error)));
+      return;
+    }
+    if (r.filled === 0) {
+      out.replaceChildren(h("p", { class: "bad" }, `There are no ${side === "BUY" ? "asks" : "bids"} to ${side === "BUY" ? "buy from" : "sell to"}.`));
+      out.dataset.filled = "0";
+      return;
+    }
+    const buying = side === "BUY";
+    const fee = feeBps ? (r.notional * feeBps) / 10_000 : 0;
+    const field = (name, label, text, raw, cls) =>
+      h("div", { class: cls }, h("dt", {}, label), h("dd", { dataset: { field: name, value: String(raw) } }, text));
+    const fields = [
+      field("filled", "Shares", num(r.filled), r.filled),
+      field("avgPrice", "Average price", `${cents(r.avgPrice)} (${price(r.avgPrice, 4)})`, r.avgPrice, "strong"),
+      field("notional", buying ? "Total cost" : "You receive", usd(r.notional), r.notional, "strong"),
+      field("worstPrice", "Worst price", cents(r.worstPrice), r.worstPrice),
+      field("levelsUsed", "Price levels", String(r.levelsUsed), r.levelsUsed),
+      field("slippage", "Slippage vs mid", Number.isNaN(r.slippage) ? "–" : cents(r.slippage), r.slippage),
+    ];
+    if (feeBps) fields.push(field("fee", `Fee (${feeBps} bps)`, usd(fee), fee));
+    const children = [h("dl", { class: "sim-grid" }, fields)];
+    if (r.remaining > 0) {
+      const left = unit === "shares" ? `${num(r.remaining)} shares` : usd(r.remaining);
+      children.push(h("p", { class: "warn", dataset: { field: "remaining", value: String(r.remaining) } },
+        `The book is too thin: ${left} would stay unfilled.`));
+    }
+    out.dataset.filled = String(r.filled);
+    out.replaceChildren(...children);
+  }
+
+  // --- Price history -------------------------------------------------------------------------------
+
+  async function loadHistory(token, run, signal) {
+    const box = $("history-chart");
+    box.setAttribute("aria-busy", "true");
+    try {
+      const { history } = await ctx.client.getPricesHistory({ market: token, interval, fidelity: INTERVALS[interval] }, { signal });
+      if (run !== outcomeRun) return;
+      historyChart(box, history);
+      const change = history.length > 1 ? history[history.length - 1].p - history[0].p : 0;
+      const label = $("history-change");
+      label.textContent = history.length > 1 ? `${change >= 0 ? "▲" : "▼"} ${cents(Math.abs(change))} · now ${cents(history[history.length - 1].p)}` : "";
+      label.className = `change ${change >= 0 ? "up" : "down"}`;
+    } catch (error) {
+      if (ctx.isAbort(error) || run !== outcomeRun) return;
+      box.replaceChildren(errorBox(ctx.describe(error), () => loadHistory(token, outcomeRun, controller.signal)));
+    } finally {
+      box.removeAttribute("aria-busy");
+      ctx.settled();
+    }
+  }
+
+  // --- Comments ------------------------------------------------------------------------------------
+
+  /** The market's comments; when it has none, its event's (most comments sit on events). */
+  async function loadComments(forMarket, signal) {
+    const list = $("comments");
+    const heading = $("comments-scope");
+    const moreButton = $("comments-more");
+    list.replaceChildren(h("li", { class: "loading-line" }, "Loading comments…"));
+    let scope = { parent_entity_type: "market", parent_entity_id: String(forMarket.id) };
+    let offset = 0;
+    const page = async () => {
+      const items = await ctx.client.getComments({ ...scope, limit: COMMENTS_PAGE, offset, order: "createdAt" }, { signal });
+      offset += items.length;
+      return items;
+    };
+    try {
+      let items = await page();
+      const event = forMarket.events?.[0];
+      if (items.length === 0 && event) {
+        scope = { parent_entity_type: "Event", parent_entity_id: String(event.id) };
+        items = await page();
+        heading.textContent = items.length ? `On the event “${event.title}”` : "";
+      } else {
+        heading.textContent = items.length ? "On this market" : "";
+      }
+      if (market !== forMarket) return;
+      list.replaceChildren(...(items.length ? items.map(renderComment) : [h("li", { class: "empty-line" }, "No comments yet.")]));
+      moreButton.hidden = items.length < COMMENTS_PAGE;
+      moreButton.onclick = async () => {
+        moreButton.disabled = true;
+        try {
+          const next = await page();
+          const rendered = next.map(renderComment);
+          list.append(...rendered);
+          rendered[0]?.querySelector("button, a")?.focus();
+          moreButton.hidden = next.length < COMMENTS_PAGE;
+        } catch (error) {
+          if (!ctx.isAbort(error)) list.append(h("li", {}, errorBox(ctx.describe(error))));
+        } finally {
+          moreButton.disabled = false;
+          ctx.settled();
+        }
+      };
+    } catch (error) {
+      if (ctx.isAbort(error) || market !== forMarket) return;
+      list.replaceChildren(h("li", {}, errorBox(ctx.describe(error), () => loadComments(forMarket, controller.signal))));
+    } finally {
+      ctx.settled();
+    }
+  }
+
+  function renderComment(comment) {
+    const name = comment.profile?.name || comment.profile?.pseudonym || shortId(comment.userAddress);
+    const replies = comment.replyCount ?? comment.replies?.length ?? 0;
+    const item = h("li", { class: "comment" },
+      h("div", { class: "avatar", "aria-hidden": "true" }, name.slice(0, 1).toUpperCase()),
+      h("div", { class: "comment-main" },
+        h("p", { class: "comment-head" }, h("strong", {}, name), h("span", { class: "muted" }, ` · ${date(comment.createdAt)}`)),
+        h("p", { class: "comment-body" }, comment.body),
+        h("p", { class: "comment-foot muted" }, `♥ ${comment.reactionCount ?? 0}`)));
+    if (replies > 0) {
+      const button = h("button", { type: "button", class: "link-button", "aria-expanded": "false" }, `${replies} ${replies === 1 ? "reply" : "replies"}`);
+      button.addEventListener("click", async () => {
+        button.disabled = true;
+        try {
+          const found = await ctx.client.getCommentReplies(comment.id, { limit: 20 }, { signal: controller.signal });
+          button.replaceWith(h("ol", { class: "replies" }, found.map(renderComment)));
+        } catch (error) {
+          if (!ctx.isAbort(error)) button.after(errorBox(ctx.describe(error)));
+          button.disabled = false;
+        } finally {
+          ctx.settled();
+        }
+      });
+      item.querySelector(".comment-foot").append(" · ", button);
+    }
+    return item;
+  }
+
+  return {
+    show,
+    hide() {
+      controller?.abort();
+      freeBook();
+    },
+  };
+}
