@@ -4,7 +4,7 @@
 /// The service's time in milliseconds from a reading of `value` in `unit_ms` units (1000 for seconds).
 /// A reading in whole units stands for the middle of its unit.
 pub fn server_ms(value: f64, unit_ms: f64) -> Option<f64> {
-    if !value.is_finite() || value <= 0.0 || !(unit_ms >= 1.0) {
+    if !value.is_finite() || value <= 0.0 || unit_ms.is_nan() || unit_ms < 1.0 {
         return None;
     }
     Some(value * unit_ms + if unit_ms > 1.0 { unit_ms / 2.0 } else { 0.0 })

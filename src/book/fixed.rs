@@ -117,7 +117,8 @@ pub fn format(units: u64, out: &mut Vec<u8>) {
     }
 }
 
-fn push_digits(mut n: u64, out: &mut Vec<u8>) {
+/// The decimal digits of `n`, without the formatting machinery (which would cost the wasm its size).
+pub(crate) fn push_digits(mut n: u64, out: &mut Vec<u8>) {
     let mut buf = [0u8; 20];
     let mut i = buf.len();
     loop {

@@ -3,7 +3,7 @@
 
 use sha1::{Digest, Sha1};
 
-use super::{BookSide, Field, OrderBook};
+use super::{BookSide, Field, OrderBook, Span};
 
 /// Field names with their JSON punctuation, in the interface's order around `bids` and `asks`.
 const HEAD: [(Field, &[u8]); 3] =
@@ -62,15 +62,49 @@ impl OrderBook {
     }
 
     fn put_levels(&self, out: &mut impl Sink, side: &BookSide) {
-        for (i, (price, size)) in side.text.iter().enumerate() {
-            out.put(if i == 0 { b"{\"price\":" } else { b",{\"price\":" });
-            out.put(self.raw(*price));
-            out.put(b",\"size\":");
-            out.put(self.raw(*size));
-            out.put(b"}");
+        // Source bytes `[start, end)` not yet written: consecutive received levels, commas included.
+        let mut run: Option<(usize, usize)> = None;
+        for (i, &(price, size)) in side.text.iter().enumerate() {
+            let in_source = side.compact && (price.start | size.start) & Span::EXTRA == 0;
+            if in_source {
+                // The level's text: `{"price":` before the price, `}` after the size.
+                let start = (price.start as usize).saturating_sub(LEVEL_HEAD.len());
+                let end = size.start as usize + size.len as usize + 1;
+                match run {
+                    // The byte between two adjacent compact levels is their comma.
+                    Some((from, to)) if to + 1 == start => {
+                        run = Some((from, end));
+                        continue;
+                    }
+                    Some((from, to)) => out.put(self.src.get(from..to).unwrap_or_default()),
+                    None => {}
+                }
+                if i > 0 {
+                    out.put(b",");
+                }
+                run = Some((start, end));
+            } else {
+                if let Some((from, to)) = run.take() {
+                    out.put(self.src.get(from..to).unwrap_or_default());
+                }
+                if i > 0 {
+                    out.put(b",");
+                }
+                out.put(LEVEL_HEAD);
+                out.put(self.raw(price));
+                out.put(b",\"size\":");
+                out.put(self.raw(size));
+                out.put(b"}");
+            }
+        }
+        if let Some((from, to)) = run {
+            out.put(self.src.get(from..to).unwrap_or_default());
         }
     }
 }
+
+/// What comes before a level's price.
+const LEVEL_HEAD: &[u8] = b"{\"price\":";
 
 trait Sink {
     fn put(&mut self, bytes: &[u8]);
@@ -82,13 +116,16 @@ impl Sink for Vec<u8> {
     }
 }
 
-/// Feeds SHA-1 in large blocks: many tiny updates would cost more than the copying.
+/// Feeds SHA-1 in large blocks: many tiny updates would cost more than the copying. Long pieces (runs of
+/// levels taken from the source) go to SHA-1 as they are, without a copy.
 struct Buffered {
     sha: Sha1,
     buf: Vec<u8>,
 }
 
 const BLOCK: usize = 16 * 1024;
+/// Pieces at least this long skip the buffer.
+const DIRECT: usize = 256;
 
 impl Buffered {
     fn new() -> Self {
@@ -104,15 +141,17 @@ impl Buffered {
 impl Sink for Buffered {
     #[inline]
     fn put(&mut self, bytes: &[u8]) {
-        if self.buf.len() + bytes.len() > BLOCK {
+        if bytes.len() >= DIRECT {
             self.sha.update(&self.buf);
             self.buf.clear();
-            if bytes.len() > BLOCK {
-                self.sha.update(bytes);
-                return;
+            self.sha.update(bytes);
+        } else {
+            if self.buf.len() + bytes.len() > BLOCK {
+                self.sha.update(&self.buf);
+                self.buf.clear();
             }
+            self.buf.extend_from_slice(bytes);
         }
-        self.buf.extend_from_slice(bytes);
     }
 }
 
@@ -163,6 +202,31 @@ mod tests {
             let book = OrderBook::from_bytes(text.as_bytes()).unwrap();
             assert_eq!(Some(book.hash()), book.received_hash());
         }
+    }
+
+    #[test]
+    fn hashes_runs_from_the_source_around_changed_and_general_levels() {
+        let levels = |n: u32| (0..n).map(|i| format!(r#"{{"price":"0.{:02}","size":"{i}"}}"#, i + 10)).collect::<Vec<_>>();
+        let bids = levels(40).join(",");
+        let mut book = OrderBook::from_bytes(format!(r#"{{"bids":[{bids}],"asks":[]}}"#).as_bytes()).unwrap();
+        // A changed level in the middle and one at each end split the run from the source.
+        book.apply_price_change(super::super::Side::Buy, "0.3", "7").unwrap();
+        book.apply_price_change(super::super::Side::Buy, "0.10", "8").unwrap();
+        book.apply_price_change(super::super::Side::Buy, "0.49", "0").unwrap();
+        book.apply_price_change(super::super::Side::Buy, "0.5", "1").unwrap();
+        let mut want = levels(39);
+        want[0] = r#"{"price":"0.10","size":"8"}"#.into();
+        want[20] = r#"{"price":"0.3","size":"7"}"#.into();
+        want.push(r#"{"price":"0.5","size":"1"}"#.into());
+        let want = format!(r#"{{"hash":"","bids":[{}],"asks":[]}}"#, want.join(","));
+        assert_eq!(String::from_utf8(book.hash_input()).unwrap(), want);
+        assert_eq!(book.hash(), sha1_hex(want.as_bytes()));
+        // A side with a level off the fast path is written level by level.
+        let spaced = format!(r#"{{"asks":[{bids}, {{ "price":"0.9","size":"1"}},{bids}]}}"#);
+        let book = OrderBook::from_bytes(spaced.as_bytes()).unwrap();
+        let want = format!(r#"{{"hash":"","bids":[],"asks":[{bids},{{"price":"0.9","size":"1"}},{bids}]}}"#);
+        assert_eq!(String::from_utf8(book.hash_input()).unwrap(), want);
+        assert_eq!(book.hash(), sha1_hex(want.as_bytes()));
     }
 
     #[test]

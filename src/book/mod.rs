@@ -101,6 +101,11 @@ pub struct BookSide {
     best: Option<Level>,
     /// Bids rank the highest price first, asks the lowest.
     is_bid: bool,
+    /// Every level whose text is in the source came through the parser's fast path, so its text there is
+    /// exactly `{"price":P,"size":S}` from the byte before `price`'s key to the `}`: the hash takes such
+    /// levels, and runs of them, straight from the source. Price changes keep this true: they only
+    /// remove levels or give them text in the arena.
+    compact: bool,
 }
 
 impl BookSide {
@@ -112,6 +117,7 @@ impl BookSide {
             order: Order::BestLast,
             best: None,
             is_bid,
+            compact: true,
         }
     }
 
@@ -215,18 +221,31 @@ impl BookSide {
     #[inline(always)]
     fn each_chunk_best_first(&self, mut visit: impl FnMut(&[u64], &[u64], bool) -> bool) {
         match &self.order {
+            // Offsets rather than `rchunks` and `zip`, which size optimization leaves as calls.
             Order::BestLast => {
-                for (prices, sizes) in self.prices.rchunks(CHUNK).zip(self.sizes.rchunks(CHUNK)) {
+                let mut end = self.prices.len().min(self.sizes.len());
+                while end > 0 {
+                    let start = end.saturating_sub(CHUNK);
+                    let (Some(prices), Some(sizes)) = (self.prices.get(start..end), self.sizes.get(start..end)) else {
+                        return;
+                    };
                     if !visit(prices, sizes, true) {
                         return;
                     }
+                    end = start;
                 }
             }
             Order::BestFirst => {
-                for (prices, sizes) in self.prices.chunks(CHUNK).zip(self.sizes.chunks(CHUNK)) {
+                let (len, mut start) = (self.prices.len().min(self.sizes.len()), 0);
+                while start < len {
+                    let end = len.min(start + CHUNK);
+                    let (Some(prices), Some(sizes)) = (self.prices.get(start..end), self.sizes.get(start..end)) else {
+                        return;
+                    };
                     if !visit(prices, sizes, false) {
                         return;
                     }
+                    start = end;
                 }
             }
             Order::Ranked(ranks) => {
@@ -317,8 +336,9 @@ enum Field {
 
 const FIELD_COUNT: usize = 8;
 
-/// Levels per run of the hot walks: small enough that 16 sums of 60-bit products fit in 64 bits.
-const CHUNK: usize = 16;
+/// Levels per run of the hot walks: few enough that the sums of a run's products fit in 64 bits (see
+/// `walk::run_sums`), many enough that the work per run is small beside the work per level.
+const CHUNK: usize = 32;
 
 /// An order book as the service sends it (GET /book, each element of POST /books).
 #[derive(Clone, Debug)]

@@ -101,6 +101,7 @@ fn levels(c: &mut Cursor<'_>, side: &mut BookSide, first: bool) -> Result<(), Er
     side.prices.clear();
     side.sizes.clear();
     side.text.clear();
+    side.compact = true;
     c.expect(b'[', "bids and asks must be arrays")?;
     let mut order = Monotony::default();
     if c.eat(b']') {
@@ -157,6 +158,7 @@ fn levels(c: &mut Cursor<'_>, side: &mut BookSide, first: bool) -> Result<(), Er
                 // The fast path declined this level.
                 c.ws();
                 let (price, size, text) = general_level(c)?;
+                side.compact = false;
                 order.add(&[price]);
                 side.prices.push(price);
                 side.sizes.push(size);

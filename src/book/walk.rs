@@ -15,18 +15,33 @@ pub(super) fn mul(price: u64, size: u64) -> u128 {
     }
 }
 
-/// The total size and notional of a run of levels when every level is small enough (price below 2^21
-/// units, size below 2^39) for both sums to be exact in 64 bits; `None` otherwise. Branch-free, so the
-/// loop stays a handful of instructions per level.
+// A run's notional sum cannot overflow: checked when compiling.
+const _: () = assert!(super::CHUNK as u128 * ((1 << 21) - 1) * ((1 << 38) - 1) <= u64::MAX as u128);
+
+/// The total size and notional of a run of up to [`super::CHUNK`] levels when every level is small enough
+/// (price below 2^21 units, 2.09; size below 2^38 units, 274,877) for both sums to be exact in 64 bits:
+/// 32 products below 2^59 each; `None` otherwise. Branch-free and four levels a step (size optimization
+/// does not unroll), so the loop stays a few instructions per level.
 #[inline(always)]
 fn run_sums(prices: &[u64], sizes: &[u64]) -> Option<(u64, u64)> {
-    let (mut large, mut size, mut notional) = (0u64, 0u64, 0u64);
-    for (&p, &s) in prices.iter().zip(sizes) {
-        large |= (p >> 21) | (s >> 39);
+    // `p | s >> 17` stays below 2^21 exactly when p < 2^21 and s < 2^38: one test for both bounds.
+    let (mut wide, mut size, mut notional) = (0u64, 0u64, 0u64);
+    // Indexes rather than iterator adapters, which size optimization leaves as calls.
+    let mut i = 0;
+    while let (Some(&[p0, p1, p2, p3]), Some(&[s0, s1, s2, s3])) = (prices.get(i..i + 4), sizes.get(i..i + 4)) {
+        wide |= p0 | p1 | p2 | p3 | ((s0 | s1 | s2 | s3) >> 17);
+        size = size.wrapping_add(s0.wrapping_add(s1).wrapping_add(s2.wrapping_add(s3)));
+        let pair = p0.wrapping_mul(s0).wrapping_add(p1.wrapping_mul(s1));
+        notional = notional.wrapping_add(pair.wrapping_add(p2.wrapping_mul(s2).wrapping_add(p3.wrapping_mul(s3))));
+        i += 4;
+    }
+    while let (Some(&p), Some(&s)) = (prices.get(i), sizes.get(i)) {
+        wide |= p | (s >> 17);
         size = size.wrapping_add(s);
         notional = notional.wrapping_add(p.wrapping_mul(s));
+        i += 1;
     }
-    (large == 0).then_some((size, notional))
+    (wide >> 21 == 0).then_some((size, notional))
 }
 
 /// Calls `visit(price, size)` for the levels of a run in walk order, until it returns false.
@@ -53,7 +68,12 @@ fn each_in(prices: &[u64], sizes: &[u64], reversed: bool, mut visit: impl FnMut(
 /// run's last price in walk order.
 #[inline(always)]
 fn run_prices(prices: &[u64], reversed: bool, prev: Option<u64>) -> (u32, Option<u64>) {
-    let changes = prices.windows(2).fold(0u32, |n, w| n + u32::from(matches!(w, [a, b] if a != b)));
+    // An index loop: size optimization leaves `windows` as calls.
+    let (mut changes, mut i) = (0u32, 1);
+    while let (Some(&a), Some(&b)) = (prices.get(i - 1), prices.get(i)) {
+        changes += u32::from(a != b);
+        i += 1;
+    }
     let (first, last) = if reversed { (prices.last(), prices.first()) } else { (prices.first(), prices.last()) };
     let new_first = match (first, prev) {
         (Some(first), Some(prev)) => *first != prev,
@@ -187,7 +207,12 @@ pub struct Fill {
 impl Fill {
     /// Cash per share, `None` when nothing was filled.
     pub fn avg_price(&self) -> Option<f64> {
-        (self.filled > 0).then(|| fixed::notional_to_f64(self.notional) / fixed::to_f64(self.filled))
+        // Cash (10^-12) per share (10^-6) is a price in 10^-6 units: its whole part divided exactly, so a
+        // fill at one price reports that price exactly (0.484, not 0.48400000000000004).
+        let filled = u128::from(self.filled);
+        let whole = self.notional.checked_div(filled)?;
+        let rest = self.notional.checked_rem(filled)?;
+        Some((whole as f64 + rest as f64 / filled as f64) / fixed::SCALE as f64)
     }
 
     pub fn remaining_f64(&self) -> f64 {
@@ -408,6 +433,9 @@ mod tests {
         assert_eq!(fill.levels_used, 2);
         assert_eq!(fill.remaining, 0);
         assert_eq!(fill.avg_price(), Some(0.56));
+        // One level of 0.484: the average is that price exactly.
+        let one = OrderBook::from_bytes(br#"{"bids":[{"price":"0.484","size":"300"}],"asks":[]}"#).unwrap();
+        assert_eq!(one.simulate(Side::Sell, Target::Size(100_000_000)).avg_price(), Some(0.484));
         // Midpoint 0.45: a buy at 0.56 on average pays 0.11 over it.
         assert!((b.slippage(Side::Buy, &fill).unwrap() - 0.11).abs() < 1e-12);
 

@@ -266,8 +266,7 @@ impl OrderBook {
     #[wasm_bindgen(unchecked_return_type = "BookLadder")]
     pub fn ladder(
         &self,
-        // Untyped so TypeScript sees it optional: `{ levels?: number }`.
-        options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "{ levels?: number }")] options: Option<JsValue>,
     ) -> Result<Object, JsValue> {
         let levels = match levels_of(&options.unwrap_or(JsValue::UNDEFINED)) {
             v if is_absent(&v) => usize::MAX,
@@ -301,8 +300,7 @@ impl OrderBook {
     pub fn apply_price_change(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "PriceChange")] change: &JsValue,
-        // Untyped so TypeScript sees it optional: the message's timestamp, string or number.
-        timestamp: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "string | number")] timestamp: Option<JsValue>,
     ) -> Result<(), JsValue> {
         let side = match get(change, "side").as_string() {
             Some(side) => Side::parse(&side)?,

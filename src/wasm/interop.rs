@@ -153,19 +153,9 @@ pub fn timestamp_text(value: &JsValue, param: &'static str) -> Result<String, Er
     Err(Error::invalid(param, "must be a non-negative whole number (or its decimal text)"))
 }
 
-/// The decimal digits of `n`, without the formatting machinery.
-fn digits(mut n: u64) -> String {
-    let mut buf = [0u8; 20];
-    let mut at = buf.len();
-    loop {
-        at -= 1;
-        if let Some(slot) = buf.get_mut(at) {
-            *slot = b'0' + (n % 10) as u8;
-        }
-        n /= 10;
-        if n == 0 || at == 0 {
-            break;
-        }
-    }
-    buf.get(at..).map(|d| d.iter().map(|&b| char::from(b)).collect()).unwrap_or_default()
+/// The decimal digits of `n`.
+fn digits(n: u64) -> String {
+    let mut out = Vec::with_capacity(20);
+    crate::book::fixed::push_digits(n, &mut out);
+    out.into_iter().map(char::from).collect()
 }

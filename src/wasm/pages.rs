@@ -39,8 +39,9 @@ struct State {
     on_page: Option<Function>,
 }
 
-/// Reads one page per `nextPage()` call. Internal: `iterate*` methods return an `AsyncIterable` built on it.
-#[wasm_bindgen]
+/// Reads one page per `nextPage()` call. Internal: `iterate*` methods return an `AsyncIterable` built on
+/// it, so it is left out of the published types.
+#[wasm_bindgen(skip_typescript)]
 pub struct PageReader {
     inner: Rc<Inner>,
     state: Rc<RefCell<State>>,
@@ -99,13 +100,13 @@ fn read_options(options: &JsValue) -> Result<(Option<u64>, Option<Function>), Er
 #[wasm_bindgen]
 impl PageReader {
     /// The error an aborted iteration ends with.
-    #[wasm_bindgen(js_name = abortError)]
+    #[wasm_bindgen(js_name = abortError, unchecked_return_type = "PredictKitError")]
     pub fn abort_error(&self) -> JsValue {
         Error::new(crate::error::ErrorCode::Aborted, "the iteration was aborted by its AbortSignal").into()
     }
 
     /// The next page: `{ items, done }`.
-    #[wasm_bindgen(js_name = nextPage)]
+    #[wasm_bindgen(js_name = nextPage, unchecked_return_type = "Promise<{ items: unknown[]; done: boolean }>")]
     pub fn next_page(&self) -> Promise {
         let inner = self.inner.clone();
         let state = self.state.clone();

@@ -1615,7 +1615,7 @@ export class OrderBook {
      * @example
      * for (const change of message.price_changes) book.applyPriceChange(change, message.timestamp);
      */
-    applyPriceChange(change: PriceChange, timestamp?: any | null): void;
+    applyPriceChange(change: PriceChange, timestamp?: string | number): void;
     /**
      * The lowest ask's price, NaN when there are no asks.
      */
@@ -1667,7 +1667,7 @@ export class OrderBook {
      * @example
      * const { bidPrices, bidDepth, askPrices, askDepth } = book.ladder({ levels: 20 });
      */
-    ladder(options?: any | null): BookLadder;
+    ladder(options?: { levels?: number }): BookLadder;
     /**
      * Parses the bytes of a POST /books response: one `OrderBook` per element.
      */
@@ -1739,19 +1739,6 @@ export class OrderBook {
      * The book's timestamp as sent (milliseconds, as text).
      */
     readonly timestamp: string | undefined;
-}
-
-/**
- * Reads one page per `nextPage()` call. Internal: `iterate*` methods return an `AsyncIterable` built on it.
- */
-export class PageReader {
-    private constructor();
-    free(): void;
-    [Symbol.dispose](): void;
-    /**
-     * The next page: `{ items, done }`.
-     */
-    nextPage(): Promise<any>;
 }
 
 /**

@@ -47,6 +47,8 @@ export function stagePackage(stage = join(WORK, "stage", "predictkit")) {
   mkdirSync(stage, { recursive: true });
   const topLevel = ["package.json", ...manifest.files.filter((f) => !f.endsWith("/"))];
   for (const file of topLevel) cpSync(join(COMMITTED, file), join(stage, file));
+  // The licences are the repository's own; npm packs them from the package folder.
+  for (const licence of ["LICENSE-MIT", "LICENSE-APACHE"]) cpSync(join(REPO, licence), join(stage, licence));
   for (const dir of GENERATED_DIRS) {
     const from = join(PKG_DIR, dir);
     if (!existsSync(join(from, "predictkit.js"))) {

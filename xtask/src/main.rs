@@ -102,6 +102,12 @@ fn build() -> Result<bool> {
     let wasm = target_dir().join(WASM_TARGET).join("release").join("predictkit.wasm");
     let bindgen = setup::tools_bin().join("wasm-bindgen");
     let wasm_opt = root.join("node_modules").join(".bin").join("wasm-opt");
+    // The licences travel with the package (npm packs LICENSE* files of the package folder).
+    for licence in ["LICENSE-MIT", "LICENSE-APACHE"] {
+        let to = pkg_dir().join(licence);
+        std::fs::create_dir_all(pkg_dir()).map_err(|e| format!("cannot create {}: {e}", pkg_dir().display()))?;
+        std::fs::copy(root.join(licence), &to).map_err(|e| format!("cannot copy {licence}: {e}"))?;
+    }
     // The outputs depend only on the wasm (which embeds the JS snippets) and on these steps.
     let stamp = stamp_of(&wasm)?;
     for (target, dir) in TARGETS {
@@ -296,6 +302,13 @@ fn test(args: &[String]) -> Result<bool> {
     let t = step("JS tests against pkg/ (node --test)");
     tally.add(Suite::run("js", &mut node_test("js")));
     done("JS tests", t);
+    let t = step("package tests (npm pack, publint, attw, tsc; Node, Vite, page, worker, extension)");
+    let mut package = node_test("package");
+    if skip_browser {
+        package.env("PREDICTKIT_SKIP_BROWSER", "1");
+    }
+    tally.add(Suite::run("package", &mut package));
+    done("package tests", t);
     if !skip_browser {
         let t = step("browser tests of www/ (playwright-core + Chromium)");
         tally.add(Suite::run("browser", &mut node_test("browser")));
