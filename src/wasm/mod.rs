@@ -1,6 +1,10 @@
 //! The JavaScript binding: converts values, performs fetches, holds no business logic.
 //! This folder alone names wasm-bindgen, js-sys and web-sys.
 
+/// Talc instead of the default dlmalloc: smaller and faster for wasm (measured with `cargo xtask build`).
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 mod book;
 mod call;
 mod client;
