@@ -156,7 +156,7 @@ async fn sync_clock_corrects_a_skewed_clock() {
     let real_now = skew.call0(&JsValue::UNDEFINED).unwrap();
     let c = me.client(&[]);
     let stale = JsFuture::from(c.get_open_orders(None, None)).await;
-    let offset = JsFuture::from(c.sync_clock()).await;
+    let offset = JsFuture::from(c.sync_clock(None)).await;
     let fresh = JsFuture::from(c.get_open_orders(None, None)).await;
     Reflect::set(&js_sys::Date::new_0().constructor(), &"now".into(), &real_now).unwrap();
     assert_code(&stale.unwrap_err(), "UNAUTHORIZED");

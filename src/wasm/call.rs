@@ -120,6 +120,36 @@ impl Inner {
         result
     }
 
+    /// One exchange, not retried, whose answer is wanted whatever its status (`syncClock` reads the `Date`
+    /// header of a 404): it waits for budget, and the call's deadline and signal apply, body included.
+    /// Returns the response and, for a 2xx answer, its body text.
+    pub async fn exchange(
+        &self,
+        request: &HttpRequest,
+        options: &CallOptions,
+    ) -> Result<(web_sys::Response, Option<String>), JsValue> {
+        let scope = CallScope::new(&options.signal, options.timeout_ms);
+        let result = async {
+            let ticket = self.acquire(request, &scope).await?;
+            let response = self.transport.fetch(request, None, &scope.signal()).await;
+            let body = match &response {
+                Ok(r) if r.ok() => match r.text() {
+                    Ok(text) => JsFuture::from(text).await.ok().and_then(|t| t.as_string()),
+                    Err(_) => None,
+                },
+                _ => None,
+            };
+            self.release(ticket);
+            if scope.aborted() {
+                return Err(stopped(&scope, request));
+            }
+            Ok((response?, body))
+        }
+        .await;
+        scope.finish();
+        result
+    }
+
     async fn attempts(
         &self,
         request: &HttpRequest,

@@ -547,23 +547,24 @@ impl Client {
     /// Reads GET /time where the service has it, else the `Date` header of that answer (whole seconds;
     /// cross-origin it must be exposed). Resolves to the offset in milliseconds.
     ///
+    /// The client's `timeoutMs` and per-call `{ signal, timeoutMs }` apply.
+    ///
     /// @example
     /// const offsetMs = await client.syncClock();
     #[wasm_bindgen(js_name = syncClock, unchecked_return_type = "Promise<number>")]
-    pub fn sync_clock(&self) -> Promise {
+    pub fn sync_clock(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
+    ) -> Promise {
         let inner = self.inner.clone();
+        let call = inner.call_options(options.as_ref());
         future_to_promise(async move {
+            let call = call?;
             let request = api::server_time();
             let sent = js_sys::Date::now();
-            let response = inner.transport.fetch(&request, None, &JsValue::UNDEFINED).await?;
+            let (response, body) = inner.exchange(&request, &call).await?;
             let received = js_sys::Date::now();
-            let mut server = None;
-            if response.ok() {
-                if let Ok(text) = response.text() {
-                    let text = wasm_bindgen_futures::JsFuture::from(text).await.unwrap_or_default();
-                    server = text.as_string().and_then(|t| clock::time_body_ms(&t));
-                }
-            }
+            let mut server = body.and_then(|t| clock::time_body_ms(&t));
             if server.is_none() {
                 let date = response.headers().get("date").ok().flatten().unwrap_or_default();
                 server = clock::server_ms(js_sys::Date::parse(&date) / 1000.0, 1000.0);

@@ -114,6 +114,7 @@ test("a cancellation is retried on 429 but not on 5xx (it may have been applied)
 test("timeoutMs gives TIMEOUT and an AbortSignal gives ABORTED, mid-request", async () => {
   const { token } = await tokenOf();
   await admin(EMULATOR, "POST", "/__admin/faults", { path: "/book", faults: [{ kind: "delay", ms: 3000 }], repeat: true });
+  await admin(EMULATOR, "POST", "/__admin/faults", { path: "/time", faults: [{ kind: "delay", ms: 3000 }], repeat: true });
   const r = await inPage(async ({ pk, base, token }) => {
     const client = new pk.Client({ baseUrl: base, timeoutMs: 300, maxRetries: 0 });
     let t = performance.now();
@@ -125,13 +126,19 @@ test("timeoutMs gives TIMEOUT and an AbortSignal gives ABORTED, mid-request", as
     const aborted = await client.getOrderBook(token, { signal: controller.signal, timeoutMs: 10000 }).then(() => "ok", (e) => e.code);
     const abortMs = performance.now() - t;
     const already = await client.getOrderBook(token, { signal: AbortSignal.abort() }).then(() => "ok", (e) => e.code);
-    return { timeout, timeoutMs, aborted, abortMs, already };
+    t = performance.now();
+    const clock = await client.syncClock().then(() => "ok", (e) => e.code);
+    const clockMs = performance.now() - t;
+    return { timeout, timeoutMs, aborted, abortMs, already, clock, clockMs };
   }, { token });
   assert.equal(r.timeout, "TIMEOUT");
   assert.ok(r.timeoutMs >= 290 && r.timeoutMs < 1000, `${r.timeoutMs}`);
   assert.equal(r.aborted, "ABORTED");
   assert.ok(r.abortMs < 1000, `${r.abortMs}`);
   assert.equal(r.already, "ABORTED");
+  // syncClock() is bounded by the same deadline: a service that never answers cannot hang it.
+  assert.equal(r.clock, "TIMEOUT");
+  assert.ok(r.clockMs < 1000, `${r.clockMs}`);
 });
 
 test("abort during a budget wait and during a retry backoff; maxQueueMs", async () => {

@@ -1580,10 +1580,12 @@ export class Client {
      * Reads GET /time where the service has it, else the `Date` header of that answer (whole seconds;
      * cross-origin it must be exposed). Resolves to the offset in milliseconds.
      *
+     * The client's `timeoutMs` and per-call `{ signal, timeoutMs }` apply.
+     *
      * @example
      * const offsetMs = await client.syncClock();
      */
-    syncClock(): Promise<number>;
+    syncClock(options?: RequestOptions): Promise<number>;
     /**
      * The offset added to the local clock when signing, in milliseconds.
      */
