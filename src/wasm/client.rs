@@ -6,11 +6,10 @@ use std::rc::Rc;
 use js_sys::{Function, Object, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::future_to_promise;
 
 use super::book::OrderBook;
 use super::call::{read_client_settings, Gate, Inner, Notifier};
-use super::interop::{get, is_absent, opt_string, read_params, req_string, to_value};
+use super::interop::{get, is_absent, opt_string, promise, read_params, req_string, to_value};
 use super::pages::{iterate, List};
 use super::signing::read_credentials;
 use super::transport::{BaseUrls, Payload, Transport, Want};
@@ -356,7 +355,7 @@ impl Client {
         let inner = self.inner.clone();
         let request = api::order_book(token_id);
         let call = inner.call_options(options.as_ref());
-        future_to_promise(async move {
+        promise(Box::pin(async move {
             let (request, call) = (request?, call?);
             let Payload::Bytes(bytes) = inner.execute(&request, &call, Want::Bytes).await? else {
                 return Err(Error::decode("expected a byte body").into());
@@ -366,7 +365,7 @@ impl Client {
                 e
             })?;
             Ok(OrderBook::from(book).into())
-        })
+        }))
     }
 
     /// POST /books — the order books of up to 500 tokens (§4.15).
@@ -558,7 +557,7 @@ impl Client {
     ) -> Promise {
         let inner = self.inner.clone();
         let call = inner.call_options(options.as_ref());
-        future_to_promise(async move {
+        promise(Box::pin(async move {
             let call = call?;
             let request = api::server_time();
             let sent = js_sys::Date::now();
@@ -577,7 +576,7 @@ impl Client {
             let offset = clock::offset_ms(server, sent, received);
             inner.clock_offset_ms.set(offset);
             Ok(JsValue::from_f64(offset))
-        })
+        }))
     }
 
     /// The offset added to the local clock when signing, in milliseconds.
@@ -622,13 +621,13 @@ impl Client {
     fn json(&self, options: Option<&JsValue>, request: Result<HttpRequest, Error>) -> Promise {
         let inner = self.inner.clone();
         let call = inner.call_options(options);
-        future_to_promise(async move {
+        promise(Box::pin(async move {
             let (request, call) = (request?, call?);
             match inner.execute(&request, &call, Want::Json).await? {
                 Payload::Json(value) => Ok(value),
                 Payload::Bytes(_) => Err(Error::decode("expected a JSON body").into()),
             }
-        })
+        }))
     }
 }
 

@@ -1,6 +1,9 @@
 //! Every conversion between JavaScript values and the core's types, in one place.
 
-use js_sys::{Object, Reflect};
+use std::future::Future;
+use std::pin::Pin;
+
+use js_sys::{Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -158,4 +161,13 @@ fn digits(n: u64) -> String {
     let mut out = Vec::with_capacity(20);
     crate::book::fixed::push_digits(n, &mut out);
     out.into_iter().map(char::from).collect()
+}
+
+/// A future settling a promise, boxed so that every async method shares one instance of the machinery
+/// that drives it (an instance per future type costs about 2 KB of wasm).
+pub type Task = Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>>;
+
+/// Starts `task` and returns the promise it settles.
+pub fn promise(task: Task) -> Promise {
+    wasm_bindgen_futures::future_to_promise(task)
 }

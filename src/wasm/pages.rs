@@ -7,11 +7,10 @@ use std::rc::Rc;
 use js_sys::{Array, Function, Object, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::future_to_promise;
 
 use super::call::{CallOptions, Inner};
 use super::transport::{Payload, Want};
-use super::interop::{get, is_absent, read_params, set, to_value};
+use super::interop::{get, is_absent, promise, read_params, set, to_value};
 use crate::api::{max_items, HttpRequest, Pager, Params};
 use crate::error::Error;
 
@@ -110,7 +109,7 @@ impl PageReader {
     pub fn next_page(&self) -> Promise {
         let inner = self.inner.clone();
         let state = self.state.clone();
-        future_to_promise(async move {
+        promise(Box::pin(async move {
             let (request, cursor, call) = {
                 let s = state.borrow();
                 match s.pager.next_params() {
@@ -151,7 +150,7 @@ impl PageReader {
                 on_page.call1(&JsValue::UNDEFINED, &info)?;
             }
             Ok(page(&items, step.done))
-        })
+        }))
     }
 }
 
