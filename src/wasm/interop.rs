@@ -164,7 +164,7 @@ fn digits(n: u64) -> String {
 }
 
 /// A future settling a promise, boxed so that every async method shares one instance of the machinery
-/// that drives it (an instance per future type costs about 2 KB of wasm).
+/// that drives it (measured: about 0.5 KB of wasm per future type, after wasm-opt).
 pub type Task = Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>>;
 
 /// Starts `task` and returns the promise it settles.
