@@ -2,6 +2,10 @@
 // Only for bundlers with WebAssembly ESM integration (webpack 5 with experiments.asyncWebAssembly, Vite with
 // vite-plugin-wasm). It is ready on import; `init()` is kept as a no-op so code written for the default
 // entry runs unchanged.
+import * as glue from "./bundler/predictkit.js";
+import { guardClasses } from "./guard.mjs";
+
+guardClasses(glue);
 export * from "./bundler/predictkit.js";
 export { ROUNDING_CONFIG } from "./rounding-config.mjs";
 

@@ -1,6 +1,10 @@
 // The package's entry for browsers and bundlers: the wasm-bindgen `web` build. Call `await init()` once;
 // it fetches predictkit_bg.wasm next to web/predictkit.js (`new URL(..., import.meta.url)`, which Vite,
 // webpack 5 and Parcel 2 turn into an emitted asset), or pass `{ module_or_path }`.
+import * as glue from "./web/predictkit.js";
+import { guardClasses } from "./guard.mjs";
+
+guardClasses(glue);
 export * from "./web/predictkit.js";
 export { default } from "./web/predictkit.js";
 export { ROUNDING_CONFIG } from "./rounding-config.mjs";

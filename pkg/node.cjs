@@ -3,6 +3,8 @@
 "use strict";
 const predictkit = require("./node/predictkit.js");
 
+require("./guard.mjs").guardClasses(predictkit);
+
 for (const name of Object.keys(predictkit)) exports[name] = predictkit[name];
 
 /** The upstream `ROUNDING_CONFIG` (the same table as `roundingConfig()`). */

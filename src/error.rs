@@ -30,6 +30,8 @@ pub enum ErrorCode {
     Decode,
     /// The order book cannot fill the requested amount.
     NoMatch,
+    /// A method of a `Client` or `OrderBook` was called after `free()`.
+    Freed,
 }
 
 impl ErrorCode {
@@ -47,6 +49,7 @@ impl ErrorCode {
             Self::Aborted => "ABORTED",
             Self::Decode => "DECODE",
             Self::NoMatch => "NO_MATCH",
+            Self::Freed => "FREED",
         }
     }
 

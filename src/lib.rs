@@ -24,6 +24,7 @@
 pub mod api;
 pub mod auth;
 pub mod book;
+pub mod bounds;
 pub mod error;
 pub mod json;
 

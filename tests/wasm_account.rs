@@ -86,7 +86,7 @@ async fn lists_and_iterates_the_accounts_orders() {
     assert!(!by_asset.is_empty() && by_asset.iter().all(|o| text(o, "assetId") == asset));
     let id = text(&order, "id");
     assert_eq!(ids(&ok(c.get_open_orders(Some(object(&[("id", id.as_str().into())])), None)).await), vec![id.clone()]);
-    let got = ok(c.get_order(&id, None)).await;
+    let got = ok(c.get_order(JsValue::from(&id), None)).await;
     assert_eq!(text(&get(&got, "order"), "id"), id);
 }
 
@@ -95,10 +95,10 @@ async fn cancels_one_then_reports_it_not_cancelable() {
     let (me, _) = accounts().await;
     let c = me.client(&[]);
     let id = ids(&ok(c.get_open_orders(None, None)).await).remove(0);
-    let result = ok(c.cancel_order(&id, None)).await;
+    let result = ok(c.cancel_order(JsValue::from(&id), None)).await;
     assert_eq!(arr(&get(&result, "canceled")).iter().map(|v| v.as_string().unwrap()).collect::<Vec<_>>(), vec![id.clone()]);
     assert!(ids(&ok(c.get_open_orders(Some(object(&[("id", id.as_str().into())])), None)).await).is_empty(), "gone from the open list");
-    let again = ok(c.cancel_order(&id, None)).await;
+    let again = ok(c.cancel_order(JsValue::from(&id), None)).await;
     assert_eq!(arr(&get(&again, "canceled")).length(), 0);
     assert!(get(&get(&again, "not_canceled"), &id).is_string(), "reason given: {}", show(&again));
 }
@@ -128,8 +128,8 @@ async fn another_accounts_order_is_not_found_and_not_canceled() {
     let (me, other) = accounts().await;
     let theirs = ids(&ok(other.client(&[]).get_open_orders(None, None)).await).remove(0);
     let c = me.client(&[]);
-    fails(c.get_order(&theirs, None), "NOT_FOUND").await;
-    let result = ok(c.cancel_order(&theirs, None)).await;
+    fails(c.get_order(JsValue::from(&theirs), None), "NOT_FOUND").await;
+    let result = ok(c.cancel_order(JsValue::from(&theirs), None)).await;
     assert_eq!(arr(&get(&result, "canceled")).length(), 0);
     assert!(get(&get(&result, "not_canceled"), &theirs).is_string());
     // Still open for its owner.
@@ -173,8 +173,8 @@ async fn without_credentials_nothing_is_sent() {
     assert!(!c.has_credentials());
     let calls_made: Vec<Promise> = vec![
         c.get_open_orders(None, None),
-        c.get_order("0xabc", None),
-        c.cancel_order("0xabc", None),
+        c.get_order(JsValue::from("0xabc"), None),
+        c.cancel_order(JsValue::from("0xabc"), None),
         c.cancel_market_orders(Some(object(&[("market", "0xabc".into())])), None),
         c.get_user_trades(None, None),
     ];
@@ -216,9 +216,9 @@ async fn secrets_never_appear_in_errors() {
     let wrong = Account { secret: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=".into(), ..me.clone() };
     errors.push(JsFuture::from(wrong.client(&[]).get_open_orders(None, None)).await.unwrap_err());
     let stale = me.client(&[("clockOffsetMs", (-3_600_000).into())]);
-    errors.push(JsFuture::from(stale.cancel_order("0xabc", None)).await.unwrap_err());
+    errors.push(JsFuture::from(stale.cancel_order(JsValue::from("0xabc"), None)).await.unwrap_err());
     let c = me.client(&[]);
-    errors.push(JsFuture::from(c.get_order("no-such-order", None)).await.unwrap_err());
+    errors.push(JsFuture::from(c.get_order(JsValue::from("no-such-order"), None)).await.unwrap_err());
     errors.push(JsFuture::from(c.cancel_market_orders(Some(object(&[])), None)).await.unwrap_err());
     errors.push(JsFuture::from(c.get_open_orders(Some(object(&[("asset_id", "x".into())])), None)).await.unwrap_err());
     // The network failing and the answer being unreadable.
@@ -228,7 +228,7 @@ async fn secrets_never_appear_in_errors() {
     let decoding = me.client(&[("fetch", garbage.into())]);
     errors.push(JsFuture::from(decoding.get_open_orders(None, None)).await.unwrap_err());
     let echo = Function::new_with_args("url, init", "return Promise.resolve(new Response(JSON.stringify({ error: 'bad' }), { status: 400 }))");
-    errors.push(JsFuture::from(me.client(&[("fetch", echo.into())]).cancel_order("0xabc", None)).await.unwrap_err());
+    errors.push(JsFuture::from(me.client(&[("fetch", echo.into())]).cancel_order(JsValue::from("0xabc"), None)).await.unwrap_err());
 
     assert!(errors.len() >= 13);
     let describe = Function::new_with_args(

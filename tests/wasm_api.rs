@@ -24,14 +24,14 @@ async fn catalog_methods() {
     let id = text(&summary, "id");
     let condition_id = text(&summary, "conditionId");
 
-    let market = ok(c.get_market(&id, None, None)).await;
+    let market = ok(c.get_market(JsValue::from(&id), None, None)).await;
     assert_eq!(text(&market, "id"), id);
     assert_eq!(text(&market, "conditionId"), condition_id);
     let tokens: Array = json(&text(&market, "clobTokenIds")).unchecked_into();
     assert!(tokens.length() >= 2, "clobTokenIds is JSON text of the outcome tokens");
-    let by_condition = ok(c.get_market(&condition_id, None, None)).await;
+    let by_condition = ok(c.get_market(JsValue::from(&condition_id), None, None)).await;
     assert_eq!(text(&by_condition, "id"), id);
-    let by_slug = ok(c.get_market_by_slug(&text(&market, "slug"), None, None)).await;
+    let by_slug = ok(c.get_market_by_slug(JsValue::from(&text(&market, "slug")), None, None)).await;
     assert_eq!(text(&by_slug, "id"), id);
 
     let series = ok(c.get_series(Some(object(&[("limit", 2.into())])), None)).await;
@@ -51,7 +51,7 @@ async fn catalog_methods() {
     assert_eq!(arr(&comments).length(), 5);
     let with_replies = arr(&comments).iter().find(|c| get(c, "replyCount").as_f64().unwrap_or(0.0) > 0.0);
     let comment = with_replies.unwrap_or_else(|| at(&comments, 0));
-    let replies = ok(c.get_comment_replies(&text(&comment, "id"), None, None)).await;
+    let replies = ok(c.get_comment_replies(JsValue::from(&text(&comment, "id")), None, None)).await;
     assert!(Array::is_array(&replies));
 }
 
@@ -62,21 +62,21 @@ async fn clob_methods() {
     let data = arr(&get(&page, "data"));
     assert!(data.length() > 0);
     let cursor = text(&page, "next_cursor");
-    let page2 = ok(c.get_markets(Some(cursor), None)).await;
+    let page2 = ok(c.get_markets(Some(cursor.into()), None)).await;
     assert_ne!(text(&at(&get(&page2, "data"), 0), "condition_id"), text(&data.get(0), "condition_id"));
     let sampling = ok(c.get_sampling_markets(None, None)).await;
     assert!(arr(&get(&sampling, "data")).length() > 0);
 
     let market = data.get(0);
     let condition_id = text(&market, "condition_id");
-    let info = ok(c.get_clob_market_info(&condition_id, None)).await;
+    let info = ok(c.get_clob_market_info(JsValue::from(&condition_id), None)).await;
     assert!(Array::is_array(&get(&info, "t")), "compact token list: {}", show(&info));
     let token = text(&at(&get(&market, "tokens"), 0), "token_id");
     let other = text(&at(&get(&market, "tokens"), 1), "token_id");
 
-    let book = ok(c.get_order_book(&token, None)).await;
+    let book = ok(c.get_order_book(JsValue::from(&token), None)).await;
     assert_eq!(text(&book, "asset_id"), token);
-    let parsed = OrderBook::try_from_js_value(ok(c.get_book(&token, None)).await).unwrap();
+    let parsed = OrderBook::try_from_js_value(ok(c.get_book(JsValue::from(&token), None)).await).unwrap();
     assert_eq!(parsed.asset_id().as_deref(), Some(token.as_str()));
 
     let pair = JsValue::from(Array::of2(
@@ -87,11 +87,11 @@ async fn clob_methods() {
     assert_eq!(arr(&books).length(), 2);
     let prices = ok(c.get_prices(pair, None)).await;
     let buy = text(&get(&prices, &token), "BUY");
-    let price = ok(c.get_price(&token, "BUY", None)).await;
+    let price = ok(c.get_price(JsValue::from(&token), "BUY".into(), None)).await;
     assert_eq!(text(&price, "price"), buy, "GET /price agrees with POST /prices");
-    let mid = ok(c.get_midpoint(&token, None)).await;
+    let mid = ok(c.get_midpoint(JsValue::from(&token), None)).await;
     assert!(text(&mid, "mid").parse::<f64>().unwrap() > 0.0);
-    let fee = ok(c.get_fee_rate(&token, None)).await;
+    let fee = ok(c.get_fee_rate(JsValue::from(&token), None)).await;
     assert!(get(&fee, "base_fee").as_f64().is_some());
 
     let history = ok(c.get_prices_history(Some(object(&[("market", token.as_str().into()), ("interval", "1d".into())])), None)).await;
@@ -129,21 +129,21 @@ async fn invalid_params_never_leave() {
         (c.get_closed_positions(Some(object(&[])), None), "user"),
         (c.get_closed_positions(Some(object(&[("user", "0x1".into())])), None), "user"),
         (c.get_comments(Some(object(&[("parent_entity_type", "event".into())])), None), "parent_entity_type"),
-        (c.get_comment_replies("", None, None), "id"),
-        (c.get_market("not-an-id", None, None), "id"),
-        (c.get_market_by_slug("", None, None), "slug"),
+        (c.get_comment_replies(JsValue::from(""), None, None), "id"),
+        (c.get_market(JsValue::from("not-an-id"), None, None), "id"),
+        (c.get_market_by_slug(JsValue::from(""), None, None), "slug"),
         (c.get_series(Some(object(&[("offset", (-1).into())])), None), "offset"),
         (c.get_event_creators(Some(object(&[("ascending", "yes".into())])), None), "ascending"),
         (c.public_search(Some(object(&[("q", "x".into()), ("limit_per_type", 501.into())])), None), "limit_per_type"),
         (c.get_tags(Some(object(&[("limit", 0.into())])), None), "limit"),
         (c.get_markets(Some("not a cursor".into()), None), "next_cursor"),
-        (c.get_clob_market_info("0x1", None), "condition_id"),
-        (c.get_order_book("abc", None), "token_id"),
+        (c.get_clob_market_info(JsValue::from("0x1"), None), "condition_id"),
+        (c.get_order_book(JsValue::from("abc"), None), "token_id"),
         (c.get_order_books(Array::new().into(), None), "params"),
         (c.get_prices(object(&[("token_id", token.into())]), None), "params"),
-        (c.get_price(token, "HOLD", None), "side"),
-        (c.get_midpoint("", None), "token_id"),
-        (c.get_fee_rate("1e5", None), "token_id"),
+        (c.get_price(JsValue::from(token), "HOLD".into(), None), "side"),
+        (c.get_midpoint(JsValue::from(""), None), "token_id"),
+        (c.get_fee_rate(JsValue::from("1e5"), None), "token_id"),
         (c.get_prices_history(Some(object(&[("market", token.into()), ("interval", "2h".into())])), None), "interval"),
         (c.get_batch_prices_history(Some(object(&[("markets", Array::new().into())])), None), "markets"),
     ];

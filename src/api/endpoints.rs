@@ -105,8 +105,8 @@ const BATCH_HISTORY_OPTIONS: &[Param] = &[
     opt("fidelity", Kind::Int { min: 1, max: MAX_SAFE_INT }),
 ];
 
-fn catalog(path: impl Into<String>, table: &[Param], params: &Params) -> Result<HttpRequest, Error> {
-    Ok(HttpRequest::get(Surface::Catalog, path).queries(query(table, params)?))
+fn catalog(path: impl Into<String>, table: &'static [Param], params: &Params) -> Result<HttpRequest, Error> {
+    Ok(HttpRequest::get(Surface::Catalog, path).queries(query(table, params)?).takes(table))
 }
 
 /// GET /trades (§4.1).
@@ -116,12 +116,13 @@ pub fn trades(params: &Params) -> Result<HttpRequest, Error> {
     if has("filterType") != has("filterAmount") {
         return Err(Error::invalid("filterType", "and filterAmount must be given together"));
     }
-    Ok(HttpRequest::get(Surface::Activity, "/trades").queries(q))
+    Ok(HttpRequest::get(Surface::Activity, "/trades").queries(q).takes(TRADES))
 }
 
 /// GET /closed-positions (§4.2).
 pub fn closed_positions(params: &Params) -> Result<HttpRequest, Error> {
-    Ok(HttpRequest::get(Surface::Activity, "/closed-positions").queries(query(CLOSED_POSITIONS, params)?))
+    let q = query(CLOSED_POSITIONS, params)?;
+    Ok(HttpRequest::get(Surface::Activity, "/closed-positions").queries(q).takes(CLOSED_POSITIONS))
 }
 
 /// GET /comments (§4.3).
@@ -282,7 +283,7 @@ pub fn fee_rate(token: &str) -> Result<HttpRequest, Error> {
 /// GET /prices-history (§4.23).
 pub fn prices_history(params: &Params) -> Result<HttpRequest, Error> {
     let q = query(PRICES_HISTORY, params)?;
-    Ok(HttpRequest::get(Surface::Clob, "/prices-history").queries(q).scope(Scope::PricesHistory))
+    Ok(HttpRequest::get(Surface::Clob, "/prices-history").queries(q).takes(PRICES_HISTORY).scope(Scope::PricesHistory))
 }
 
 /// POST /batch-prices-history (§4.18): `{ markets, start_ts?, end_ts?, interval?, fidelity? }`.
@@ -378,6 +379,28 @@ mod tests {
         assert_eq!(url(fee_rate(TOKEN)), format!("/fee-rate/{TOKEN}"));
         assert_eq!(url(prices_history(&p(&[("market", s(TOKEN)), ("interval", s("1d"))]))), format!("/prices-history?market={TOKEN}&interval=1d"));
         assert_eq!(ok().url(""), "/");
+    }
+
+    #[test]
+    fn path_parameters_cannot_name_another_route() {
+        type Build = fn(&str) -> Result<HttpRequest, Error>;
+        let routes: [(Build, &str); 6] = [
+            (|id| comment_replies(id, &Params::default()), "id"),
+            (|slug| market_by_slug(slug, &Params::default()), "slug"),
+            (|id| market(id, &Params::default()), "id"),
+            (order, "id"),
+            (cancel_order, "orderId"),
+            (fee_rate, "token_id"),
+        ];
+        for (build, name) in routes {
+            for bad in [".", "..", "", "a\u{0}b", "line\nbreak"] {
+                assert_eq!(param_of(build(bad)), name, "{bad:?}");
+            }
+        }
+        // Dots inside a segment are fine, and slashes are encoded, so `a/../b` stays one segment.
+        assert_eq!(url(comment_replies("a/../b", &Params::default())), "/comments/a%2F..%2Fb");
+        assert_eq!(url(market_by_slug("v1.2", &Params::default())), "/markets/slug/v1.2");
+        assert_eq!(url(order("...")), "/data/order/...");
     }
 
     #[test]
@@ -525,7 +548,7 @@ fn checked_cursor(params: &Params) -> Result<(), Error> {
 pub fn open_orders(params: &Params) -> Result<HttpRequest, Error> {
     checked_cursor(params)?;
     let q = query(OPEN_ORDERS, params)?;
-    Ok(signed(HttpRequest::get(Surface::Clob, "/data/orders").queries(q)))
+    Ok(signed(HttpRequest::get(Surface::Clob, "/data/orders").queries(q).takes(OPEN_ORDERS)))
 }
 
 /// GET /data/order/{id} (§4.20).
@@ -561,7 +584,7 @@ pub fn cancel_market_orders(params: &Params) -> Result<HttpRequest, Error> {
 pub fn user_trades(params: &Params) -> Result<HttpRequest, Error> {
     checked_cursor(params)?;
     let q = query(USER_TRADES, params)?;
-    Ok(signed(HttpRequest::get(Surface::Clob, "/data/trades").queries(q).scope(Scope::DataTrades)))
+    Ok(signed(HttpRequest::get(Surface::Clob, "/data/trades").queries(q).takes(USER_TRADES).scope(Scope::DataTrades)))
 }
 
 /// GET /time: the service's clock, where it has one (used by `syncClock`).

@@ -57,7 +57,7 @@ impl Params {
 }
 
 /// What a parameter's value must be.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Kind {
     /// A whole number in `min..=max`.
     Int { min: i64, max: i64 },
@@ -77,7 +77,7 @@ pub enum Kind {
 }
 
 /// One parameter of an endpoint.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Param {
     pub name: &'static str,
     pub kind: Kind,
@@ -253,13 +253,21 @@ pub fn token_id<'a>(name: &'static str, value: &'a str) -> Result<&'a str, Error
     Ok(value)
 }
 
-/// A required string path parameter, non-empty and bounded.
+/// A required string path parameter, non-empty and bounded. `.` and `..` are refused: percent-encoding
+/// leaves dots as they are, so either would make the URL name another route (`/comments/..` is `/`), and
+/// so are control characters, which no id or slug holds.
 pub fn path_text<'a>(name: &'static str, value: &'a str) -> Result<&'a str, Error> {
     if value.is_empty() {
         return Err(Error::invalid(name, "must not be empty"));
     }
     if value.chars().count() > 1000 {
         return Err(Error::invalid(name, "must be at most 1000 characters"));
+    }
+    if value == "." || value == ".." {
+        return Err(Error::invalid(name, "must not be \".\" or \"..\" (it would name another route)"));
+    }
+    if value.chars().any(char::is_control) {
+        return Err(Error::invalid(name, "must not contain control characters"));
     }
     Ok(value)
 }

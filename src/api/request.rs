@@ -2,6 +2,8 @@
 
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
+use super::params::Param;
+
 /// Everything but the unreserved characters of RFC 3986 is escaped in query values and path segments.
 const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~');
 
@@ -54,7 +56,7 @@ pub enum Scope {
     CancelOrder,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct HttpRequest {
     pub method: Method,
     pub surface: Surface,
@@ -67,11 +69,25 @@ pub struct HttpRequest {
     /// Whether the request needs the SERVICE_* headers.
     pub auth: bool,
     pub scope: Scope,
+    /// The parameters the interface lists for this call (checked; refused as extra query parameters).
+    pub takes: &'static [Param],
+    /// Query parameters the interface does not list, sent after the checked ones (`extraQuery`).
+    pub extra: Vec<(String, String)>,
 }
 
 impl HttpRequest {
     pub fn new(method: Method, surface: Surface, path: impl Into<String>) -> Self {
-        Self { method, surface, path: path.into(), query: Vec::new(), body: None, auth: false, scope: Scope::Surface }
+        Self {
+            method,
+            surface,
+            path: path.into(),
+            query: Vec::new(),
+            body: None,
+            auth: false,
+            scope: Scope::Surface,
+            takes: &[],
+            extra: Vec::new(),
+        }
     }
 
     pub fn get(surface: Surface, path: impl Into<String>) -> Self {
@@ -98,14 +114,22 @@ impl HttpRequest {
         self
     }
 
+    /// Records the table of parameters this call takes.
+    pub fn takes(mut self, table: &'static [Param]) -> Self {
+        self.takes = table;
+        self
+    }
+
     /// The full URL under `base` (no trailing slash), with the query string encoded.
     pub fn url(&self, base: &str) -> String {
         let mut url = String::with_capacity(base.len() + self.path.len() + 16 * self.query.len());
         url.push_str(base);
         url.push_str(&self.path);
-        for (i, (name, value)) in self.query.iter().enumerate() {
+        let checked = self.query.iter().map(|(name, value)| (*name, value.as_str()));
+        let extra = self.extra.iter().map(|(name, value)| (name.as_str(), value.as_str()));
+        for (i, (name, value)) in checked.chain(extra).enumerate() {
             url.push(if i == 0 { '?' } else { '&' });
-            url.push_str(name);
+            url.extend(utf8_percent_encode(name, COMPONENT));
             url.push('=');
             url.extend(utf8_percent_encode(value, COMPONENT));
         }

@@ -35,6 +35,27 @@ pub fn check_response(request: &HttpRequest, status: u16, body: &[u8], retry_aft
     })
 }
 
+/// `API`: the service answered an authenticated request with a redirect. Such requests are sent with
+/// redirects off, so that the SERVICE_* headers never reach another origin and a cancellation is never
+/// sent twice; `status` is the 3xx where the runtime shows it (browsers hide it: 0).
+pub fn redirect_error(request: &HttpRequest, status: u16) -> Error {
+    Error {
+        status: (status != 0).then_some(status),
+        method: Some(request.method.as_str()),
+        path: Some(request.path.clone()),
+        ..Error::new(
+            ErrorCode::Api,
+            "the service answered with a redirect, which an authenticated request never follows (check baseUrl)",
+        )
+    }
+}
+
+/// The error for an answer that is a redirect left unfollowed: an opaque one (browsers, status 0), or any
+/// 3xx of a signed request (sent with redirects off). `None` for every other answer.
+pub fn unfollowed_redirect(request: &HttpRequest, status: u16, opaque: bool) -> Option<Error> {
+    (opaque || (request.auth && (300..400).contains(&status))).then(|| redirect_error(request, status))
+}
+
 /// The start of a body as text, cut at a character boundary.
 pub fn excerpt(body: &[u8]) -> String {
     let text = String::from_utf8_lossy(body);
@@ -53,6 +74,30 @@ mod tests {
 
     fn book_request() -> HttpRequest {
         order_book("123").unwrap()
+    }
+
+    #[test]
+    fn redirects_of_signed_requests_are_errors() {
+        let request = crate::api::cancel_order("0xabc").unwrap();
+        let e = redirect_error(&request, 307);
+        assert_eq!((e.code, e.status, e.method, e.path.as_deref()), (ErrorCode::Api, Some(307), Some("DELETE"), Some("/order")));
+        assert!(e.message.contains("redirect"));
+        assert_eq!(redirect_error(&request, 0).status, None);
+
+        let public = book_request();
+        let table = [
+            (&request, 307, false, true),
+            (&request, 302, false, true),
+            (&request, 0, true, true),
+            (&request, 200, false, false),
+            (&request, 404, false, false),
+            // A public read follows redirects itself; only an opaque one can reach here.
+            (&public, 0, true, true),
+            (&public, 301, false, false),
+        ];
+        for (req, status, opaque, refused) in table {
+            assert_eq!(unfollowed_redirect(req, status, opaque).is_some(), refused, "{} {status} {opaque}", req.path);
+        }
     }
 
     #[test]

@@ -3,7 +3,10 @@
 use js_sys::{Float64Array, Object, JSON};
 use wasm_bindgen::prelude::*;
 
-use super::interop::{get, is_absent};
+use std::cell::{Ref, RefCell};
+
+use super::interop::{field, is_absent, read_bytes, read_f64, read_opt_str, read_str};
+use crate::bounds::MAX_BOOK_BYTES;
 use crate::book::{self, fixed, Level, OrderType, Side, Target};
 use crate::error::Error;
 
@@ -93,15 +96,15 @@ extern "C" {
     #[wasm_bindgen(js_name = bookLadder)]
     fn book_ladder(bid_prices: Float64Array, bid_depth: Float64Array, ask_prices: Float64Array, ask_depth: Float64Array) -> Object;
     // Option fields (`undefined` when the options are null or undefined), read without passing the
-    // property name across.
-    #[wasm_bindgen(js_name = sizeOf)]
-    fn size_of(o: &JsValue) -> JsValue;
-    #[wasm_bindgen(js_name = notionalOf)]
-    fn notional_of(o: &JsValue) -> JsValue;
-    #[wasm_bindgen(js_name = withinOf)]
-    fn within_of(o: &JsValue) -> JsValue;
-    #[wasm_bindgen(js_name = levelsOf)]
-    fn levels_of(o: &JsValue) -> JsValue;
+    // property name across; a getter or Proxy trap that throws is caught.
+    #[wasm_bindgen(js_name = sizeOf, catch)]
+    fn size_of(o: &JsValue) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_name = notionalOf, catch)]
+    fn notional_of(o: &JsValue) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_name = withinOf, catch)]
+    fn within_of(o: &JsValue) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_name = levelsOf, catch)]
+    fn levels_of(o: &JsValue) -> Result<JsValue, JsValue>;
 }
 
 /// An order book parsed exactly (prices and sizes as integers scaled by 10^6) from the service's JSON.
@@ -114,12 +117,27 @@ extern "C" {
 /// book.marketPrice("BUY", 100, "FOK");  // 0.52
 #[wasm_bindgen]
 pub struct OrderBook {
-    inner: book::OrderBook,
+    // Every export takes `&self` (wasm-bindgen's shared borrow, which re-entrant calls cannot fail);
+    // `applyPriceChange` reads its argument first and then mutates here, calling no JS meanwhile.
+    cell: RefCell<book::OrderBook>,
 }
 
 impl From<book::OrderBook> for OrderBook {
-    fn from(inner: book::OrderBook) -> Self {
-        Self { inner }
+    fn from(book: book::OrderBook) -> Self {
+        Self { cell: RefCell::new(book) }
+    }
+}
+
+impl OrderBook {
+    /// The book, for a reading that can fail anyway.
+    fn book(&self) -> Result<Ref<'_, book::OrderBook>, Error> {
+        self.cell.try_borrow().map_err(|_| Error::invalid("book", "is being changed"))
+    }
+
+    /// A reading that cannot fail: the book is only borrowed mutably inside `applyPriceChange`, which
+    /// calls no JS meanwhile, so `otherwise` is never the answer.
+    fn read<R>(&self, otherwise: R, f: impl FnOnce(&book::OrderBook) -> R) -> R {
+        self.cell.try_borrow().map_or(otherwise, |b| f(&b))
     }
 }
 
@@ -128,14 +146,14 @@ impl OrderBook {
     /// Parses the bytes of a GET /book response (or one element of POST /books). Throws `DECODE` for
     /// anything that is not a book, or a price or size that is not an exact decimal of at most 6 places.
     #[wasm_bindgen(js_name = fromBytes)]
-    pub fn from_bytes(bytes: Vec<u8>) -> Result<OrderBook, JsValue> {
-        Ok(book::OrderBook::from_vec(bytes)?.into())
+    pub fn from_bytes(#[wasm_bindgen(unchecked_param_type = "Uint8Array")] bytes: JsValue) -> Result<OrderBook, JsValue> {
+        Ok(book::OrderBook::from_vec(read_bytes(&bytes, "bytes", MAX_BOOK_BYTES)?)?.into())
     }
 
     /// Parses the text of a GET /book response (or one element of POST /books).
     #[wasm_bindgen(js_name = fromJson)]
-    pub fn from_json(text: &str) -> Result<OrderBook, JsValue> {
-        Ok(book::OrderBook::from_bytes(text.as_bytes())?.into())
+    pub fn from_json(#[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> Result<OrderBook, JsValue> {
+        Ok(book::OrderBook::from_vec(read_str(&text, "text", MAX_BOOK_BYTES)?.into_bytes())?.into())
     }
 
     /// Reads a book object (as `JSON.parse` or `getOrderBook` give it). Numbers are read as JavaScript
@@ -144,49 +162,51 @@ impl OrderBook {
     pub fn from_object(
         #[wasm_bindgen(unchecked_param_type = "OrderBookSummary")] book: &JsValue,
     ) -> Result<OrderBook, JsValue> {
-        let text = JSON::stringify(book).ok().and_then(|s| s.as_string());
-        let text = text.ok_or(Error::invalid("book", "must be an order book object"))?;
+        let text = stringify(book, "book")?;
         Ok(book::OrderBook::from_vec(text.into_bytes())?.into())
     }
 
     /// Parses the bytes of a POST /books response: one `OrderBook` per element.
     #[wasm_bindgen(js_name = listFromBytes)]
-    pub fn list_from_bytes(bytes: &[u8]) -> Result<Vec<OrderBook>, JsValue> {
-        Ok(book::OrderBook::list_from_bytes(bytes)?.into_iter().map(OrderBook::from).collect())
+    pub fn list_from_bytes(
+        #[wasm_bindgen(unchecked_param_type = "Uint8Array")] bytes: JsValue,
+    ) -> Result<Vec<OrderBook>, JsValue> {
+        let bytes = read_bytes(&bytes, "bytes", MAX_BOOK_BYTES)?;
+        Ok(book::OrderBook::list_from_bytes(&bytes)?.into_iter().map(OrderBook::from).collect())
     }
 
     /// The highest bid with the total size at it, or `undefined` when there are no bids.
     #[wasm_bindgen(js_name = bestBid, unchecked_return_type = "PriceLevel | undefined")]
     pub fn best_bid(&self) -> JsValue {
-        level(self.inner.best_bid())
+        level(self.read(None, |b| b.best_bid()))
     }
 
     /// The lowest ask with the total size at it, or `undefined` when there are no asks.
     #[wasm_bindgen(js_name = bestAsk, unchecked_return_type = "PriceLevel | undefined")]
     pub fn best_ask(&self) -> JsValue {
-        level(self.inner.best_ask())
+        level(self.read(None, |b| b.best_ask()))
     }
 
     /// The highest bid's price, NaN when there are no bids. The cheapest call for a hot loop.
     #[wasm_bindgen(js_name = bestBidPrice)]
     pub fn best_bid_price(&self) -> f64 {
-        self.inner.best_bid().map_or(f64::NAN, |l| fixed::to_f64(l.price))
+        self.read(None, |b| b.best_bid()).map_or(f64::NAN, |l| fixed::to_f64(l.price))
     }
 
     /// The lowest ask's price, NaN when there are no asks.
     #[wasm_bindgen(js_name = bestAskPrice)]
     pub fn best_ask_price(&self) -> f64 {
-        self.inner.best_ask().map_or(f64::NAN, |l| fixed::to_f64(l.price))
+        self.read(None, |b| b.best_ask()).map_or(f64::NAN, |l| fixed::to_f64(l.price))
     }
 
     /// Halfway between the best bid and the best ask; `undefined` when a side is empty.
     pub fn midpoint(&self) -> Option<f64> {
-        self.inner.midpoint()
+        self.read(None, |b| b.midpoint())
     }
 
     /// The best ask minus the best bid (negative if crossed); `undefined` when a side is empty.
     pub fn spread(&self) -> Option<f64> {
-        self.inner.spread()
+        self.read(None, |b| b.spread())
     }
 
     /// The price a market order would reach, exactly as the upstream `calculateBuyMarketPrice` (buy:
@@ -200,13 +220,14 @@ impl OrderBook {
     #[wasm_bindgen(js_name = marketPrice)]
     pub fn market_price(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "OrderSide")] side: &str,
-        amount: f64,
-        #[wasm_bindgen(js_name = orderType, unchecked_param_type = "MarketOrderType")] order_type: Option<String>,
+        #[wasm_bindgen(unchecked_param_type = "OrderSide")] side: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] amount: JsValue,
+        #[wasm_bindgen(js_name = orderType, unchecked_optional_param_type = "MarketOrderType")] order_type: JsValue,
     ) -> Result<f64, JsValue> {
-        let side = Side::parse(side)?;
-        let order_type = read_order_type(order_type.as_deref())?;
-        let price = self.inner.market_price(side, amount_units("amount", amount)?, order_type)?;
+        let side = read_side(&side)?;
+        let amount = amount_units("amount", read_f64(&amount, "amount")?)?;
+        let order_type = read_order_type(&order_type)?;
+        let price = self.book()?.market_price(side, amount, order_type)?;
         Ok(fixed::to_f64(price))
     }
 
@@ -218,18 +239,19 @@ impl OrderBook {
     #[wasm_bindgen(unchecked_return_type = "SimulateResult")]
     pub fn simulate(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "OrderSide")] side: &str,
+        #[wasm_bindgen(unchecked_param_type = "OrderSide")] side: JsValue,
         #[wasm_bindgen(unchecked_param_type = "SimulateTarget")] target: &JsValue,
     ) -> Result<Object, JsValue> {
-        let side = Side::parse(side)?;
-        let size = size_of(target);
-        let notional = notional_of(target);
+        let side = read_side(&side)?;
+        let size = size_of(target).map_err(|_| unreadable_option("target"))?;
+        let notional = notional_of(target).map_err(|_| unreadable_option("target"))?;
         let target = match (is_absent(&size), is_absent(&notional)) {
             (false, true) => Target::Size(amount_units("size", size.as_f64().unwrap_or(f64::NAN))?),
             (true, false) => Target::Notional(amount_units("notional", notional.as_f64().unwrap_or(f64::NAN))?),
             _ => return Err(Error::invalid("target", "must be { size } or { notional }").into()),
         };
-        let fill = self.inner.simulate(side, target);
+        let book = self.book()?;
+        let fill = book.simulate(side, target);
         Ok(simulate_result(
             fixed::to_f64(fill.filled),
             fixed::notional_to_f64(fill.notional),
@@ -237,7 +259,7 @@ impl OrderBook {
             fill.worst_price.map_or(f64::NAN, fixed::to_f64),
             f64::from(fill.levels_used),
             fill.remaining_f64(),
-            self.inner.slippage(side, &fill).unwrap_or(f64::NAN),
+            book.slippage(side, &fill).unwrap_or(f64::NAN),
         ))
     }
 
@@ -249,12 +271,13 @@ impl OrderBook {
     #[wasm_bindgen(unchecked_return_type = "BookDepth")]
     pub fn depth(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "OrderSide")] side: &str,
+        #[wasm_bindgen(unchecked_param_type = "OrderSide")] side: JsValue,
         #[wasm_bindgen(unchecked_param_type = "{ within: number }")] options: &JsValue,
     ) -> Result<Object, JsValue> {
-        let side = Side::parse(side)?;
-        let within = amount_units("within", within_of(options).as_f64().unwrap_or(f64::NAN))?;
-        let depth = self.inner.depth(side, within);
+        let side = read_side(&side)?;
+        let within = within_of(options).map_err(|_| unreadable_option("options"))?;
+        let within = amount_units("within", within.as_f64().unwrap_or(f64::NAN))?;
+        let depth = self.book()?.depth(side, within);
         Ok(book_depth(fixed::to_f64(depth.size), fixed::notional_to_f64(depth.notional), f64::from(depth.levels)))
     }
 
@@ -268,14 +291,15 @@ impl OrderBook {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "{ levels?: number }")] options: Option<JsValue>,
     ) -> Result<Object, JsValue> {
-        let levels = match levels_of(&options.unwrap_or(JsValue::UNDEFINED)) {
+        let levels = levels_of(&options.unwrap_or(JsValue::UNDEFINED)).map_err(|_| unreadable_option("options"))?;
+        let levels = match levels {
             v if is_absent(&v) => usize::MAX,
             v => match v.as_f64() {
                 Some(n) if n >= 0.0 && n.fract() == 0.0 => n as usize,
                 _ => return Err(Error::invalid("levels", "must be a non-negative whole number").into()),
             },
         };
-        let ladder = self.inner.ladder(levels);
+        let ladder = self.book()?.ladder(levels);
         Ok(book_ladder(
             Float64Array::from(ladder.bid_prices.as_slice()),
             Float64Array::from(ladder.bid_depth.as_slice()),
@@ -287,8 +311,8 @@ impl OrderBook {
     /// The book's hash as the service computes it (SHA-1, lowercase hex, of the compact JSON with `hash`
     /// set to `""`, fields in the interface's order, every value exactly as received). Equal to
     /// `receivedHash` for a book just received.
-    pub fn hash(&self) -> String {
-        self.inner.hash()
+    pub fn hash(&self) -> Result<String, JsValue> {
+        Ok(self.book()?.hash())
     }
 
     /// Applies one price change of the service's market channel: the new total size at a price, `0`
@@ -298,23 +322,28 @@ impl OrderBook {
     /// for (const change of message.price_changes) book.applyPriceChange(change, message.timestamp);
     #[wasm_bindgen(js_name = applyPriceChange)]
     pub fn apply_price_change(
-        &mut self,
+        &self,
         #[wasm_bindgen(unchecked_param_type = "PriceChange")] change: &JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "string | number")] timestamp: Option<JsValue>,
     ) -> Result<(), JsValue> {
-        let side = match get(change, "side").as_string() {
-            Some(side) => Side::parse(&side)?,
-            None => return Err(Error::invalid("side", "must be \"BUY\" or \"SELL\"").into()),
-        };
-        let price = decimal_text(&get(change, "price"), "price")?;
-        let size = decimal_text(&get(change, "size"), "size")?;
-        self.inner.apply_price_change(side, &price, &size)?;
-        if let Some(timestamp) = timestamp.filter(|t| !is_absent(t)) {
-            let text = match timestamp.as_f64() {
+        // Every argument is read before the book is borrowed: reading may run the caller's code.
+        if !change.is_object() {
+            return Err(Error::invalid("change", "must be an object { side, price, size }").into());
+        }
+        let side = read_side(&field(change, "side", "side")?)?;
+        let price = decimal_text(&field(change, "price", "price")?, "price")?;
+        let size = decimal_text(&field(change, "size", "size")?, "size")?;
+        let timestamp = match timestamp.filter(|t| !is_absent(t)) {
+            None => None,
+            Some(t) => Some(match t.as_f64() {
                 Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= 9_007_199_254_740_991.0 => (n as u64).to_string(),
-                _ => timestamp.as_string().unwrap_or_default(),
-            };
-            self.inner.set_timestamp(&text)?;
+                _ => read_str(&t, "timestamp", 64)?,
+            }),
+        };
+        let mut book = self.cell.try_borrow_mut().map_err(|_| Error::invalid("book", "is being read"))?;
+        book.apply_price_change(side, &price, &size)?;
+        if let Some(text) = timestamp {
+            book.set_timestamp(&text)?;
         }
         Ok(())
     }
@@ -322,61 +351,61 @@ impl OrderBook {
     /// The number of bid levels as received.
     #[wasm_bindgen(getter, js_name = bidCount)]
     pub fn bid_count(&self) -> usize {
-        self.inner.bids.len()
+        self.read(0, |b| b.bids.len())
     }
 
     /// The number of ask levels as received.
     #[wasm_bindgen(getter, js_name = askCount)]
     pub fn ask_count(&self) -> usize {
-        self.inner.asks.len()
+        self.read(0, |b| b.asks.len())
     }
 
     /// The token this book is for.
     #[wasm_bindgen(getter, js_name = assetId)]
     pub fn asset_id(&self) -> Option<String> {
-        self.inner.asset_id()
+        self.read(None, |b| b.asset_id())
     }
 
     /// The market (condition id) this book is for.
     #[wasm_bindgen(getter)]
     pub fn market(&self) -> Option<String> {
-        self.inner.market()
+        self.read(None, |b| b.market())
     }
 
     /// The book's timestamp as sent (milliseconds, as text).
     #[wasm_bindgen(getter)]
     pub fn timestamp(&self) -> Option<String> {
-        self.inner.timestamp()
+        self.read(None, |b| b.timestamp())
     }
 
     /// The hash the service sent with the book.
     #[wasm_bindgen(getter, js_name = receivedHash)]
     pub fn received_hash(&self) -> Option<String> {
-        self.inner.received_hash()
+        self.read(None, |b| b.received_hash())
     }
 
     /// The market's tick size (0.01, 0.001, ...), if the book says.
     #[wasm_bindgen(getter, js_name = tickSize)]
     pub fn tick_size(&self) -> Option<f64> {
-        self.inner.tick_size().map(fixed::to_f64)
+        self.read(None, |b| b.tick_size()).map(fixed::to_f64)
     }
 
     /// The smallest order size in shares, if the book says.
     #[wasm_bindgen(getter, js_name = minOrderSize)]
     pub fn min_order_size(&self) -> Option<f64> {
-        self.inner.min_order_size().map(fixed::to_f64)
+        self.read(None, |b| b.min_order_size()).map(fixed::to_f64)
     }
 
     /// Whether the market is a neg-risk market, if the book says.
     #[wasm_bindgen(getter, js_name = negRisk)]
     pub fn neg_risk(&self) -> Option<bool> {
-        self.inner.neg_risk()
+        self.read(None, |b| b.neg_risk())
     }
 
     /// The last trade's price; `undefined` before any trade (the service sends "").
     #[wasm_bindgen(getter, js_name = lastTradePrice)]
     pub fn last_trade_price(&self) -> Option<f64> {
-        self.inner.last_trade_price().map(fixed::to_f64)
+        self.read(None, |b| b.last_trade_price()).map(fixed::to_f64)
     }
 }
 
@@ -393,16 +422,40 @@ pub(super) fn amount_units(param: &'static str, value: f64) -> Result<u64, Error
     fixed::nearest_units(value).ok_or(Error::invalid(param, "must be a non-negative number"))
 }
 
+/// `INVALID_PARAMS`: an options object whose reading threw.
+fn unreadable_option(param: &'static str) -> Error {
+    Error::invalid(param, "could not be read (reading it threw)")
+}
+
+/// "BUY" or "SELL".
+pub(super) fn read_side(value: &JsValue) -> Result<Side, Error> {
+    Side::parse(&read_str(value, "side", 8).map_err(|_| Error::invalid("side", "must be \"BUY\" or \"SELL\""))?)
+}
+
 /// The order type, FOK when absent.
-pub(super) fn read_order_type(order_type: Option<&str>) -> Result<OrderType, Error> {
-    order_type.map_or(Ok(OrderType::Fok), OrderType::parse)
+pub(super) fn read_order_type(value: &JsValue) -> Result<OrderType, Error> {
+    match read_opt_str(value, "orderType", 8)? {
+        Some(text) => OrderType::parse(&text),
+        None => Ok(OrderType::Fok),
+    }
+}
+
+/// A caller's object as `JSON.stringify` writes it (getters, Proxies and `toJSON` run inside a catching
+/// import); at most the largest book read.
+pub(super) fn stringify(value: &JsValue, param: &'static str) -> Result<String, Error> {
+    let bad = || Error::invalid(param, "must be an order book object");
+    if !value.is_object() {
+        return Err(bad());
+    }
+    let text = JSON::stringify(value).map_err(|_| Error::invalid(param, "could not be read (reading it threw)"))?;
+    read_str(&text, param, MAX_BOOK_BYTES).map_err(|e| if text.is_string() { e } else { bad() })
 }
 
 /// A decimal given as a string (kept as written) or a number (written without trailing zeros); a number
 /// with more than 6 decimals is INVALID_PARAMS.
 fn decimal_text(value: &JsValue, param: &'static str) -> Result<String, Error> {
-    if let Some(text) = value.as_string() {
-        return Ok(text);
+    if value.is_string() {
+        return read_str(value, param, 64);
     }
     let units = value.as_f64().and_then(fixed::from_f64);
     let units = units.ok_or(Error::invalid(param, "must be a decimal string or a number with at most 6 decimals"))?;

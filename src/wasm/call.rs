@@ -8,11 +8,11 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use super::interop::{error_to_js, get, is_absent, set};
-use super::transport::{with_request, Payload, Transport, Want};
+use super::interop::{error_to_js, field, get, is_absent, read_signal, set, to_value};
+use super::transport::{with_request, Answer, Failure, Payload, Transport, Want};
 use crate::api::budget::{buckets, Budgets, Ticket, Wait};
-use crate::api::retry::{retry_delay, RetryPolicy};
-use crate::api::{HttpRequest, TimestampUnit};
+use crate::api::retry::{retry_delay, Outcome, RetryPolicy};
+use crate::api::{with_extra_query, HttpRequest, Params, TimestampUnit, Value};
 use crate::auth::{missing_credentials, Credentials, HEADER_NAMES};
 use crate::error::{Error, ErrorCode};
 
@@ -63,7 +63,23 @@ pub struct CallOptions {
     pub signal: JsValue,
     pub timeout_ms: f64,
     pub max_retries: u32,
+    /// `extraQuery`: query parameters the interface does not list, added to every request of the call.
+    pub extra_query: Params,
 }
+
+impl CallOptions {
+    /// The request with the call's extra query parameters (refused if they name a parameter it takes).
+    pub fn prepare(&self, request: HttpRequest) -> Result<HttpRequest, Error> {
+        if self.extra_query.0.is_empty() {
+            Ok(request)
+        } else {
+            with_extra_query(request, &self.extra_query)
+        }
+    }
+}
+
+/// Turns a 2xx answer's body into the call's result; an error counts as a garbled body (retried).
+pub type Decode<'a> = &'a dyn Fn(Payload) -> Result<JsValue, Error>;
 
 /// What every call of one client shares.
 pub struct Inner {
@@ -89,18 +105,20 @@ pub struct Inner {
 }
 
 impl Inner {
-    /// The client's settings for a call, overridden by its `options` (`{ signal, timeoutMs, maxRetries }`).
+    /// The client's settings for a call, overridden by its `options`
+    /// (`{ signal, timeoutMs, maxRetries, extraQuery }`).
     pub fn call_options(&self, options: Option<&JsValue>) -> Result<CallOptions, Error> {
-        let mut call = CallOptions { signal: JsValue::UNDEFINED, timeout_ms: self.timeout_ms, max_retries: self.policy.max_retries };
+        let mut call = CallOptions {
+            signal: JsValue::UNDEFINED,
+            timeout_ms: self.timeout_ms,
+            max_retries: self.policy.max_retries,
+            extra_query: Params::default(),
+        };
         let Some(options) = options.filter(|o| !is_absent(o)) else { return Ok(call) };
         if !options.is_object() {
-            return Err(Error::invalid("options", "must be an object { signal?, timeoutMs?, maxRetries? }"));
+            return Err(Error::invalid("options", "must be an object { signal?, timeoutMs?, maxRetries?, extraQuery? }"));
         }
-        let signal = get(options, "signal");
-        if !is_absent(&signal) {
-            if !signal.is_instance_of::<web_sys::AbortSignal>() {
-                return Err(Error::invalid("signal", "must be an AbortSignal"));
-            }
+        if let Some(signal) = read_signal(&field(options, "signal", "signal")?)? {
             call.signal = signal;
         }
         if let Some(ms) = read_ms(options, "timeoutMs")? {
@@ -109,41 +127,34 @@ impl Inner {
         if let Some(n) = read_count(options, "maxRetries")? {
             call.max_retries = n;
         }
+        match to_value(&field(options, "extraQuery", "extraQuery")?, "extraQuery")? {
+            Value::Undefined | Value::Null => {}
+            Value::Object(fields) => call.extra_query = Params(fields),
+            _ => return Err(Error::invalid("extraQuery", "must be an object of query parameters")),
+        }
         Ok(call)
     }
 
-    /// Runs a call to its end and returns the body of its successful answer.
-    pub async fn execute(&self, request: &HttpRequest, options: &CallOptions, want: Want) -> Result<Payload, JsValue> {
+    /// Runs a call to its end and returns its result: the 2xx answer's body through `decode`.
+    pub async fn execute(&self, request: &HttpRequest, options: &CallOptions, want: Want, decode: Decode<'_>) -> Result<JsValue, JsValue> {
         let scope = CallScope::new(&options.signal, options.timeout_ms);
-        let result = self.attempts(request, options, &scope, want).await;
+        let result = self.attempts(request, options, &scope, want, decode).await;
         scope.finish();
         result
     }
 
     /// One exchange, not retried, whose answer is wanted whatever its status (`syncClock` reads the `Date`
     /// header of a 404): it waits for budget, and the call's deadline and signal apply, body included.
-    /// Returns the response and, for a 2xx answer, its body text.
-    pub async fn exchange(
-        &self,
-        request: &HttpRequest,
-        options: &CallOptions,
-    ) -> Result<(web_sys::Response, Option<String>), JsValue> {
+    pub async fn exchange(&self, request: &HttpRequest, options: &CallOptions) -> Result<Answer, JsValue> {
         let scope = CallScope::new(&options.signal, options.timeout_ms);
         let result = async {
             let ticket = self.acquire(request, &scope).await?;
-            let response = self.transport.fetch(request, None, &scope.signal()).await;
-            let body = match &response {
-                Ok(r) if r.ok() => match r.text() {
-                    Ok(text) => JsFuture::from(text).await.ok().and_then(|t| t.as_string()),
-                    Err(_) => None,
-                },
-                _ => None,
-            };
+            let answer = self.transport.exchange(request, None, &scope.signal(), Want::Json).await;
             self.release(ticket);
             if scope.aborted() {
                 return Err(stopped(&scope, request));
             }
-            Ok((response?, body))
+            answer.map_err(|failure| failure.error)
         }
         .await;
         scope.finish();
@@ -156,7 +167,8 @@ impl Inner {
         options: &CallOptions,
         scope: &CallScope,
         want: Want,
-    ) -> Result<Payload, JsValue> {
+        decode: Decode<'_>,
+    ) -> Result<JsValue, JsValue> {
         let policy = RetryPolicy { max_retries: options.max_retries, ..self.policy };
         let mut retry = 0;
         loop {
@@ -175,8 +187,16 @@ impl Inner {
             };
             let result = self.transport.attempt(request, headers.as_ref(), &scope.signal(), want).await;
             self.release(ticket);
+            // A body that arrived whole but does not decode was most likely garbled on the way: it is
+            // retried like a cut one.
+            let result = result.and_then(|payload| {
+                decode(payload).map_err(|mut e| {
+                    with_request(&mut e, request);
+                    Failure { outcome: Outcome::BodyCut, retry_after_ms: None, error: e.into() }
+                })
+            });
             let failure = match result {
-                Ok(payload) => return Ok(payload),
+                Ok(value) => return Ok(value),
                 Err(failure) => failure,
             };
             if scope.aborted() {
@@ -308,7 +328,7 @@ fn stopped(scope: &CallScope, request: &HttpRequest) -> JsValue {
 }
 
 fn read_ms(options: &JsValue, key: &'static str) -> Result<Option<f64>, Error> {
-    let value = get(options, key);
+    let value = field(options, key, key)?;
     if is_absent(&value) {
         return Ok(None);
     }
@@ -319,7 +339,7 @@ fn read_ms(options: &JsValue, key: &'static str) -> Result<Option<f64>, Error> {
 }
 
 fn read_count(options: &JsValue, key: &'static str) -> Result<Option<u32>, Error> {
-    let value = get(options, key);
+    let value = field(options, key, key)?;
     if is_absent(&value) {
         return Ok(None);
     }
@@ -334,7 +354,7 @@ pub fn read_client_settings(options: &JsValue) -> Result<(f64, u32, f64, u32), E
     let timeout = read_ms(options, "timeoutMs")?.unwrap_or(15_000.0);
     let retries = read_count(options, "maxRetries")?.unwrap_or(RetryPolicy::default().max_retries);
     let queue = read_ms(options, "maxQueueMs")?.unwrap_or(f64::INFINITY);
-    let concurrency = get(options, "maxConcurrency");
+    let concurrency = field(options, "maxConcurrency", "maxConcurrency")?;
     let concurrency = if is_absent(&concurrency) {
         DEFAULT_MAX_CONCURRENCY
     } else {

@@ -3,19 +3,19 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use js_sys::{Function, Object, Promise};
+use js_sys::{Function, JsString, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::book::OrderBook;
-use super::call::{read_client_settings, Gate, Inner, Notifier};
-use super::interop::{get, is_absent, opt_string, promise, read_params, req_string, to_value};
+use super::call::{read_client_settings, Decode, Gate, Inner, Notifier};
+use super::interop::{field, is_absent, opt_string, promise, read_opt_str, read_params, read_str, rejected, req_string, to_value};
 use super::pages::{iterate, List};
 use super::signing::read_credentials;
 use super::transport::{BaseUrls, Payload, Transport, Want};
 use crate::api::budget::{Bucket, Budgets, Limit};
 use crate::api::retry::RetryPolicy;
-use crate::api::{self, base_url, clock, HttpRequest, Params, TimestampUnit, MAX_SAFE_INT};
+use crate::api::{self, base_url, clock, HttpRequest, Params, TimestampUnit, Value, MAX_SAFE_INT};
 use crate::auth::missing_credentials;
 use crate::error::Error;
 
@@ -134,11 +134,11 @@ impl Client {
     #[wasm_bindgen(js_name = getCommentReplies, unchecked_return_type = "Promise<Comment[]>")]
     pub fn get_comment_replies(
         &self,
-        id: &str,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "PageParams")] params: Option<JsValue>,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
     ) -> Promise {
-        self.json(options.as_ref(), read_params(params.as_ref()).and_then(|p| api::comment_replies(id, &p)))
+        self.json(options.as_ref(), read_params(params.as_ref()).and_then(|p| api::comment_replies(&text(&id, "id")?, &p)))
     }
 
     /// GET /markets/slug/{slug} — one catalog market by its slug (§4.5).
@@ -149,11 +149,11 @@ impl Client {
     #[wasm_bindgen(js_name = getMarketBySlug, unchecked_return_type = "Promise<CatalogMarket>")]
     pub fn get_market_by_slug(
         &self,
-        slug: &str,
+        #[wasm_bindgen(unchecked_param_type = "string")] slug: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "CreatorParams")] params: Option<JsValue>,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
     ) -> Promise {
-        self.json(options.as_ref(), read_params(params.as_ref()).and_then(|p| api::market_by_slug(slug, &p)))
+        self.json(options.as_ref(), read_params(params.as_ref()).and_then(|p| api::market_by_slug(&text(&slug, "slug")?, &p)))
     }
 
     /// GET /markets/{id} — one catalog market by numeric id or condition id (§4.6). (The CLOB list of
@@ -164,11 +164,11 @@ impl Client {
     #[wasm_bindgen(js_name = getMarket, unchecked_return_type = "Promise<CatalogMarket>")]
     pub fn get_market(
         &self,
-        #[wasm_bindgen(js_name = idOrConditionId)] id: &str,
+        #[wasm_bindgen(js_name = idOrConditionId, unchecked_param_type = "string")] id: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "CreatorParams")] params: Option<JsValue>,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
     ) -> Promise {
-        self.json(options.as_ref(), read_params(params.as_ref()).and_then(|p| api::market(id, &p)))
+        self.json(options.as_ref(), read_params(params.as_ref()).and_then(|p| api::market(&text(&id, "id")?, &p)))
     }
 
     /// GET /series (§4.7), one page.
@@ -277,10 +277,10 @@ impl Client {
     #[wasm_bindgen(js_name = getMarkets, unchecked_return_type = "Promise<Page<ClobMarket>>")]
     pub fn get_markets(
         &self,
-        #[wasm_bindgen(js_name = nextCursor, unchecked_optional_param_type = "string")] next_cursor: Option<String>,
+        #[wasm_bindgen(js_name = nextCursor, unchecked_optional_param_type = "string")] next_cursor: Option<JsValue>,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
     ) -> Promise {
-        self.json(options.as_ref(), api::clob_markets(next_cursor.as_deref()))
+        self.json(options.as_ref(), opt_text(next_cursor.as_ref(), "next_cursor").and_then(|c| api::clob_markets(c.as_deref())))
     }
 
     /// Every CLOB market, page after page (by cursor).
@@ -302,10 +302,10 @@ impl Client {
     #[wasm_bindgen(js_name = getSamplingMarkets, unchecked_return_type = "Promise<Page<SamplingMarket>>")]
     pub fn get_sampling_markets(
         &self,
-        #[wasm_bindgen(js_name = nextCursor, unchecked_optional_param_type = "string")] next_cursor: Option<String>,
+        #[wasm_bindgen(js_name = nextCursor, unchecked_optional_param_type = "string")] next_cursor: Option<JsValue>,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
     ) -> Promise {
-        self.json(options.as_ref(), api::sampling_markets(next_cursor.as_deref()))
+        self.json(options.as_ref(), opt_text(next_cursor.as_ref(), "next_cursor").and_then(|c| api::sampling_markets(c.as_deref())))
     }
 
     /// Every sampling market, page after page (by cursor).
@@ -325,10 +325,10 @@ impl Client {
     /// @example
     /// const info = await client.getClobMarketInfo("0xa467...43b7");
     #[wasm_bindgen(js_name = getClobMarketInfo, unchecked_return_type = "Promise<ClobMarketInfo>")]
-    pub fn get_clob_market_info(&self, #[wasm_bindgen(js_name = conditionId)] condition_id: &str,
+    pub fn get_clob_market_info(&self, #[wasm_bindgen(js_name = conditionId, unchecked_param_type = "string")] condition_id: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
     ) -> Promise {
-        self.json(options.as_ref(), api::clob_market_info(condition_id))
+        self.json(options.as_ref(), text(&condition_id, "condition_id").and_then(|c| api::clob_market_info(&c)))
     }
 
     /// GET /book — one token's order book as the service sends it (a plain object). Use `getBook` for an
@@ -337,10 +337,10 @@ impl Client {
     /// @example
     /// const { bids, asks, tick_size } = await client.getOrderBook("7261...3692");
     #[wasm_bindgen(js_name = getOrderBook, unchecked_return_type = "Promise<OrderBookSummary>")]
-    pub fn get_order_book(&self, #[wasm_bindgen(js_name = tokenId)] token_id: &str,
+    pub fn get_order_book(&self, #[wasm_bindgen(js_name = tokenId, unchecked_param_type = "string")] token_id: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
     ) -> Promise {
-        self.json(options.as_ref(), api::order_book(token_id))
+        self.json(options.as_ref(), text(&token_id, "token_id").and_then(|t| api::order_book(&t)))
     }
 
     /// GET /book — one token's order book, parsed from the response bytes into an `OrderBook`.
@@ -349,23 +349,11 @@ impl Client {
     /// const book = await client.getBook(tokenId);
     /// book.bestAsk(); // { price: 0.52, size: 120 }
     #[wasm_bindgen(js_name = getBook, unchecked_return_type = "Promise<OrderBook>")]
-    pub fn get_book(&self, #[wasm_bindgen(js_name = tokenId)] token_id: &str,
+    pub fn get_book(&self, #[wasm_bindgen(js_name = tokenId, unchecked_param_type = "string")] token_id: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
     ) -> Promise {
-        let inner = self.inner.clone();
-        let request = api::order_book(token_id);
-        let call = inner.call_options(options.as_ref());
-        promise(Box::pin(async move {
-            let (request, call) = (request?, call?);
-            let Payload::Bytes(bytes) = inner.execute(&request, &call, Want::Bytes).await? else {
-                return Err(Error::decode("expected a byte body").into());
-            };
-            let book = crate::book::OrderBook::from_bytes(&bytes).map_err(|mut e| {
-                e.path = Some(request.path.clone());
-                e
-            })?;
-            Ok(OrderBook::from(book).into())
-        }))
+        let request = text(&token_id, "token_id").and_then(|t| api::order_book(&t));
+        self.send(options.as_ref(), request, Want::Bytes, &decode_book)
     }
 
     /// POST /books — the order books of up to 500 tokens (§4.15).
@@ -376,7 +364,7 @@ impl Client {
     pub fn get_order_books(&self, #[wasm_bindgen(unchecked_param_type = "BookParams[]")] params: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
     ) -> Promise {
-        self.json(options.as_ref(), api::order_books(&to_value(&params)))
+        self.json(options.as_ref(), to_value(&params, "params").and_then(|v| api::order_books(&v)))
     }
 
     /// POST /prices — the best BUY and SELL prices of up to 500 tokens (§4.16).
@@ -388,7 +376,7 @@ impl Client {
     pub fn get_prices(&self, #[wasm_bindgen(unchecked_param_type = "BookParams[]")] params: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
     ) -> Promise {
-        self.json(options.as_ref(), api::prices(&to_value(&params)))
+        self.json(options.as_ref(), to_value(&params, "params").and_then(|v| api::prices(&v)))
     }
 
     /// GET /price — the best price on one side of one token's book.
@@ -398,11 +386,11 @@ impl Client {
     #[wasm_bindgen(js_name = getPrice, unchecked_return_type = "Promise<PriceResult>")]
     pub fn get_price(
         &self,
-        #[wasm_bindgen(js_name = tokenId)] token_id: &str,
-        #[wasm_bindgen(unchecked_param_type = "Side")] side: &str,
+        #[wasm_bindgen(js_name = tokenId, unchecked_param_type = "string")] token_id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Side")] side: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
     ) -> Promise {
-        self.json(options.as_ref(), api::price(token_id, side))
+        self.json(options.as_ref(), text(&token_id, "token_id").and_then(|t| api::price(&t, &text(&side, "side")?)))
     }
 
     /// GET /midpoint — the midpoint of one token's book.
@@ -410,10 +398,10 @@ impl Client {
     /// @example
     /// const { mid } = await client.getMidpoint(tokenId);
     #[wasm_bindgen(js_name = getMidpoint, unchecked_return_type = "Promise<MidpointResult>")]
-    pub fn get_midpoint(&self, #[wasm_bindgen(js_name = tokenId)] token_id: &str,
+    pub fn get_midpoint(&self, #[wasm_bindgen(js_name = tokenId, unchecked_param_type = "string")] token_id: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
     ) -> Promise {
-        self.json(options.as_ref(), api::midpoint(token_id))
+        self.json(options.as_ref(), text(&token_id, "token_id").and_then(|t| api::midpoint(&t)))
     }
 
     /// GET /fee-rate/{token_id} — the token's fee schedule (§4.17).
@@ -421,10 +409,10 @@ impl Client {
     /// @example
     /// const { base_fee, fee_schedule } = await client.getFeeRate(tokenId);
     #[wasm_bindgen(js_name = getFeeRate, unchecked_return_type = "Promise<FeeRate>")]
-    pub fn get_fee_rate(&self, #[wasm_bindgen(js_name = tokenId)] token_id: &str,
+    pub fn get_fee_rate(&self, #[wasm_bindgen(js_name = tokenId, unchecked_param_type = "string")] token_id: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
     ) -> Promise {
-        self.json(options.as_ref(), api::fee_rate(token_id))
+        self.json(options.as_ref(), text(&token_id, "token_id").and_then(|t| api::fee_rate(&t)))
     }
 
     /// GET /prices-history — one token's price history.
@@ -486,10 +474,10 @@ impl Client {
     /// @example
     /// const { order } = await client.getOrder(orderId);
     #[wasm_bindgen(js_name = getOrder, unchecked_return_type = "Promise<OrderResult>")]
-    pub fn get_order(&self, id: &str,
+    pub fn get_order(&self, #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
     ) -> Promise {
-        self.json(options.as_ref(), api::order(id))
+        self.json(options.as_ref(), text(&id, "id").and_then(|id| api::order(&id)))
     }
 
     /// DELETE /order — cancels one order (§4.21). An order that cannot be cancelled (already cancelled,
@@ -498,10 +486,10 @@ impl Client {
     /// @example
     /// const { canceled, not_canceled } = await client.cancelOrder(orderId);
     #[wasm_bindgen(js_name = cancelOrder, unchecked_return_type = "Promise<CancelResult>")]
-    pub fn cancel_order(&self, #[wasm_bindgen(js_name = orderId)] order_id: &str,
+    pub fn cancel_order(&self, #[wasm_bindgen(js_name = orderId, unchecked_param_type = "string")] order_id: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
     ) -> Promise {
-        self.json(options.as_ref(), api::cancel_order(order_id))
+        self.json(options.as_ref(), text(&order_id, "orderId").and_then(|id| api::cancel_order(&id)))
     }
 
     /// DELETE /cancel-market-orders — cancels the account's orders in a market and/or asset (§4.22).
@@ -561,11 +549,14 @@ impl Client {
             let call = call?;
             let request = api::server_time();
             let sent = js_sys::Date::now();
-            let (response, body) = inner.exchange(&request, &call).await?;
+            let answer = inner.exchange(&request, &call).await?;
             let received = js_sys::Date::now();
+            let ok = (200..300).contains(&answer.status);
+            // Only the start of the body is read: GET /time answers a number.
+            let body = if ok { answer.body.dyn_ref::<JsString>().and_then(|t| t.slice(0, 64).as_string()) } else { None };
             let mut server = body.and_then(|t| clock::time_body_ms(&t));
             if server.is_none() {
-                let date = response.headers().get("date").ok().flatten().unwrap_or_default();
+                let date = answer.date.unwrap_or_default();
                 server = clock::server_ms(js_sys::Date::parse(&date) / 1000.0, 1000.0);
             }
             let Some(server) = server else {
@@ -619,25 +610,53 @@ impl Client {
     /// Sends a built request and resolves to its JSON body; a request that failed validation rejects
     /// without anything being sent.
     fn json(&self, options: Option<&JsValue>, request: Result<HttpRequest, Error>) -> Promise {
-        let inner = self.inner.clone();
-        let call = inner.call_options(options);
-        promise(Box::pin(async move {
-            let (request, call) = (request?, call?);
-            match inner.execute(&request, &call, Want::Json).await? {
-                Payload::Json(value) => Ok(value),
-                Payload::Bytes(_) => Err(Error::decode("expected a JSON body").into()),
-            }
-        }))
+        self.send(options, request, Want::Json, &decode_json)
     }
+
+    /// Sends a built request (with the call's options) and resolves to its answer through `decode`.
+    fn send(&self, options: Option<&JsValue>, request: Result<HttpRequest, Error>, want: Want, decode: Decode<'static>) -> Promise {
+        let call = self.inner.call_options(options);
+        let request = request.and_then(|r| call.as_ref().map_err(Clone::clone).and_then(|c| c.prepare(r)));
+        let (request, call) = match (request, call) {
+            (Ok(request), Ok(call)) => (request, call),
+            (Err(e), _) | (_, Err(e)) => return rejected(e),
+        };
+        let inner = self.inner.clone();
+        promise(Box::pin(async move { inner.execute(&request, &call, want, decode).await }))
+    }
+}
+
+pub(super) fn decode_json(payload: Payload) -> Result<JsValue, Error> {
+    match payload {
+        Payload::Json(value) => Ok(value),
+        _ => Err(Error::decode("expected a JSON body")),
+    }
+}
+
+/// GET /book's bytes as an `OrderBook`; a body that is not a book is retried like a garbled one.
+fn decode_book(payload: Payload) -> Result<JsValue, Error> {
+    match payload {
+        Payload::Bytes(bytes) => Ok(OrderBook::from(crate::book::OrderBook::from_vec(bytes)?).into()),
+        _ => Err(Error::decode("expected a byte body")),
+    }
+}
+
+/// A string argument (ids, slugs, token ids, sides), bounded before it is copied; the core checks its shape.
+fn text(value: &JsValue, param: &'static str) -> Result<String, Error> {
+    read_str(value, param, 4096)
+}
+
+fn opt_text(value: Option<&JsValue>, param: &'static str) -> Result<Option<String>, Error> {
+    value.map_or(Ok(None), |v| read_opt_str(v, param, 4096))
 }
 
 fn read_options(options: &JsValue) -> Result<Inner, Error> {
     if !options.is_object() {
         return Err(Error::invalid("options", "must be an object with at least baseUrl"));
     }
-    let base = get(options, "baseUrl");
-    let bases = if let Some(url) = base.as_string() {
-        let url = base_url("baseUrl", &url)?;
+    let base = field(options, "baseUrl", "baseUrl")?;
+    let bases = if base.is_string() {
+        let url = base_url("baseUrl", &read_str(&base, "baseUrl", 4096)?)?;
         BaseUrls { catalog: url.clone(), clob: url.clone(), activity: url }
     } else if base.is_object() {
         BaseUrls {
@@ -649,14 +668,14 @@ fn read_options(options: &JsValue) -> Result<Inner, Error> {
         return Err(Error::invalid("baseUrl", "is required: a URL, or { catalog, clob, activity }"));
     };
 
-    let fetch = get(options, "fetch");
+    let fetch = field(options, "fetch", "fetch")?;
     let fetch = if is_absent(&fetch) {
         None
     } else {
         Some(fetch.dyn_into::<Function>().map_err(|_| Error::invalid("fetch", "must be a function"))?)
     };
 
-    let creds = get(options, "credentials");
+    let creds = field(options, "credentials", "credentials")?;
     let credentials = if is_absent(&creds) { None } else { Some(read_credentials(&creds)?) };
 
     let timestamp_unit = match opt_string(options, "timestampUnit")? {
@@ -665,15 +684,15 @@ fn read_options(options: &JsValue) -> Result<Inner, Error> {
     };
 
     let (timeout_ms, max_retries, max_queue_ms, max_in_flight) = read_client_settings(options)?;
-    let budgets = read_rate_limits(&get(options, "rateLimits"))?;
-    let on_event = get(options, "onEvent");
+    let budgets = read_rate_limits(&field(options, "rateLimits", "rateLimits")?)?;
+    let on_event = field(options, "onEvent", "onEvent")?;
     let on_event = if is_absent(&on_event) {
         None
     } else {
         Some(on_event.dyn_into::<Function>().map_err(|_| Error::invalid("onEvent", "must be a function"))?)
     };
 
-    let offset = get(options, "clockOffsetMs");
+    let offset = field(options, "clockOffsetMs", "clockOffsetMs")?;
     let clock_offset_ms = match offset.as_f64() {
         Some(ms) if ms.is_finite() && ms.abs() <= 86_400_000.0 => ms,
         _ if is_absent(&offset) => 0.0,
@@ -711,18 +730,26 @@ fn read_rate_limits(value: &JsValue) -> Result<Budgets, Error> {
         return Err(Error::invalid("rateLimits", "must be false or an object of scopes"));
     }
     let mut budgets = Budgets::default();
-    for name in Object::keys(value.unchecked_ref::<Object>()).iter().filter_map(|k| k.as_string()) {
+    let Value::Object(scopes) = to_value(value, "rateLimits")? else {
+        return Err(Error::invalid("rateLimits", "must be false or an object of scopes"));
+    };
+    for (name, limit) in scopes {
         let Some(bucket) = Bucket::from_name(&name) else {
             return Err(Error::invalid_owned(&format!("rateLimits.{name}"), "is not a rate-limit scope"));
         };
-        let limit = get(value, &name);
-        if limit.as_bool() == Some(false) {
-            budgets.set(bucket, None);
-            continue;
-        }
-        let requests = get(&limit, "requests").as_f64().unwrap_or(f64::NAN);
-        let window_ms = get(&limit, "windowMs").as_f64().unwrap_or(f64::NAN);
-        budgets.set(bucket, Some(Limit::new(requests, window_ms, "rateLimits")?));
+        let limit = match limit {
+            Value::Bool(false) => None,
+            Value::Object(fields) => {
+                let fields = Params(fields);
+                let number = |key| match fields.get(key) {
+                    Value::Number(n) => *n,
+                    _ => f64::NAN,
+                };
+                Some(Limit::new(number("requests"), number("windowMs"), "rateLimits")?)
+            }
+            _ => Some(Limit::new(f64::NAN, f64::NAN, "rateLimits")?),
+        };
+        budgets.set(bucket, limit);
     }
     Ok(budgets)
 }

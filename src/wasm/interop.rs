@@ -1,61 +1,161 @@
 //! Every conversion between JavaScript values and the core's types, in one place.
+//!
+//! A caller's value is hostile until read: it may be of any type, a Proxy whose traps throw, an object
+//! whose getters throw, or absurdly large. So every read goes through a catching import (`Reflect.get`,
+//! the `*Of` helpers of `src/js/runtime.js`) and is bounded (`crate::bounds`) before anything is copied
+//! into wasm memory; whatever cannot be read is `INVALID_PARAMS` naming the parameter. No JS exception
+//! may unwind through wasm frames, and no length may reach an allocation unchecked.
 
 use std::future::Future;
 use std::pin::Pin;
 
-use js_sys::{Object, Promise, Reflect};
+use js_sys::{Array, JsString, Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::api::{Params, Value};
-use crate::error::Error;
+use crate::bounds::{MAX_ITEMS, MAX_KEYS, MAX_STRING, MAX_VALUES};
+use crate::error::{Error, ErrorCode};
+
+#[wasm_bindgen(module = "/src/js/runtime.js")]
+extern "C" {
+    #[wasm_bindgen(catch, js_name = entriesOf)]
+    fn entries_of(value: &JsValue, max: u32) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(catch, js_name = itemsOf)]
+    fn items_of(value: &JsValue, max: u32) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(catch, js_name = bytesOf)]
+    fn bytes_of(value: &JsValue, max: u32) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(catch, js_name = checkSignal)]
+    fn check_signal(value: &JsValue) -> Result<(), JsValue>;
+}
 
 /// Nesting read from a params value; deeper values are left as `Value::Other`, which every rule refuses.
 const MAX_DEPTH: u32 = 4;
 
-/// A JS value as the core's [`Value`].
-pub fn to_value(value: &JsValue) -> Value {
-    to_value_at(value, 0)
+/// A caller's value as the core's [`Value`], read with at most [`MAX_VALUES`] values in all.
+pub fn to_value(value: &JsValue, param: &'static str) -> Result<Value, Error> {
+    let mut budget = MAX_VALUES;
+    to_value_at(value, param, 0, &mut budget)
 }
 
-fn to_value_at(value: &JsValue, depth: u32) -> Value {
+fn to_value_at(value: &JsValue, param: &'static str, depth: u32, budget: &mut u32) -> Result<Value, Error> {
+    *budget = budget.checked_sub(1).ok_or(Error::invalid(param, "holds too many values"))?;
     if value.is_undefined() {
-        Value::Undefined
+        Ok(Value::Undefined)
     } else if value.is_null() {
-        Value::Null
+        Ok(Value::Null)
     } else if let Some(b) = value.as_bool() {
-        Value::Bool(b)
+        Ok(Value::Bool(b))
     } else if let Some(n) = value.as_f64() {
-        Value::Number(n)
-    } else if let Some(s) = value.as_string() {
-        Value::Str(s)
-    } else if depth >= MAX_DEPTH {
-        Value::Other
-    } else if js_sys::Array::is_array(value) {
-        let array: &js_sys::Array = value.unchecked_ref();
-        Value::Array(array.iter().map(|v| to_value_at(&v, depth + 1)).collect())
-    } else if value.is_object() && !value.is_function() {
-        Value::Object(fields(value, depth))
+        Ok(Value::Number(n))
+    } else if value.is_string() {
+        Ok(Value::Str(read_str(value, param, MAX_STRING)?))
+    } else if depth >= MAX_DEPTH || !value.is_object() {
+        // Deeper nesting, functions, symbols and bigints: no rule accepts them.
+        Ok(Value::Other)
+    } else if let Some(items) = items(value, param)? {
+        let mut out = Vec::with_capacity(items.length() as usize);
+        for item in items.iter() {
+            out.push(to_value_at(&item, param, depth + 1, budget)?);
+        }
+        Ok(Value::Array(out))
     } else {
-        Value::Other
+        Ok(Value::Object(fields(value, param, depth, budget)?))
     }
 }
 
-fn fields(value: &JsValue, depth: u32) -> Vec<(String, Value)> {
-    let keys = Object::keys(value.unchecked_ref::<Object>());
-    keys.iter()
-        .filter_map(|k| k.as_string())
-        .map(|k| {
-            let v = to_value_at(&get(value, &k), depth + 1);
-            (k, v)
-        })
-        .collect()
+fn fields(value: &JsValue, param: &'static str, depth: u32, budget: &mut u32) -> Result<Vec<(String, Value)>, Error> {
+    let mut out = Vec::new();
+    for (key, v) in entries(value, param)? {
+        out.push((key, to_value_at(&v, param, depth + 1, budget)?));
+    }
+    Ok(out)
+}
+
+/// A caller's object's own enumerable string keys and their values (at most [`MAX_KEYS`]), read once.
+pub fn entries(value: &JsValue, param: &'static str) -> Result<Vec<(String, JsValue)>, Error> {
+    let entries = entries_of(value, MAX_KEYS).map_err(|_| unreadable(param))?;
+    if entries.as_f64().is_some() {
+        return Err(Error::invalid(param, "has too many keys"));
+    }
+    let entries: Array = entries.unchecked_into();
+    let mut out = Vec::with_capacity(entries.length() as usize / 2);
+    let mut it = entries.iter();
+    while let (Some(key), Some(v)) = (it.next(), it.next()) {
+        out.push((read_str(&key, param, MAX_STRING)?, v));
+    }
+    Ok(out)
+}
+
+/// `INVALID_PARAMS`: reading the value threw (a Proxy's trap or a getter).
+fn unreadable(param: &'static str) -> Error {
+    Error::invalid(param, "could not be read (reading it threw)")
+}
+
+/// The items of a genuine array, copied so that the caller's array is not read again; `None` for
+/// anything that is not an array.
+pub fn items(value: &JsValue, param: &'static str) -> Result<Option<Array>, Error> {
+    let items = items_of(value, MAX_ITEMS).map_err(|_| unreadable(param))?;
+    if items.is_undefined() {
+        Ok(None)
+    } else if items.as_f64().is_some() {
+        Err(Error::invalid(param, "has too many items (at most 1,048,576)"))
+    } else {
+        Ok(Some(items.unchecked_into()))
+    }
+}
+
+/// A string argument of at most `max` UTF-16 units.
+pub fn read_str(value: &JsValue, param: &'static str, max: u32) -> Result<String, Error> {
+    let text = value.dyn_ref::<JsString>().ok_or(Error::invalid(param, "must be a string"))?;
+    if text.length() > max {
+        return Err(Error::invalid(param, "is too long"));
+    }
+    text.as_string().ok_or(Error::invalid(param, "must be a string"))
+}
+
+/// An optional string argument: `undefined` and `null` are none.
+pub fn read_opt_str(value: &JsValue, param: &'static str, max: u32) -> Result<Option<String>, Error> {
+    if is_absent(value) {
+        Ok(None)
+    } else {
+        read_str(value, param, max).map(Some)
+    }
+}
+
+/// A number argument (no coercion: `"1"` and `1n` are not numbers).
+pub fn read_f64(value: &JsValue, param: &'static str) -> Result<f64, Error> {
+    value.as_f64().ok_or(Error::invalid(param, "must be a number"))
+}
+
+/// The bytes of a genuine `Uint8Array` of at most `max` bytes, copied into wasm memory.
+pub fn read_bytes(value: &JsValue, param: &'static str, max: u32) -> Result<Vec<u8>, Error> {
+    let view = bytes_of(value, max).map_err(|_| unreadable(param))?;
+    if view.as_f64().is_some() {
+        return Err(Error::invalid(param, "is larger than the largest book read (64 MiB)"));
+    }
+    let view = view.dyn_into::<Uint8Array>().map_err(|_| Error::invalid(param, "must be a Uint8Array"))?;
+    Ok(view.to_vec())
+}
+
+/// A property of a caller's object; a getter or Proxy trap that throws is `INVALID_PARAMS`.
+pub fn field(obj: &JsValue, key: &str, param: &'static str) -> Result<JsValue, Error> {
+    Reflect::get(obj, &JsValue::from_str(key)).map_err(|_| unreadable(param))
+}
+
+/// An optional `AbortSignal`: a genuine one (brand-checked), or `INVALID_PARAMS`.
+pub fn read_signal(value: &JsValue) -> Result<Option<JsValue>, Error> {
+    if is_absent(value) {
+        return Ok(None);
+    }
+    check_signal(value).map_err(|_| Error::invalid("signal", "must be an AbortSignal"))?;
+    Ok(Some(value.clone()))
 }
 
 /// A params object (`undefined` and `null` mean none).
 pub fn read_params(value: Option<&JsValue>) -> Result<Params, Error> {
     let Some(value) = value else { return Ok(Params::default()) };
-    match to_value(value) {
+    match to_value(value, "params")? {
         Value::Undefined | Value::Null => Ok(Params::default()),
         Value::Object(fields) => Ok(Params(fields)),
         _ => Err(Error::invalid("params", "must be an object")),
@@ -110,10 +210,11 @@ impl From<Error> for JsValue {
 #[wasm_bindgen(js_name = isPredictKitError, skip_typescript)]
 pub fn is_predictkit_error(value: &JsValue) -> bool {
     value.is_instance_of::<js_sys::Error>()
-        && get(value, "name").as_string().as_deref() == Some(ERROR_NAME)
+        && read_str(&get(value, "name"), "error", 64).is_ok_and(|name| name == ERROR_NAME)
         && get(value, "code").is_string()
 }
 
+/// A property of an object of the library's own (a result it built, an answer's fields).
 pub fn get(obj: &JsValue, key: &str) -> JsValue {
     Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
 }
@@ -127,16 +228,13 @@ pub fn is_absent(value: &JsValue) -> bool {
     value.is_undefined() || value.is_null()
 }
 
-/// An optional string property; anything but a string, `undefined` or `null` is `INVALID_PARAMS`.
+/// An optional string property of a caller's object; anything but a string, `undefined` or `null` is
+/// `INVALID_PARAMS`.
 pub fn opt_string(obj: &JsValue, key: &'static str) -> Result<Option<String>, Error> {
-    let value = get(obj, key);
-    if is_absent(&value) {
-        return Ok(None);
-    }
-    value.as_string().map(Some).ok_or(Error::invalid(key, "must be a string"))
+    read_opt_str(&field(obj, key, key)?, key, MAX_STRING)
 }
 
-/// A required string property.
+/// A required string property of a caller's object.
 pub fn req_string(obj: &JsValue, key: &'static str) -> Result<String, Error> {
     opt_string(obj, key)?.ok_or(Error::invalid(key, "is required"))
 }
@@ -148,8 +246,9 @@ pub fn timestamp_text(value: &JsValue, param: &'static str) -> Result<String, Er
         if n.is_finite() && n >= 0.0 && n.fract() == 0.0 && n <= 9_007_199_254_740_991.0 {
             return Ok(digits(n as u64));
         }
-    } else if let Some(text) = value.as_string() {
-        if !text.is_empty() && text.len() <= 20 && text.bytes().all(|b| b.is_ascii_digit()) {
+    } else if value.is_string() {
+        let text = read_str(value, param, 20)?;
+        if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
             return Ok(text);
         }
     }
@@ -170,4 +269,17 @@ pub type Task = Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>>;
 /// Starts `task` and returns the promise it settles.
 pub fn promise(task: Task) -> Promise {
     wasm_bindgen_futures::future_to_promise(task)
+}
+
+/// A promise that rejects with `error` (for an async method whose arguments were refused).
+pub fn rejected(error: Error) -> Promise {
+    Promise::reject(&error.into())
+}
+
+/// The error of a method called on a `Client` or `OrderBook` after `free()`. The package's entry files
+/// check every method for a freed object (`pkg/guard.mjs`) and throw this, so that no call ever reaches
+/// wasm with a freed handle.
+#[wasm_bindgen(js_name = freedError, skip_typescript)]
+pub fn freed_error() -> JsValue {
+    Error::new(ErrorCode::Freed, "this object was freed: free() was called on it, so it can no longer be used").into()
 }

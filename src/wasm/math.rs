@@ -1,15 +1,23 @@
 //! The upstream clients' helpers as free functions: book hash of a plain object, market price over level
 //! arrays, tick-size rounding, fees. Converts arguments and results only; the math is `crate::book::math`.
 
-use js_sys::{Array, Number, Object, JSON};
+use js_sys::{Number, Object};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 use super::book::{amount_units, read_order_type};
-use super::interop::{get, is_absent, set};
+use super::interop::{field, is_absent, items, read_f64, read_str, set};
+use crate::bounds::MAX_BOOK_BYTES;
 use crate::book::math::{self, FeeRate, Rounding, MAX_DECIMALS, ROUNDING_CONFIG};
 use crate::book::{fixed, sha1_hex, Level, Side};
 use crate::error::Error;
+
+#[wasm_bindgen(inline_js = "export function summaryText(book) { return JSON.stringify(Object.assign({}, book, { hash: '' })); }")]
+extern "C" {
+    /// The upstream hash input: the object's own keys in order, `hash` set to "" (last when absent). It
+    /// runs the caller's getters and Proxy traps, hence `catch`.
+    #[wasm_bindgen(js_name = summaryText, catch)]
+    fn summary_text(book: &JsValue) -> Result<JsValue, JsValue>;
+}
 
 #[wasm_bindgen(typescript_custom_section)]
 const MATH_TYPES: &str = r#"
@@ -40,10 +48,8 @@ pub fn order_book_hash(
     if !book.is_object() {
         return Err(Error::invalid("book", "must be an order book object").into());
     }
-    let copy = Object::assign(&Object::new(), book.unchecked_ref());
-    set(&copy, "hash", &JsValue::from_str(""));
-    let text = JSON::stringify(&copy).ok().and_then(|s| s.as_string());
-    let text = text.ok_or(Error::invalid("book", "must be an order book object"))?;
+    let text = summary_text(book).map_err(|_| Error::invalid("book", "could not be read (reading it threw)"))?;
+    let text = read_str(&text, "book", MAX_BOOK_BYTES).map_err(|_| Error::invalid("book", "must be an order book object"))?;
     Ok(sha1_hex(text.as_bytes()))
 }
 
@@ -56,8 +62,8 @@ pub fn order_book_hash(
 #[wasm_bindgen(js_name = calculateBuyMarketPrice)]
 pub fn calculate_buy_market_price(
     #[wasm_bindgen(unchecked_param_type = "OrderSummary[]")] asks: &JsValue,
-    amount: f64,
-    #[wasm_bindgen(js_name = orderType, unchecked_param_type = "MarketOrderType")] order_type: Option<String>,
+    #[wasm_bindgen(unchecked_param_type = "number")] amount: &JsValue,
+    #[wasm_bindgen(js_name = orderType, unchecked_optional_param_type = "MarketOrderType")] order_type: &JsValue,
 ) -> Result<f64, JsValue> {
     market_price(asks, Side::Buy, amount, order_type)
 }
@@ -67,28 +73,35 @@ pub fn calculate_buy_market_price(
 #[wasm_bindgen(js_name = calculateSellMarketPrice)]
 pub fn calculate_sell_market_price(
     #[wasm_bindgen(unchecked_param_type = "OrderSummary[]")] bids: &JsValue,
-    amount: f64,
-    #[wasm_bindgen(js_name = orderType, unchecked_param_type = "MarketOrderType")] order_type: Option<String>,
+    #[wasm_bindgen(unchecked_param_type = "number")] amount: &JsValue,
+    #[wasm_bindgen(js_name = orderType, unchecked_optional_param_type = "MarketOrderType")] order_type: &JsValue,
 ) -> Result<f64, JsValue> {
     market_price(bids, Side::Sell, amount, order_type)
 }
 
-fn market_price(levels: &JsValue, side: Side, amount: f64, order_type: Option<String>) -> Result<f64, JsValue> {
-    let array = levels.dyn_ref::<Array>().ok_or(Error::invalid("levels", "must be an array of { price, size }"))?;
+fn market_price(levels: &JsValue, side: Side, amount: &JsValue, order_type: &JsValue) -> Result<f64, JsValue> {
+    let array = items(levels, "levels")?.ok_or(Error::invalid("levels", "must be an array of { price, size }"))?;
+    let amount = amount_units("amount", read_f64(amount, "amount")?)?;
+    let order_type = read_order_type(order_type)?;
     let mut read = Vec::with_capacity(array.length() as usize);
     for item in array.iter() {
-        read.push(Level { price: decimal(&get(&item, "price"), "price")?, size: decimal(&get(&item, "size"), "size")? });
+        if !item.is_object() {
+            return Err(Error::invalid("levels", "must be an array of { price, size }").into());
+        }
+        let price = decimal(&field(&item, "price", "price")?, "price")?;
+        let size = decimal(&field(&item, "size", "size")?, "size")?;
+        read.push(Level { price, size });
     }
-    let order_type = read_order_type(order_type.as_deref())?;
-    let price = math::market_price(&read, side, amount_units("amount", amount)?, order_type)?;
+    let price = math::market_price(&read, side, amount, order_type)?;
     Ok(fixed::to_f64(price))
 }
 
 /// A decimal given as a string or a number, exactly.
 fn decimal(value: &JsValue, param: &'static str) -> Result<u64, Error> {
-    let units = match value.as_string() {
-        Some(text) => fixed::parse(text.as_bytes()),
-        None => value.as_f64().and_then(fixed::from_f64),
+    let units = if value.is_string() {
+        read_str(value, param, 64).ok().and_then(|text| fixed::parse(text.as_bytes()))
+    } else {
+        value.as_f64().and_then(fixed::from_f64)
     };
     units.ok_or(Error::invalid(param, "must be a non-negative decimal with at most 6 decimals"))
 }
@@ -98,7 +111,11 @@ fn decimal(value: &JsValue, param: &'static str) -> Result<u64, Error> {
 /// @example
 /// decimalPlaces(949.9970999999999); // 13
 #[wasm_bindgen(js_name = decimalPlaces)]
-pub fn decimal_places(num: f64) -> u32 {
+pub fn decimal_places(#[wasm_bindgen(unchecked_param_type = "number")] num: &JsValue) -> Result<u32, JsValue> {
+    Ok(places(read_f64(num, "num")?))
+}
+
+fn places(num: f64) -> u32 {
     math::decimal_places(&shortest(num))
 }
 
@@ -107,11 +124,13 @@ fn shortest(num: f64) -> String {
     Number::from(num).to_string_with_radix(10).ok().and_then(|s| s.as_string()).unwrap_or_default()
 }
 
-fn rounded(num: f64, decimals: f64, rounding: Rounding) -> Result<f64, JsValue> {
+fn rounded(num: &JsValue, decimals: &JsValue, rounding: Rounding) -> Result<f64, JsValue> {
+    let num = read_f64(num, "num")?;
+    let decimals = read_f64(decimals, "decimals")?;
     if !(decimals >= 0.0 && decimals <= f64::from(MAX_DECIMALS) && decimals.fract() == 0.0) {
         return Err(Error::invalid("decimals", "must be a whole number from 0 to 22").into());
     }
-    Ok(math::round(num, decimals as u32, decimal_places(num), rounding))
+    Ok(math::round(num, decimals as u32, places(num), rounding))
 }
 
 /// Rounds to `decimals` places, halves up (with the upstream's `Number.EPSILON` nudge); a number with
@@ -120,20 +139,29 @@ fn rounded(num: f64, decimals: f64, rounding: Rounding) -> Result<f64, JsValue> 
 /// @example
 /// roundNormal(0.5555, 2); // 0.56
 #[wasm_bindgen(js_name = roundNormal)]
-pub fn round_normal(num: f64, decimals: f64) -> Result<f64, JsValue> {
+pub fn round_normal(
+    #[wasm_bindgen(unchecked_param_type = "number")] num: &JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] decimals: &JsValue,
+) -> Result<f64, JsValue> {
     rounded(num, decimals, Rounding::Normal)
 }
 
 /// Rounds down to `decimals` places; a number with no more places comes back unchanged (so
 /// `roundDown(0.57, 2)` is 0.57, not 0.56 from binary error).
 #[wasm_bindgen(js_name = roundDown)]
-pub fn round_down(num: f64, decimals: f64) -> Result<f64, JsValue> {
+pub fn round_down(
+    #[wasm_bindgen(unchecked_param_type = "number")] num: &JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] decimals: &JsValue,
+) -> Result<f64, JsValue> {
     rounded(num, decimals, Rounding::Down)
 }
 
 /// Rounds up to `decimals` places; a number with no more places comes back unchanged.
 #[wasm_bindgen(js_name = roundUp)]
-pub fn round_up(num: f64, decimals: f64) -> Result<f64, JsValue> {
+pub fn round_up(
+    #[wasm_bindgen(unchecked_param_type = "number")] num: &JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] decimals: &JsValue,
+) -> Result<f64, JsValue> {
     rounded(num, decimals, Rounding::Up)
 }
 
@@ -143,10 +171,10 @@ pub fn round_up(num: f64, decimals: f64) -> Result<f64, JsValue> {
 /// priceValid(0.999, "0.01"); // false
 #[wasm_bindgen(js_name = priceValid)]
 pub fn price_valid(
-    price: f64,
+    #[wasm_bindgen(unchecked_param_type = "number")] price: &JsValue,
     #[wasm_bindgen(js_name = tickSize, unchecked_param_type = "string | number")] tick_size: &JsValue,
 ) -> Result<bool, JsValue> {
-    Ok(math::price_valid(price, decimal(tick_size, "tickSize")?))
+    Ok(math::price_valid(read_f64(price, "price")?, decimal(tick_size, "tickSize")?))
 }
 
 /// Whether tick size `a` is smaller than `b` (`"0.001"` < `"0.01"`).
@@ -184,10 +212,11 @@ pub fn rounding_config() -> Object {
 #[wasm_bindgen(js_name = calculateFee)]
 pub fn calculate_fee(
     #[wasm_bindgen(js_name = feeRate, unchecked_param_type = "FeeRateInput")] fee_rate: &JsValue,
-    size: f64,
-    price: f64,
+    #[wasm_bindgen(unchecked_param_type = "number")] size: &JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] price: &JsValue,
 ) -> Result<f64, JsValue> {
     let fee = read_fee_rate(fee_rate)?;
+    let (size, price) = (read_f64(size, "size")?, read_f64(price, "price")?);
     if !(size.is_finite() && size >= 0.0) {
         return Err(Error::invalid("size", "must be a finite non-negative number").into());
     }
@@ -202,16 +231,17 @@ fn read_fee_rate(value: &JsValue) -> Result<FeeRate, Error> {
     if !value.is_object() {
         return Err(bad());
     }
-    let schedule = get(value, "fee_schedule");
-    let fd = get(value, "fd");
+    let get = |obj: &JsValue, key| if obj.is_object() { field(obj, key, "feeRate") } else { Err(bad()) };
+    let schedule = get(value, "fee_schedule")?;
+    let fd = get(value, "fd")?;
     let (rate, exponent) = if !is_absent(&schedule) {
-        (get(&schedule, "rate"), get(&schedule, "exponent"))
+        (get(&schedule, "rate")?, get(&schedule, "exponent")?)
     } else if !is_absent(&fd) {
-        (get(&fd, "r"), get(&fd, "e"))
-    } else if !is_absent(&get(value, "rate")) {
-        (get(value, "rate"), get(value, "exponent"))
+        (get(&fd, "r")?, get(&fd, "e")?)
+    } else if !is_absent(&get(value, "rate")?) {
+        (get(value, "rate")?, get(value, "exponent")?)
     } else {
-        (get(value, "r"), get(value, "e"))
+        (get(value, "r")?, get(value, "e")?)
     };
     let rate = rate.as_f64().filter(|r| r.is_finite() && *r >= 0.0).ok_or_else(bad)?;
     let exponent = match exponent.as_f64() {

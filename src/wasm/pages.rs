@@ -9,8 +9,9 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::call::{CallOptions, Inner};
-use super::transport::{Payload, Want};
-use super::interop::{get, is_absent, promise, read_params, set, to_value};
+use super::client::decode_json;
+use super::interop::{entries, get, is_absent, promise, read_params, set, to_value};
+use super::transport::Want;
 use crate::api::{max_items, HttpRequest, Pager, Params};
 use crate::error::Error;
 
@@ -55,45 +56,63 @@ pub(super) fn iterate(
     options: Option<&JsValue>,
 ) -> Result<JsValue, JsValue> {
     let params = read_params(params)?;
-    let options = options.cloned().unwrap_or(JsValue::UNDEFINED);
-    let options = &options;
-    let (limit, on_page) = read_options(options)?;
-    // The signal, timeoutMs and maxRetries of the options apply to each page's request.
-    let call = inner.call_options(Some(&call_part(options)))?;
+    let options = read_options(options)?;
+    // The signal, timeoutMs, maxRetries and extraQuery of the options apply to each page's request.
+    let call = inner.call_options(Some(&options.call))?;
     let (pager, build, cursor) = match list {
-        List::Offset(build, (page_size, max_offset)) => (Pager::offset(params, page_size, max_offset, limit)?, build, false),
-        List::Cursor(build) => (Pager::cursor(params, limit), build, true),
+        List::Offset(build, (page_size, max_offset)) => {
+            (Pager::offset(params, page_size, max_offset, options.limit)?, build, false)
+        }
+        List::Cursor(build) => (Pager::cursor(params, options.limit), build, true),
     };
     // Build the first request once to refuse bad params before anything is sent.
     if let Some(first) = pager.next_params() {
-        build(&first)?;
+        call.prepare(build(&first)?)?;
     }
     let signal = call.signal.clone();
-    let state = State { call, pager, build, cursor, on_page };
+    let state = State { call, pager, build, cursor, on_page: options.on_page };
     Ok(pages_to_items(PageReader { inner: inner.clone(), state: Rc::new(RefCell::new(state)) }, &signal))
 }
 
-fn read_options(options: &JsValue) -> Result<(Option<u64>, Option<Function>), Error> {
-    if is_absent(options) {
-        return Ok((None, None));
-    }
+/// The options of an `iterate*` method: its own, and those of each page's request.
+struct IterateOptions {
+    limit: Option<u64>,
+    on_page: Option<Function>,
+    /// `{ signal, timeoutMs, maxRetries, extraQuery }`, as read once.
+    call: JsValue,
+}
+
+const CALL_OPTIONS: [&str; 4] = ["signal", "timeoutMs", "maxRetries", "extraQuery"];
+
+fn read_options(options: Option<&JsValue>) -> Result<IterateOptions, Error> {
+    let mut read = IterateOptions { limit: None, on_page: None, call: JsValue::UNDEFINED };
+    let Some(options) = options.filter(|o| !is_absent(o)) else { return Ok(read) };
     if !options.is_object() {
-        return Err(Error::invalid("options", "must be an object { onPage?, maxItems? }"));
+        return Err(Error::invalid("options", "must be an object { onPage?, maxItems?, signal?, timeoutMs?, maxRetries?, extraQuery? }"));
     }
-    for key in Object::keys(options.unchecked_ref::<Object>()).iter().filter_map(|k| k.as_string()) {
-        let known = matches!(key.as_str(), "onPage" | "maxItems" | "signal" | "timeoutMs" | "maxRetries");
-        if !known && !is_absent(&get(options, &key)) {
-            return Err(Error::invalid_owned(&key, "is not an option of iteration (onPage, maxItems, signal, timeoutMs, maxRetries)"));
+    let entries = entries(options, "options")?;
+    let call = Object::new();
+    for (key, value) in entries {
+        if is_absent(&value) {
+            continue;
+        }
+        match key.as_str() {
+            "maxItems" => read.limit = max_items(&to_value(&value, "maxItems")?)?,
+            "onPage" => {
+                read.on_page =
+                    Some(value.dyn_into::<Function>().map_err(|_| Error::invalid("onPage", "must be a function"))?)
+            }
+            name if CALL_OPTIONS.contains(&name) => set(&call, name, &value),
+            _ => {
+                return Err(Error::invalid_owned(
+                    &key,
+                    "is not an option of iteration (onPage, maxItems, signal, timeoutMs, maxRetries, extraQuery)",
+                ))
+            }
         }
     }
-    let limit = max_items(&to_value(&get(options, "maxItems")))?;
-    let on_page = get(options, "onPage");
-    let on_page = if is_absent(&on_page) {
-        None
-    } else {
-        Some(on_page.dyn_into::<Function>().map_err(|_| Error::invalid("onPage", "must be a function"))?)
-    };
-    Ok((limit, on_page))
+    read.call = call.into();
+    Ok(read)
 }
 
 #[wasm_bindgen]
@@ -113,14 +132,11 @@ impl PageReader {
             let (request, cursor, call) = {
                 let s = state.borrow();
                 match s.pager.next_params() {
-                    Some(params) => ((s.build)(&params)?, s.cursor, s.call.clone()),
+                    Some(params) => (s.call.prepare((s.build)(&params)?)?, s.cursor, s.call.clone()),
                     None => return Ok(page(&Array::new(), true)),
                 }
             };
-            let body = match inner.execute(&request, &call, Want::Json).await? {
-                Payload::Json(value) => value,
-                Payload::Bytes(_) => return Err(Error::decode("expected a JSON body").into()),
-            };
+            let body = inner.execute(&request, &call, Want::Json, &decode_json).await?;
             let (items, next_cursor) = if cursor {
                 (get(&body, "data"), get(&body, "next_cursor").as_string())
             } else {
@@ -152,18 +168,6 @@ impl PageReader {
             Ok(page(&items, step.done))
         }))
     }
-}
-
-/// The per-request part of iteration options.
-fn call_part(options: &JsValue) -> JsValue {
-    let part = Object::new();
-    for key in ["signal", "timeoutMs", "maxRetries"] {
-        let value = get(options, key);
-        if !is_absent(&value) {
-            set(&part, key, &value);
-        }
-    }
-    part.into()
 }
 
 fn page(items: &Array, done: bool) -> JsValue {

@@ -3,7 +3,10 @@
 use js_sys::Object;
 use wasm_bindgen::prelude::*;
 
-use super::interop::{is_absent, opt_string, req_string, set, timestamp_text};
+use zeroize::Zeroizing;
+
+use super::interop::{is_absent, opt_string, read_opt_str, read_str, req_string, set, timestamp_text};
+use crate::bounds::MAX_STRING;
 use crate::auth::{self, Credentials, HEADER_NAMES};
 use crate::error::Error;
 
@@ -15,14 +18,18 @@ use crate::error::Error;
 /// signRequest(secret, Date.now(), "DELETE", "/order", JSON.stringify({ orderId }));
 #[wasm_bindgen(js_name = signRequest)]
 pub fn sign_request(
-    secret: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] secret: JsValue,
     #[wasm_bindgen(unchecked_param_type = "number | string")] timestamp: JsValue,
-    method: &str,
-    #[wasm_bindgen(js_name = requestPath)] request_path: &str,
-    body: Option<String>,
+    #[wasm_bindgen(unchecked_param_type = "string")] method: JsValue,
+    #[wasm_bindgen(js_name = requestPath, unchecked_param_type = "string")] request_path: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "string")] body: JsValue,
 ) -> Result<String, JsValue> {
+    let secret = Zeroizing::new(read_str(&secret, "secret", 4096)?);
     let timestamp = timestamp_text(&timestamp, "timestamp")?;
-    Ok(auth::sign_request(secret, &timestamp, method, request_path, body.as_deref())?)
+    let method = read_str(&method, "method", 16)?;
+    let request_path = read_str(&request_path, "requestPath", MAX_STRING)?;
+    let body = read_opt_str(&body, "body", MAX_STRING)?;
+    Ok(auth::sign_request(&secret, &timestamp, &method, &request_path, body.as_deref())?)
 }
 
 /// The five SERVICE_* headers of one request. `timestamp` defaults to now, in milliseconds.
@@ -37,7 +44,7 @@ pub fn create_l2_headers(
     #[wasm_bindgen(unchecked_optional_param_type = "number | string")] timestamp: JsValue,
 ) -> Result<Object, JsValue> {
     let creds = read_credentials(&credentials)?;
-    if !args.is_object() {
+    if is_absent(&args) || !args.is_object() {
         return Err(Error::invalid("args", "must be an object { method, requestPath, body? }").into());
     }
     let method = req_string(&args, "method")?;

@@ -1,23 +1,35 @@
 //! One attempt of an [`HttpRequest`] with `fetch` (the global one, or one the caller injected): send,
-//! check the status, read the whole body, all under the call's abort signal.
+//! check the status, read the whole body, all under the call's abort signal. The exchange itself is
+//! `exchange` in `src/js/runtime.js`, which never throws and hands back plain data, so that nothing a
+//! caller's fetch, its Response or its body does can unwind through wasm or outlive the call's deadline.
 
 use js_sys::{Function, Object, Promise, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::Response;
 
-use super::interop::{error_with_cause, set};
+use super::interop::{error_with_cause, get, set};
 use crate::api::retry::{retry_after_ms, Outcome};
-use crate::api::{check_response, excerpt, HttpRequest, Surface};
+use crate::api::{check_response, excerpt, unfollowed_redirect, HttpRequest, Surface};
+use crate::bounds::{MAX_BOOK_BYTES, MAX_ERROR_BODY};
 use crate::error::{Error, ErrorCode};
+
+#[wasm_bindgen(module = "/src/js/runtime.js")]
+extern "C" {
+    /// Never rejects: the outcome is in the resolved object's `kind`.
+    fn exchange(
+        fetch: &JsValue,
+        url: &str,
+        init: &Object,
+        bytes: bool,
+        max_bytes: u32,
+        max_error_chars: u32,
+        signal: &JsValue,
+    ) -> Promise;
+}
 
 #[wasm_bindgen]
 extern "C" {
-    /// The environment's own `fetch`: browsers, workers, extensions' service workers and Node 18+.
-    #[wasm_bindgen(js_name = fetch, catch)]
-    fn global_fetch(url: &str, init: &Object) -> Result<Promise, JsValue>;
-
     /// `JSON.parse` of a JS string, which never has to be copied into wasm memory and back.
     #[wasm_bindgen(js_namespace = JSON, js_name = parse, catch)]
     fn json_parse(text: &JsValue) -> Result<JsValue, JsValue>;
@@ -50,6 +62,7 @@ pub struct Transport {
 pub enum Want {
     /// Parsed by the engine's own `JSON.parse`.
     Json,
+    /// Copied into wasm memory (at most [`MAX_BOOK_BYTES`]).
     Bytes,
 }
 
@@ -59,6 +72,17 @@ pub enum Payload {
     Bytes(Vec<u8>),
 }
 
+/// An answer, whatever its status: what `exchange` read of it.
+pub struct Answer {
+    pub status: u16,
+    /// A redirect the browser did not follow (`redirect: "manual"` shows it as opaque, status 0).
+    pub opaque_redirect: bool,
+    pub retry_after: Option<String>,
+    pub date: Option<String>,
+    /// The body: a JS string for text and JSON (and any non-2xx status), a `Uint8Array` for bytes.
+    pub body: JsValue,
+}
+
 /// A failed attempt: what happened (for the retry decision), `Retry-After` if given, and the error.
 pub struct Failure {
     pub outcome: Outcome,
@@ -66,9 +90,24 @@ pub struct Failure {
     pub error: JsValue,
 }
 
+impl Failure {
+    fn new(outcome: Outcome, error: JsValue) -> Self {
+        Failure { outcome, retry_after_ms: None, error }
+    }
+}
+
 impl Transport {
-    /// Sends the request and returns the response whatever its status.
-    pub async fn fetch(&self, request: &HttpRequest, headers: Option<&Object>, signal: &JsValue) -> Result<Response, JsValue> {
+    /// Sends the request and reads its answer, whatever its status (a 2xx body as `want` says, as text
+    /// otherwise). Signed requests never follow a
+    /// redirect: the SERVICE_* headers must not reach another origin, and a cancellation must not be sent
+    /// twice. Public reads follow redirects as any fetch does.
+    pub async fn exchange(
+        &self,
+        request: &HttpRequest,
+        headers: Option<&Object>,
+        signal: &JsValue,
+        want: Want,
+    ) -> Result<Answer, Failure> {
         let url = request.url(self.bases.for_surface(request.surface));
         let init = Object::new();
         set(&init, "method", &JsValue::from_str(request.method.as_str()));
@@ -80,18 +119,40 @@ impl Transport {
             set(&headers, "Content-Type", &JsValue::from_str("application/json"));
         }
         set(&init, "headers", &headers);
-        if !signal.is_undefined() {
-            set(&init, "signal", signal);
+        if request.auth {
+            set(&init, "redirect", &JsValue::from_str("manual"));
         }
-        let started = match &self.fetch {
-            Some(fetch) => fetch.call2(&JsValue::UNDEFINED, &JsValue::from_str(&url), &init).map(Promise::from),
-            None => global_fetch(&url, &init),
-        };
-        let result = match started {
-            Ok(promise) => JsFuture::from(promise).await,
-            Err(e) => Err(e),
-        };
-        result.and_then(|r| r.dyn_into::<Response>()).map_err(|cause| network_error(request, &cause))
+        set(&init, "signal", signal);
+        let fetch = self.fetch.as_ref().map_or(JsValue::UNDEFINED, |f| f.into());
+        let bytes = matches!(want, Want::Bytes);
+        let promise = exchange(&fetch, &url, &init, bytes, MAX_BOOK_BYTES, MAX_ERROR_BODY, signal);
+        // `exchange` resolves in every case; a rejection could only come from a broken runtime.
+        let result = JsFuture::from(promise).await.unwrap_or(JsValue::UNDEFINED);
+        let kind = get(&result, "kind").as_string().unwrap_or_default();
+        let cause = get(&result, "cause");
+        let status = get(&result, "status").as_f64().map_or(0, |s| s as u16);
+        match kind.as_str() {
+            "answer" => Ok(Answer {
+                status,
+                opaque_redirect: get(&result, "opaqueRedirect").is_truthy(),
+                retry_after: get(&result, "retryAfter").as_string(),
+                date: get(&result, "date").as_string(),
+                body: get(&result, "body"),
+            }),
+            "cut" => {
+                let mut e = Error::decode("the response body was cut off");
+                e.status = Some(status);
+                with_request(&mut e, request);
+                Err(Failure::new(Outcome::BodyCut, error_with_cause(&e, Some(&cause))))
+            }
+            "large" => {
+                let mut e = Error::decode("the response body is larger than the largest book read (64 MiB)");
+                e.status = Some(status);
+                with_request(&mut e, request);
+                Err(Failure::new(Outcome::Status(status), e.into()))
+            }
+            _ => Err(Failure::new(Outcome::Network, network_error(request, &cause))),
+        }
     }
 
     /// One attempt: a 2xx answer with its whole body, or the failure.
@@ -102,42 +163,31 @@ impl Transport {
         signal: &JsValue,
         want: Want,
     ) -> Result<Payload, Failure> {
-        let response = self
-            .fetch(request, headers, signal)
-            .await
-            .map_err(|error| Failure { outcome: Outcome::Network, retry_after_ms: None, error })?;
-        let status = response.status();
+        let answer = self.exchange(request, headers, signal, want).await?;
+        let status = answer.status;
+        if let Some(e) = unfollowed_redirect(request, status, answer.opaque_redirect) {
+            return Err(Failure::new(Outcome::Status(status), e.into()));
+        }
         if !(200..300).contains(&status) {
-            let retry_after = response
-                .headers()
-                .get("retry-after")
-                .ok()
-                .flatten()
-                .and_then(|v| retry_after_ms(&v, js_sys::Date::now()));
-            // The error text is best effort: a body that cannot be read leaves it empty.
-            let body = read_bytes(&response).await.unwrap_or_default();
-            let error = match check_response(request, status, &body, retry_after) {
+            let retry_after = answer.retry_after.as_deref().and_then(|v| retry_after_ms(v, js_sys::Date::now()));
+            // The error text is best effort, and `exchange` kept only the start of it.
+            let body = answer.body.as_string().unwrap_or_default();
+            let error = match check_response(request, status, body.as_bytes(), retry_after) {
                 Err(e) => e.into(),
                 Ok(()) => JsValue::UNDEFINED,
             };
             return Err(Failure { outcome: Outcome::Status(status), retry_after_ms: retry_after, error });
         }
-        let cut = |cause: JsValue| {
-            let mut e = Error::decode("the response body was cut off");
-            e.status = Some(status);
-            with_request(&mut e, request);
-            Failure { outcome: Outcome::BodyCut, retry_after_ms: None, error: error_with_cause(&e, Some(&cause)) }
-        };
         match want {
-            Want::Bytes => read_bytes(&response).await.map(Payload::Bytes).map_err(cut),
-            Want::Json => {
-                let text = read_text(&response).await.map_err(cut)?;
-                // A body that does not parse was most likely cut short or garbled on the way: for the
-                // retry decision it counts as a cut body.
-                parse_json(&text, status, request)
-                    .map(Payload::Json)
-                    .map_err(|error| Failure { outcome: Outcome::BodyCut, retry_after_ms: None, error })
-            }
+            Want::Bytes => match answer.body.dyn_into::<Uint8Array>() {
+                Ok(view) => Ok(Payload::Bytes(view.to_vec())),
+                Err(_) => Err(Failure::new(Outcome::BodyCut, Error::decode("expected a byte body").into())),
+            },
+            // A body that does not parse was most likely cut short or garbled on the way: for the retry
+            // decision it counts as a cut body.
+            Want::Json => parse_json(&answer.body, status, request)
+                .map(Payload::Json)
+                .map_err(|error| Failure::new(Outcome::BodyCut, error)),
         }
     }
 }
@@ -147,20 +197,12 @@ pub fn parse_json(text: &JsValue, status: u16, request: &HttpRequest) -> Result<
     json_parse(text).map_err(|cause| {
         let mut e = Error::decode("the response is not valid JSON");
         e.status = Some(status);
-        // Only an unreadable body is copied into wasm, for the excerpt the error carries.
-        e.body = Some(excerpt(text.as_string().unwrap_or_default().as_bytes()));
+        // Only the start of an unreadable body is copied into wasm, for the excerpt the error carries.
+        let start = text.dyn_ref::<js_sys::JsString>().map(|t| t.slice(0, 400)).and_then(|t| t.as_string());
+        e.body = Some(excerpt(start.unwrap_or_default().as_bytes()));
         with_request(&mut e, request);
         error_with_cause(&e, Some(&cause))
     })
-}
-
-async fn read_bytes(response: &Response) -> Result<Vec<u8>, JsValue> {
-    let buffer = JsFuture::from(response.array_buffer()?).await?;
-    Ok(Uint8Array::new(&buffer).to_vec())
-}
-
-async fn read_text(response: &Response) -> Result<JsValue, JsValue> {
-    JsFuture::from(response.text()?).await
 }
 
 pub fn with_request(e: &mut Error, request: &HttpRequest) {

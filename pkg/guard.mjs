@@ -1,0 +1,47 @@
+// Use after free(), for every class the wasm exports. A freed object's handle is 0, and a call that
+// reached wasm with it would throw a bare Error from inside the module; so every method and accessor
+// checks the handle first and throws a PredictKitError with code FREED instead. free() (and
+// Symbol.dispose) may be called any number of times: after the first it does nothing. A free() that
+// runs while a method of the same object is still running (from a callback or a getter the method
+// invoked) is completed by the module when that method returns.
+
+const skipped = new Set(["constructor", "__destroy_into_raw", "__wbg_ptr"]);
+
+/** Guards the classes among `glue`'s exports (idempotent). */
+export function guardClasses(glue) {
+  for (const value of Object.values(glue)) {
+    const proto = typeof value === "function" ? value.prototype : undefined;
+    if (!proto || typeof proto.__destroy_into_raw !== "function" || Object.hasOwn(proto, guarded)) continue;
+    Object.defineProperty(proto, guarded, { value: true });
+    for (const key of Reflect.ownKeys(proto)) {
+      if (skipped.has(key)) continue;
+      const d = Object.getOwnPropertyDescriptor(proto, key);
+      if (key === "free" || key === Symbol.dispose) d.value = release(d.value);
+      else if (typeof d.value === "function") d.value = live(d.value, glue);
+      else if (d.get) d.get = live(d.get, glue);
+      else continue;
+      Object.defineProperty(proto, key, d);
+    }
+  }
+}
+
+const guarded = Symbol("predictkit.guarded");
+
+function live(method, glue) {
+  // Fixed parameters rather than rest and apply: this wraps the book's hot getters.
+  return function (a, b, c, d) {
+    if (!this?.__wbg_ptr) throw glue.freedError();
+    return method.call(this, a, b, c, d);
+  };
+}
+
+function release(free) {
+  return function () {
+    if (!this?.__wbg_ptr) return;
+    try {
+      free.call(this);
+    } catch {
+      // Freed while one of its own methods runs: the module frees it when that method returns.
+    }
+  };
+}
