@@ -1,6 +1,7 @@
 // The order-book benchmark, run in the page bench/book.html by bench/run.mjs. Each measurement repeats
 // its operation in batches of at least BATCH_MS and reports the median batch's time per operation.
-import init, { OrderBook } from "/pkg/predictkit.js";
+// The package entry, as users import it (its use-after-free guard wraps every method).
+import init, { OrderBook } from "/pkg/index.mjs";
 import { calculateBuyMarketPrice, calculateSellMarketPrice, generateOrderBookSummaryHash } from "/bench/upstream.js";
 import { PlainBook } from "/bench/plain.mjs";
 

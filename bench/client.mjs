@@ -45,7 +45,7 @@ try {
   const page = await browser.newPage();
   await page.goto(`${base}/www/`);
   const result = await page.evaluate(async ({ token, upstreamSource }) => {
-    const pk = await import("/pkg/web/predictkit.js");
+    const pk = await import("/pkg/index.mjs");
     await pk.default();
     const upstream = await import(URL.createObjectURL(new Blob([upstreamSource], { type: "text/javascript" })));
     const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

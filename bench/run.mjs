@@ -14,7 +14,7 @@ import { chromium } from "playwright-core";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BENCH = join(ROOT, "bench");
-const PKG = join(process.env.PREDICTKIT_PKG_DIR ?? join(ROOT, "pkg"), "web");
+const PKG = process.env.PREDICTKIT_PKG_DIR ?? join(ROOT, "pkg");
 
 const work = mkdtempSync(join(tmpdir(), "predictkit-bench-"));
 const upstream = join(work, "upstream.js");
@@ -29,7 +29,7 @@ await build({
 
 const TYPES = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm" };
 
-/** Serves /bench/* from bench/ (plus the bundle) and /pkg/* from the built web package. */
+/** Serves /bench/* from bench/ (plus the bundle) and /pkg/* from the built package (its entry and web build). */
 const server = createServer((req, res) => {
   const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname));
   let file = null;

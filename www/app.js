@@ -1,7 +1,7 @@
 // The PredictKit demo: plain ES modules importing the web build of PredictKit from the same origin.
 // app.js owns the Client (one per service, recreated when the base URL or the account changes), the
 // retry notice, the router and the views' shared context.
-import init, { Client, OrderBook, isPredictKitError } from "../pkg/web/predictkit.js";
+import init, { Client, OrderBook, isPredictKitError } from "../pkg/index.mjs";
 import { $, describeError } from "./ui.js";
 import { eventsView } from "./events.js";
 import { marketView } from "./market.js";

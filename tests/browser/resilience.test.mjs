@@ -28,7 +28,7 @@ before(async () => {
   await page.evaluate(async () => {
     window.unhandled = 0;
     window.addEventListener("unhandledrejection", () => window.unhandled++);
-    window.pk = await import("/pkg/web/predictkit.js");
+    window.pk = await import("/pkg/index.mjs");
     await window.pk.default();
   });
 });

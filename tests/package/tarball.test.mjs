@@ -42,9 +42,11 @@ test("the tarball holds the entry files and the three builds, and every exports 
   // Bundlers may drop or skip modules not listed here. The bundler build's predictkit.js hands the wasm
   // instance to its glue when it is evaluated, and the Node entries instantiate on load, so they must be
   // kept; the snippets (JS the binding imports, edited with the Rust code) are kept whole to be safe. The
-  // web build's glue only defines things (init() does the work), and the entry files only re-export.
+  // web build's glue only defines things (init() does the work). The entry files guard the classes
+  // against use after free(), so a bundler must not skip them for the glue they re-export.
   assert.deepEqual(manifest.sideEffects.sort(), [
-    "./bundler/predictkit.js", "./bundler/snippets/**", "./node.cjs", "./node/predictkit.js", "./web/snippets/**",
+    "./bundler.mjs", "./bundler/predictkit.js", "./bundler/snippets/**", "./index.mjs", "./node.cjs",
+    "./node/predictkit.js", "./web/snippets/**",
   ]);
 });
 
