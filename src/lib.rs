@@ -27,6 +27,7 @@ pub mod book;
 pub mod bounds;
 pub mod error;
 pub mod json;
+pub mod stream;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -1,0 +1,5 @@
+//! The service's streaming channels (market and user), as pure decisions: the subscription messages,
+//! the frames' events, live books that check the service's hash, and the stream's health. The binding
+//! (`src/wasm/stream.rs`) owns the socket and the timers and does what these answer.
+
+pub mod health;
