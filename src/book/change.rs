@@ -37,6 +37,43 @@ impl OrderBook {
         Ok(())
     }
 
+    /// Sets the tick size (a `tick_size_change` of the market channel), kept as text for the hash.
+    pub fn set_tick_size(&mut self, tick_size: &str) -> Result<(), Error> {
+        if fixed::parse(tick_size.as_bytes()).unwrap_or(0) == 0 {
+            return Err(Error::invalid("tick_size", "must be a positive decimal with at most 6 decimals"));
+        }
+        let span = self.store(tick_size)?;
+        self.set_field(Field::TickSize, Some(span));
+        Ok(())
+    }
+
+    /// Sets the last trade's price (a `last_trade_price` event); `""` means none, as the service sends it.
+    pub fn set_last_trade_price(&mut self, price: &str) -> Result<(), Error> {
+        if !price.is_empty() && fixed::parse(price.as_bytes()).is_none() {
+            return Err(Error::invalid("last_trade_price", "must be a decimal with at most 6 decimals, or empty"));
+        }
+        let span = self.store(price)?;
+        self.set_field(Field::LastTradePrice, Some(span));
+        Ok(())
+    }
+
+    /// Takes the market's fields that a stream's `book` event leaves out (`min_order_size`, `neg_risk`)
+    /// from `snapshot` (a GET /book of the same token), where this book has none: the service's hash
+    /// covers them.
+    pub fn adopt_market_fields(&mut self, snapshot: &OrderBook) -> Result<(), Error> {
+        for field in [Field::MinOrderSize, Field::NegRisk] {
+            if self.field(field).is_some() {
+                continue;
+            }
+            if let Some(span) = snapshot.field(field) {
+                let raw = snapshot.raw(span).to_vec();
+                let span = self.store_raw(&raw)?;
+                self.set_field(field, Some(span));
+            }
+        }
+        Ok(())
+    }
+
     /// Keeps `"text"` in the arena; `text` is digits and points only, so it needs no escaping.
     fn store(&mut self, text: &str) -> Result<Span, Error> {
         let start = self.extra.len();
@@ -48,6 +85,16 @@ impl OrderBook {
         self.extra.extend_from_slice(text.as_bytes());
         self.extra.push(b'"');
         Ok(Span { start: Span::EXTRA | start as u32, len: len as u32 })
+    }
+
+    /// Keeps a raw JSON value (already valid: it comes from another parsed book) in the arena.
+    fn store_raw(&mut self, raw: &[u8]) -> Result<Span, Error> {
+        let start = self.extra.len();
+        if start.saturating_add(raw.len()) >= Span::EXTRA as usize {
+            return Err(Error::invalid("book", "too much changed text"));
+        }
+        self.extra.extend_from_slice(raw);
+        Ok(Span { start: Span::EXTRA | start as u32, len: raw.len() as u32 })
     }
 
     /// Drops arena text no level refers to any more, once there is a lot of it.
@@ -183,6 +230,28 @@ mod tests {
         assert_eq!(String::from_utf8(b.hash_input()).unwrap(), String::from_utf8(expected.to_vec()).unwrap());
         let fresh = OrderBook::from_bytes(expected).unwrap();
         assert_eq!(b.hash(), fresh.hash());
+    }
+
+    #[test]
+    fn stream_fields_change_the_hash_as_the_service_writes_them() {
+        let snapshot = OrderBook::from_bytes(
+            br#"{"market":"m","asset_id":"1","timestamp":"5","hash":"h","bids":[],"asks":[],"min_order_size":"5","tick_size":"0.01","neg_risk":false,"last_trade_price":""}"#,
+        )
+        .unwrap();
+        let mut b = OrderBook::from_bytes(
+            br#"{"event_type":"book","market":"m","asset_id":"1","timestamp":"7","hash":"x","bids":[{"price":"0.3","size":"10"}],"asks":[],"tick_size":"0.01","last_trade_price":"0.3"}"#,
+        )
+        .unwrap();
+        b.adopt_market_fields(&snapshot).unwrap();
+        b.set_tick_size("0.001").unwrap();
+        b.set_last_trade_price("0.31").unwrap();
+        let expected = br#"{"market":"m","asset_id":"1","timestamp":"7","hash":"","bids":[{"price":"0.3","size":"10"}],"asks":[],"min_order_size":"5","tick_size":"0.001","neg_risk":false,"last_trade_price":"0.31"}"#;
+        assert_eq!(String::from_utf8(b.hash_input()).unwrap(), String::from_utf8(expected.to_vec()).unwrap());
+        assert!(b.set_tick_size("0").is_err());
+        assert!(b.set_tick_size("x").is_err());
+        assert!(b.set_last_trade_price("0.1234567").is_err());
+        b.set_last_trade_price("").unwrap();
+        assert!(String::from_utf8(b.hash_input()).unwrap().ends_with(r#""last_trade_price":""}"#));
     }
 
     #[test]

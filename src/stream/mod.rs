@@ -3,3 +3,4 @@
 //! (`src/wasm/stream.rs`) owns the socket and the timers and does what these answer.
 
 pub mod health;
+pub mod live;

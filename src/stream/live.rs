@@ -1,0 +1,718 @@
+//! Live order books kept from the market channel: every `book`, `price_change`, `tick_size_change` and
+//! `last_trade_price` event is applied to the asset's book as it comes, and the book is checked against
+//! the service's hash (every entry, the last entry of each asset in a frame, or never). A book that does
+//! not match, a change for an asset with no book, or a `book` that does not match its own hash is
+//! resynchronised: the binding fetches a fresh snapshot (GET /book) and hands it to [`LiveBooks::snapshot`];
+//! changes that come meanwhile wait, and those newer than the snapshot are applied on it.
+
+use std::borrow::Cow;
+
+use crate::book::{OrderBook, Side};
+use crate::error::Error;
+use crate::json::Scanner;
+
+/// When a live book is checked against the service's hash.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HashCheck {
+    /// After every price-change entry.
+    EveryEntry,
+    /// After the last entry of each asset in a frame (the default: a frame's entries come together).
+    LastPerFrame,
+    /// Never: books are applied but never verified.
+    Off,
+}
+
+impl HashCheck {
+    pub fn parse(text: &str) -> Result<Self, Error> {
+        match text {
+            "entry" => Ok(Self::EveryEntry),
+            "frame" => Ok(Self::LastPerFrame),
+            "off" => Ok(Self::Off),
+            _ => Err(Error::invalid("verify", "must be \"entry\", \"frame\" or \"off\"")),
+        }
+    }
+}
+
+/// Why a book is being resynchronised.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resync {
+    /// A price change left the book with another hash than the service's.
+    HashMismatch,
+    /// A `book` event (or snapshot) whose levels do not give its own hash.
+    BookMismatch,
+    /// A change for an asset whose book is missing, or that could not be applied.
+    Gap,
+    /// More changes came during a resynchronisation than are kept.
+    Overflow,
+}
+
+impl Resync {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::HashMismatch => "hash_mismatch",
+            Self::BookMismatch => "book_mismatch",
+            Self::Gap => "gap",
+            Self::Overflow => "overflow",
+        }
+    }
+}
+
+/// Changes kept per asset while its snapshot is on the way; beyond this the snapshot is fetched again.
+pub const MAX_PENDING: usize = 10_000;
+
+/// A change that could not be applied yet, kept with its frame's timestamp.
+#[derive(Clone, Debug, PartialEq)]
+enum Pending {
+    Change { timestamp: u64, side: Side, price: String, size: String, hash: Option<String>, check: bool },
+    TickSize { timestamp: u64, tick_size: String },
+    LastTrade { timestamp: u64, price: String },
+}
+
+impl Pending {
+    fn timestamp(&self) -> u64 {
+        match self {
+            Self::Change { timestamp, .. } | Self::TickSize { timestamp, .. } | Self::LastTrade { timestamp, .. } => {
+                *timestamp
+            }
+        }
+    }
+}
+
+/// Where an asset's book stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum State {
+    /// Subscribed; no book yet.
+    Waiting,
+    /// Changes are applied as they come.
+    Live,
+    /// A snapshot is on the way; changes wait.
+    Resyncing,
+}
+
+/// One asset's live book.
+#[derive(Debug)]
+pub struct LiveBook {
+    pub asset_id: String,
+    pub book: Option<OrderBook>,
+    /// The latest snapshot's market fields (`min_order_size`, `neg_risk`), which stream events leave out.
+    market: Option<OrderBook>,
+    pub state: State,
+    /// Whether the last check matched the service's hash.
+    pub verified: bool,
+    /// When (local milliseconds) the book was last checked and matched; NaN before that.
+    pub verified_at_ms: f64,
+    /// Checks that matched and that did not.
+    pub checks: u64,
+    pub mismatches: u64,
+    pending: Vec<Pending>,
+}
+
+impl LiveBook {
+    fn new(asset_id: &str) -> Self {
+        Self {
+            asset_id: asset_id.to_owned(),
+            book: None,
+            market: None,
+            state: State::Waiting,
+            verified: false,
+            verified_at_ms: f64::NAN,
+            checks: 0,
+            mismatches: 0,
+            pending: Vec::new(),
+        }
+    }
+
+    /// The book's timestamp as a number (0 when absent or not digits).
+    fn timestamp(&self) -> u64 {
+        self.book.as_ref().and_then(|b| b.timestamp()).and_then(|t| t.parse().ok()).unwrap_or(0)
+    }
+
+    fn record(&mut self, matched: bool, now: f64) {
+        self.verified = matched;
+        if matched {
+            self.checks += 1;
+            self.verified_at_ms = now;
+        } else {
+            self.mismatches += 1;
+        }
+    }
+
+    /// Applies one change to the live book; `Err` when the book cannot take it.
+    fn apply(&mut self, change: &Pending, policy: HashCheck, now: f64) -> Result<(), Resync> {
+        let book = self.book.as_mut().ok_or(Resync::Gap)?;
+        let timestamp = change.timestamp();
+        let text = digits(timestamp);
+        match change {
+            Pending::Change { side, price, size, hash, check, .. } => {
+                book.apply_price_change(*side, price, size).map_err(|_| Resync::Gap)?;
+                book.set_timestamp(&text).map_err(|_| Resync::Gap)?;
+                let check = policy == HashCheck::EveryEntry || (policy == HashCheck::LastPerFrame && *check);
+                if let (true, Some(expected)) = (check, hash.as_deref().filter(|h| !h.is_empty())) {
+                    let matched = book.hash() == expected;
+                    self.record(matched, now);
+                    if !matched {
+                        return Err(Resync::HashMismatch);
+                    }
+                }
+            }
+            Pending::TickSize { tick_size, .. } => book.set_tick_size(tick_size).map_err(|_| Resync::Gap)?,
+            Pending::LastTrade { price, .. } => book.set_last_trade_price(price).map_err(|_| Resync::Gap)?,
+        }
+        Ok(())
+    }
+
+    /// Installs `book` as the live book and checks it against its own hash, when the market fields are known.
+    fn install(&mut self, mut book: OrderBook, policy: HashCheck, now: f64) -> Result<(), Resync> {
+        if let Some(market) = &self.market {
+            let _ = book.adopt_market_fields(market);
+        }
+        let received = book.received_hash().filter(|h| !h.is_empty());
+        let checkable = policy != HashCheck::Off && self.market.is_some();
+        let result = match (checkable, received) {
+            (true, Some(expected)) => {
+                let matched = book.hash() == expected;
+                self.record(matched, now);
+                if matched {
+                    Ok(())
+                } else {
+                    Err(Resync::BookMismatch)
+                }
+            }
+            _ => {
+                self.verified = false;
+                Ok(())
+            }
+        };
+        self.book = Some(book);
+        result
+    }
+}
+
+/// What one frame did to the books, for the binding to tell the page and to act on.
+#[derive(Debug, Default, PartialEq)]
+pub struct FrameReport {
+    /// Assets whose book changed (each once, in the order first changed).
+    pub changed: Vec<String>,
+    /// Assets to resynchronise now (fetch a snapshot and call [`LiveBooks::snapshot`]), with the reason.
+    pub resync: Vec<(String, Resync)>,
+}
+
+impl FrameReport {
+    fn changed(&mut self, asset: &str) {
+        if !self.changed.iter().any(|a| a == asset) {
+            self.changed.push(asset.to_owned());
+        }
+    }
+}
+
+/// The live books of one stream.
+#[derive(Debug)]
+pub struct LiveBooks {
+    pub policy: HashCheck,
+    books: Vec<LiveBook>,
+}
+
+impl LiveBooks {
+    pub fn new(policy: HashCheck) -> Self {
+        Self { policy, books: Vec::new() }
+    }
+
+    /// Starts keeping a book for `asset_id` (its first `book` event or snapshot fills it).
+    pub fn subscribe(&mut self, asset_id: &str) {
+        if self.get(asset_id).is_none() {
+            self.books.push(LiveBook::new(asset_id));
+        }
+    }
+
+    /// Stops keeping `asset_id`'s book.
+    pub fn unsubscribe(&mut self, asset_id: &str) {
+        self.books.retain(|b| b.asset_id != asset_id);
+    }
+
+    pub fn get(&self, asset_id: &str) -> Option<&LiveBook> {
+        self.books.iter().find(|b| b.asset_id == asset_id)
+    }
+
+    fn get_mut(&mut self, asset_id: &str) -> Option<&mut LiveBook> {
+        self.books.iter_mut().find(|b| b.asset_id == asset_id)
+    }
+
+    pub fn assets(&self) -> impl Iterator<Item = &str> {
+        self.books.iter().map(|b| b.asset_id.as_str())
+    }
+
+    /// After a reconnection every book comes again from the new socket's dump: what was live waits.
+    pub fn reconnected(&mut self) {
+        for live in &mut self.books {
+            live.state = State::Waiting;
+            live.verified = false;
+            live.pending.clear();
+        }
+    }
+
+    /// A fresh snapshot of `asset_id` (GET /book): it gives the market fields, and it becomes the live book
+    /// unless the live book is newer; changes that waited for it and are newer are applied on it.
+    pub fn snapshot(&mut self, asset_id: &str, snapshot: OrderBook, now: f64) -> FrameReport {
+        let policy = self.policy;
+        let mut report = FrameReport::default();
+        let Some(live) = self.get_mut(asset_id) else { return report };
+        let taken = snapshot.timestamp().and_then(|t| t.parse::<u64>().ok()).unwrap_or(0);
+        let newer = live.book.is_none() || live.state != State::Live || taken > live.timestamp();
+        live.market = Some(snapshot.clone());
+        if !newer {
+            // The live book is ahead: only the market fields are new; the next check verifies them.
+            if let Some(book) = live.book.as_mut() {
+                let _ = book.adopt_market_fields(&snapshot);
+            }
+            return report;
+        }
+        report.changed(asset_id);
+        if let Err(reason) = live.install(snapshot, policy, now) {
+            live.state = State::Resyncing;
+            live.pending.clear();
+            report.resync.push((asset_id.to_owned(), reason));
+            return report;
+        }
+        live.state = State::Live;
+        let pending = std::mem::take(&mut live.pending);
+        for change in pending.iter().filter(|c| c.timestamp() > taken) {
+            if let Err(reason) = live.apply(change, policy, now) {
+                live.state = State::Resyncing;
+                report.resync.push((asset_id.to_owned(), reason));
+                break;
+            }
+        }
+        report
+    }
+
+    /// Applies one frame of the market channel (an event object or an array of them) to the books. A
+    /// frame that is not JSON, or whose events are not of the service's shape, is `DECODE` and changes
+    /// nothing it had not applied before the bad part.
+    pub fn apply_frame(&mut self, frame: &[u8], now: f64) -> Result<FrameReport, Error> {
+        let mut report = FrameReport::default();
+        let mut s = Scanner::new(frame);
+        if s.peek_kind() == Some(b'[') {
+            s.array(|s| self.event(s, frame, now, &mut report))?;
+        } else {
+            self.event(&mut s, frame, now, &mut report)?;
+        }
+        s.finish()?;
+        Ok(report)
+    }
+
+    fn event(&mut self, s: &mut Scanner<'_>, frame: &[u8], now: f64, report: &mut FrameReport) -> Result<(), Error> {
+        s.skip_ws();
+        let start = s.pos();
+        let mut event = Event::default();
+        s.object(|s, key| event.field(s, key))?;
+        let end = s.pos();
+        match event.event_type.as_deref() {
+            Some("book") => {
+                let bytes = frame.get(start..end).ok_or(Error::decode("a book event was cut off"))?;
+                self.book_event(bytes, event.asset_id.as_deref(), now, report)
+            }
+            Some("price_change") => self.price_change(&event, now, report),
+            Some("tick_size_change") => {
+                let (Some(asset), Some(tick_size)) = (event.asset_id.as_deref(), event.new_tick_size.as_deref()) else {
+                    return Err(Error::decode("a tick_size_change event needs asset_id and new_tick_size"));
+                };
+                let change = Pending::TickSize { timestamp: event.timestamp()?, tick_size: tick_size.to_owned() };
+                self.change(asset, change, now, report);
+                Ok(())
+            }
+            Some("last_trade_price") => {
+                let (Some(asset), Some(price)) = (event.asset_id.as_deref(), event.price.as_deref()) else {
+                    return Err(Error::decode("a last_trade_price event needs asset_id and price"));
+                };
+                let change = Pending::LastTrade { timestamp: event.timestamp()?, price: price.to_owned() };
+                self.change(asset, change, now, report);
+                Ok(())
+            }
+            // Events that do not move a book (best_bid_ask, new_market, market_resolved, the user
+            // channel's) are for the page only.
+            Some(_) => Ok(()),
+            None => Err(Error::decode("an event without event_type")),
+        }
+    }
+
+    fn book_event(&mut self, bytes: &[u8], asset: Option<&str>, now: f64, report: &mut FrameReport) -> Result<(), Error> {
+        let asset = asset.ok_or(Error::decode("a book event without asset_id"))?;
+        let book = OrderBook::from_bytes(bytes)?;
+        let policy = self.policy;
+        let Some(live) = self.get_mut(asset) else { return Ok(()) };
+        report.changed(asset);
+        match live.install(book, policy, now) {
+            Ok(()) => {
+                live.state = State::Live;
+                live.pending.clear();
+            }
+            Err(reason) => {
+                live.state = State::Resyncing;
+                live.pending.clear();
+                report.resync.push((asset.to_owned(), reason));
+            }
+        }
+        Ok(())
+    }
+
+    fn price_change(&mut self, event: &Event<'_>, now: f64, report: &mut FrameReport) -> Result<(), Error> {
+        let timestamp = event.timestamp()?;
+        let entries = &event.entries;
+        for (i, entry) in entries.iter().enumerate() {
+            // The hash is checked after an asset's last entry of the frame (or every entry, by policy).
+            let last = !entries.iter().skip(i + 1).any(|e| e.asset_id == entry.asset_id);
+            let change = Pending::Change {
+                timestamp,
+                side: entry.side,
+                price: entry.price.clone().into_owned(),
+                size: entry.size.clone().into_owned(),
+                hash: entry.hash.as_ref().map(|h| h.clone().into_owned()),
+                check: last,
+            };
+            self.change(&entry.asset_id, change, now, report);
+        }
+        Ok(())
+    }
+
+    /// One change for one asset: applied when its book is live, kept while a snapshot is on the way.
+    fn change(&mut self, asset: &str, change: Pending, now: f64, report: &mut FrameReport) {
+        let policy = self.policy;
+        let Some(live) = self.get_mut(asset) else { return };
+        match live.state {
+            State::Live => {
+                if change.timestamp() < live.timestamp() {
+                    // Older than the book (a snapshot already holds it).
+                    return;
+                }
+                report.changed(asset);
+                if let Err(reason) = live.apply(&change, policy, now) {
+                    live.state = State::Resyncing;
+                    report.resync.push((asset.to_owned(), reason));
+                }
+            }
+            State::Waiting | State::Resyncing => {
+                if live.pending.len() >= MAX_PENDING {
+                    live.pending.clear();
+                    live.state = State::Resyncing;
+                    report.resync.push((asset.to_owned(), Resync::Overflow));
+                }
+                live.pending.push(change);
+            }
+        }
+    }
+}
+
+/// The fields of one event that the books use.
+#[derive(Default)]
+struct Event<'a> {
+    event_type: Option<Cow<'a, str>>,
+    asset_id: Option<Cow<'a, str>>,
+    timestamp: Option<Cow<'a, str>>,
+    new_tick_size: Option<Cow<'a, str>>,
+    price: Option<Cow<'a, str>>,
+    entries: Vec<Entry<'a>>,
+}
+
+struct Entry<'a> {
+    asset_id: Cow<'a, str>,
+    side: Side,
+    price: Cow<'a, str>,
+    size: Cow<'a, str>,
+    hash: Option<Cow<'a, str>>,
+}
+
+impl<'a> Event<'a> {
+    fn field(&mut self, s: &mut Scanner<'a>, key: &[u8]) -> Result<(), Error> {
+        let slot = match key {
+            b"event_type" => &mut self.event_type,
+            b"asset_id" => &mut self.asset_id,
+            b"timestamp" => &mut self.timestamp,
+            b"new_tick_size" => &mut self.new_tick_size,
+            b"price" => &mut self.price,
+            b"price_changes" => return s.array(|s| self.entry(s)),
+            _ => return s.skip_value(),
+        };
+        *slot = Some(text(s)?);
+        Ok(())
+    }
+
+    fn entry(&mut self, s: &mut Scanner<'a>) -> Result<(), Error> {
+        let (mut asset_id, mut side, mut price, mut size, mut hash) = (None, None, None, None, None);
+        s.object(|s, key| {
+            match key {
+                b"asset_id" => asset_id = Some(text(s)?),
+                b"side" => side = Some(Side::parse(&text(s)?).map_err(|_| Error::decode("a price change's side must be BUY or SELL"))?),
+                b"price" => price = Some(text(s)?),
+                b"size" => size = Some(text(s)?),
+                b"hash" => hash = Some(text(s)?),
+                _ => s.skip_value()?,
+            }
+            Ok(())
+        })?;
+        let (Some(asset_id), Some(side), Some(price), Some(size)) = (asset_id, side, price, size) else {
+            return Err(Error::decode("a price change needs asset_id, side, price and size"));
+        };
+        self.entries.push(Entry { asset_id, side, price, size, hash });
+        Ok(())
+    }
+
+    fn timestamp(&self) -> Result<u64, Error> {
+        self.timestamp
+            .as_deref()
+            .filter(|t| !t.is_empty() && t.len() <= 19 && t.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|t| t.parse().ok())
+            .ok_or(Error::decode("an event's timestamp must be milliseconds as digits"))
+    }
+}
+
+/// A string value, or a number's text (the service writes some values either way).
+fn text<'a>(s: &mut Scanner<'a>) -> Result<Cow<'a, str>, Error> {
+    match s.peek_kind() {
+        Some(b'"') => s.string(),
+        _ => {
+            let raw = s.number_raw()?;
+            std::str::from_utf8(raw).map(Cow::Borrowed).map_err(|_| Error::decode("invalid number"))
+        }
+    }
+}
+
+fn digits(n: u64) -> String {
+    let mut out = Vec::with_capacity(20);
+    crate::book::fixed::push_digits(n, &mut out);
+    out.into_iter().map(char::from).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const A: &str = "111";
+    const B: &str = "222";
+
+    /// The service's side of the test: its own books, the frames it sends, and the hash of each change.
+    struct Service {
+        books: Vec<(String, OrderBook)>,
+        now: u64,
+    }
+
+    impl Service {
+        fn new() -> Self {
+            let book = |asset: &str| {
+                let json = format!(
+                    r#"{{"market":"0xm","asset_id":"{asset}","timestamp":"1000","hash":"","bids":[{{"price":"0.4","size":"10"}},{{"price":"0.45","size":"5"}}],"asks":[{{"price":"0.6","size":"8"}},{{"price":"0.55","size":"3"}}],"min_order_size":"5","tick_size":"0.01","neg_risk":false,"last_trade_price":"0.5"}}"#
+                );
+                let mut b = OrderBook::from_bytes(json.as_bytes()).unwrap();
+                b.set_timestamp("1000").unwrap();
+                (asset.to_owned(), b)
+            };
+            Self { books: vec![book(A), book(B)], now: 1000 }
+        }
+
+        fn book(&mut self, asset: &str) -> &mut OrderBook {
+            &mut self.books.iter_mut().find(|(a, _)| a == asset).unwrap().1
+        }
+
+        /// GET /book now: the full summary with its hash.
+        fn snapshot(&mut self, asset: &str) -> OrderBook {
+            let b = self.book(asset);
+            let hash = b.hash();
+            let json = String::from_utf8(b.hash_input()).unwrap().replacen(r#""hash":"""#, &format!(r#""hash":"{hash}""#), 1);
+            OrderBook::from_bytes(json.as_bytes()).unwrap()
+        }
+
+        /// The stream's `book` event: the snapshot without the market fields.
+        fn book_event(&mut self, asset: &str) -> String {
+            let b = self.book(asset);
+            let hash = b.hash();
+            let json = String::from_utf8(b.hash_input()).unwrap();
+            let json = json.replacen(r#""hash":"""#, &format!(r#""hash":"{hash}""#), 1);
+            let json = json.replace(r#","min_order_size":"5""#, "").replace(r#","neg_risk":false"#, "");
+            json.replacen('{', r#"{"event_type":"book","#, 1)
+        }
+
+        /// A `price_change` frame of `(asset, side, price, size)` entries, each hashed after it is applied.
+        fn changes(&mut self, entries: &[(&str, &str, &str, &str)]) -> String {
+            self.now += 1;
+            let ts = self.now.to_string();
+            let mut parts = Vec::new();
+            for (asset, side, price, size) in entries {
+                let b = self.book(asset);
+                let s = if *side == "BUY" { Side::Buy } else { Side::Sell };
+                b.apply_price_change(s, price, size).unwrap();
+                b.set_timestamp(&ts).unwrap();
+                let hash = b.hash();
+                parts.push(format!(
+                    r#"{{"asset_id":"{asset}","price":"{price}","size":"{size}","side":"{side}","hash":"{hash}","best_bid":"","best_ask":""}}"#
+                ));
+            }
+            format!(r#"{{"event_type":"price_change","market":"0xm","timestamp":"{ts}","price_changes":[{}]}}"#, parts.join(","))
+        }
+    }
+
+    fn live(policy: HashCheck, svc: &mut Service) -> LiveBooks {
+        let mut books = LiveBooks::new(policy);
+        for asset in [A, B] {
+            books.subscribe(asset);
+            assert!(books.snapshot(asset, svc.snapshot(asset), 1.0).resync.is_empty());
+        }
+        books
+    }
+
+    fn equal(books: &LiveBooks, svc: &mut Service, asset: &str) {
+        let mine = books.get(asset).unwrap().book.as_ref().unwrap().hash_input();
+        assert_eq!(String::from_utf8(mine).unwrap(), String::from_utf8(svc.book(asset).hash_input()).unwrap());
+    }
+
+    #[test]
+    fn changes_keep_books_equal_to_the_service_and_verified() {
+        let mut svc = Service::new();
+        let mut books = live(HashCheck::EveryEntry, &mut svc);
+        let frame = svc.book_event(A);
+        let report = books.apply_frame(frame.as_bytes(), 2.0).unwrap();
+        assert_eq!(report, FrameReport { changed: vec![A.into()], resync: vec![] });
+        for i in 0..200u32 {
+            let price = format!("0.{}", 10 + i % 30);
+            let size = (i % 7).to_string();
+            let frame = svc.changes(&[(A, "BUY", &price, &size), (B, "SELL", "0.7", &(i % 3).to_string()), (A, "SELL", "0.65", "4")]);
+            let report = books.apply_frame(frame.as_bytes(), 3.0).unwrap();
+            assert!(report.resync.is_empty(), "{i}: {report:?}");
+            assert_eq!(report.changed, vec![A.to_owned(), B.to_owned()]);
+        }
+        for asset in [A, B] {
+            equal(&books, &mut svc, asset);
+            let live = books.get(asset).unwrap();
+            assert!(live.verified && live.mismatches == 0 && live.verified_at_ms == 3.0);
+        }
+        assert_eq!(books.get(A).unwrap().checks, 1 + 1 + 400);
+    }
+
+    #[test]
+    fn a_wrong_hash_resyncs_and_the_snapshot_catches_up() {
+        let mut svc = Service::new();
+        let mut books = live(HashCheck::LastPerFrame, &mut svc);
+        // The service changes a level without telling: the next entry's hash cannot match.
+        svc.changes(&[(A, "BUY", "0.41", "9")]);
+        let frame = svc.changes(&[(A, "SELL", "0.58", "2")]);
+        let report = books.apply_frame(frame.as_bytes(), 5.0).unwrap();
+        assert_eq!(report.resync, vec![(A.to_owned(), Resync::HashMismatch)]);
+        let live = books.get(A).unwrap();
+        assert_eq!((live.state, live.verified, live.mismatches), (State::Resyncing, false, 1));
+        // While the snapshot is on the way, changes wait; those newer than it are applied on it.
+        let waiting = svc.changes(&[(A, "BUY", "0.42", "1")]);
+        assert_eq!(books.apply_frame(waiting.as_bytes(), 6.0).unwrap(), FrameReport::default());
+        let snapshot = svc.snapshot(A);
+        let newer = svc.changes(&[(A, "BUY", "0.43", "2"), (B, "BUY", "0.3", "1")]);
+        let report = books.apply_frame(newer.as_bytes(), 7.0).unwrap();
+        assert_eq!(report.changed, vec![B.to_owned()]);
+        let report = books.snapshot(A, snapshot, 8.0);
+        assert_eq!(report, FrameReport { changed: vec![A.into()], resync: vec![] });
+        equal(&books, &mut svc, A);
+        let live = books.get(A).unwrap();
+        assert_eq!((live.state, live.verified, live.verified_at_ms), (State::Live, true, 8.0));
+    }
+
+    #[test]
+    fn last_per_frame_checks_once_per_asset_and_every_entry_each() {
+        for (policy, detected) in [(HashCheck::LastPerFrame, false), (HashCheck::EveryEntry, true), (HashCheck::Off, false)] {
+            let mut svc = Service::new();
+            let mut books = live(policy, &mut svc);
+            let frame = svc.changes(&[(A, "BUY", "0.41", "9"), (A, "BUY", "0.42", "1")]);
+            // A wrong hash on the first entry only: a per-frame check does not look at it.
+            let (first, rest) = frame.split_once(r#""hash":""#).unwrap();
+            let frame = format!(r#"{first}"hash":"0{}"#, &rest[1..]);
+            let report = books.apply_frame(frame.as_bytes(), 2.0).unwrap();
+            assert_eq!(!report.resync.is_empty(), detected, "{policy:?}");
+            let verified = books.get(A).unwrap().verified;
+            assert_eq!(verified, policy == HashCheck::LastPerFrame, "{policy:?}");
+        }
+    }
+
+    #[test]
+    fn tick_size_and_last_trade_events_move_the_hash() {
+        let mut svc = Service::new();
+        let mut books = live(HashCheck::EveryEntry, &mut svc);
+        svc.now += 1;
+        svc.book(A).set_tick_size("0.001").unwrap();
+        svc.book(A).set_last_trade_price("0.45").unwrap();
+        let frames = [
+            format!(r#"{{"event_type":"tick_size_change","asset_id":"{A}","market":"0xm","old_tick_size":"0.01","new_tick_size":"0.001","timestamp":"{}"}}"#, svc.now),
+            format!(r#"[{{"event_type":"last_trade_price","asset_id":"{A}","market":"0xm","price":"0.45","side":"BUY","size":"5","fee_rate_bps":"0","timestamp":"{}","transaction_hash":"0x1"}}]"#, svc.now),
+        ];
+        for frame in &frames {
+            assert!(books.apply_frame(frame.as_bytes(), 2.0).unwrap().resync.is_empty());
+        }
+        let frame = svc.changes(&[(A, "BUY", "0.455", "3")]);
+        assert!(books.apply_frame(frame.as_bytes(), 3.0).unwrap().resync.is_empty());
+        equal(&books, &mut svc, A);
+    }
+
+    #[test]
+    fn book_events_are_checked_against_their_own_hash() {
+        let mut svc = Service::new();
+        let mut books = live(HashCheck::LastPerFrame, &mut svc);
+        let good = svc.book_event(B);
+        let bad = good.replacen(r#""size":"10""#, r#""size":"11""#, 1);
+        assert_eq!(books.apply_frame(bad.as_bytes(), 2.0).unwrap().resync, vec![(B.to_owned(), Resync::BookMismatch)]);
+        assert_eq!(books.get(B).unwrap().state, State::Resyncing);
+        let report = books.apply_frame(format!("[{good}]").as_bytes(), 3.0).unwrap();
+        assert_eq!(report, FrameReport { changed: vec![B.into()], resync: vec![] });
+        assert!(books.get(B).unwrap().verified);
+    }
+
+    #[test]
+    fn changes_before_the_first_book_wait_for_it() {
+        let mut svc = Service::new();
+        let mut books = LiveBooks::new(HashCheck::LastPerFrame);
+        books.subscribe(A);
+        let early = svc.changes(&[(A, "BUY", "0.41", "9")]);
+        assert_eq!(books.apply_frame(early.as_bytes(), 1.0).unwrap(), FrameReport::default());
+        let later = svc.changes(&[(A, "BUY", "0.42", "1")]);
+        books.apply_frame(later.as_bytes(), 1.0).unwrap();
+        assert!(books.snapshot(A, svc.snapshot(A), 2.0).resync.is_empty());
+        equal(&books, &mut svc, A);
+        // Unknown assets are not kept.
+        let other = svc.changes(&[(B, "BUY", "0.3", "1")]);
+        assert_eq!(books.apply_frame(other.as_bytes(), 3.0).unwrap(), FrameReport::default());
+        assert!(books.get(B).is_none());
+    }
+
+    #[test]
+    fn bad_frames_are_decode_errors() {
+        let mut svc = Service::new();
+        let mut books = live(HashCheck::LastPerFrame, &mut svc);
+        for frame in [
+            "",
+            "{",
+            "[1]",
+            r#"{"asset_id":"1"}"#,
+            r#"{"event_type":"price_change","timestamp":"x","price_changes":[]}"#,
+            r#"{"event_type":"price_change","timestamp":"5","price_changes":[{"asset_id":"111","side":"HOLD","price":"1","size":"1"}]}"#,
+            r#"{"event_type":"price_change","timestamp":"5","price_changes":[{"asset_id":"111"}]}"#,
+            r#"{"event_type":"book","asset_id":"111","bids":[{"price":"x"}]}"#,
+            r#"{"event_type":"tick_size_change","asset_id":"111","timestamp":"5"}"#,
+            r#"{"event_type":"best_bid_ask"} trailing"#,
+        ] {
+            let e = books.apply_frame(frame.as_bytes(), 1.0).unwrap_err();
+            assert_eq!(e.code, crate::error::ErrorCode::Decode, "{frame}");
+        }
+        // The books are untouched.
+        equal(&books, &mut svc, A);
+        // Events for the page only are fine.
+        assert_eq!(books.apply_frame(br#"{"event_type":"new_market","id":"1"}"#, 1.0).unwrap(), FrameReport::default());
+    }
+
+    #[test]
+    fn too_many_waiting_changes_ask_for_a_snapshot_again() {
+        let mut svc = Service::new();
+        let mut books = LiveBooks::new(HashCheck::LastPerFrame);
+        books.subscribe(A);
+        let mut overflowed = 0;
+        for i in 0..=MAX_PENDING {
+            let frame = svc.changes(&[(A, "BUY", "0.41", &(i % 5 + 1).to_string())]);
+            overflowed += books.apply_frame(frame.as_bytes(), 1.0).unwrap().resync.len();
+        }
+        assert_eq!(overflowed, 1);
+        assert!(books.snapshot(A, svc.snapshot(A), 2.0).resync.is_empty());
+        equal(&books, &mut svc, A);
+    }
+}
