@@ -32,7 +32,7 @@ export interface RoundingConfigEntry {
 export type FeeRateInput =
   | { rate: number; exponent: number }
   | { r: number; e: number }
-  | { fee_schedule?: { rate: number; exponent: number }; fd?: { r: number; e: number } };
+  | { fee_schedule?: { rate: number; exponent: number }; fd?: { r: number | null; e: number | null } };
 "#;
 
 /// The SHA-1 book hash of a book object exactly as the upstream `generateOrderBookSummaryHash` computes

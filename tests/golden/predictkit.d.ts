@@ -1,6 +1,91 @@
 /* tslint:disable */
 /* eslint-disable */
 
+/*
+ * Response types: what the service answers. A field is required only where the interface guarantees it
+ * (its §2 says every field it lists appears in responses) AND every real recorded answer has it (recordings
+ * of the upstream service, the examples of the service's OpenAPI documents); otherwise it is optional (`?`),
+ * and nullable (`| null`) where any recording or OpenAPI document shows null. Where the interface does not
+ * show a payload, the `required` lists of the service's own OpenAPI documents stand in for it; fields the
+ * interface does not list are optional.
+ */
+
+/** "BUY" or "SELL". */
+export type Side = "BUY" | "SELL";
+
+/** A cached trade fill (GET /trades, interface §2.1). */
+export interface Trade {
+    /** The trader's wallet address. */
+    proxyWallet: string;
+    side: Side;
+    /** The token: `<condition_id>:<outcome_index>` on this service, a decimal token id upstream. */
+    asset: string;
+    conditionId: string;
+    /** Shares. */
+    size: number;
+    price: number;
+    /** Epoch seconds. */
+    timestamp: number;
+    /** The fill's value in USDC. Absent from the upstream service's GET /trades. */
+    usdcSize?: number;
+    /** The market's title. */
+    title: string;
+    /** The market's slug. */
+    slug: string;
+    /** Image URL. */
+    icon: string;
+    eventSlug: string;
+    outcome: string;
+    outcomeIndex: number;
+    /** The trader's display name; may be empty or null. */
+    name: string | null;
+    /** May be empty or null. */
+    pseudonym: string | null;
+    bio: string | null;
+    /** URL; may be empty or null. */
+    profileImage: string | null;
+    /** URL; may be empty or null. */
+    profileImageOptimized: string | null;
+    transactionHash: string;
+}
+
+/**
+ * A wallet's cached exit from a market (GET /closed-positions, interface §2.2). Real responses carry only
+ * the PnL fields `avgPrice`, `totalBought`, `realizedPnl` and `curPrice`; the others are optional.
+ */
+export interface ClosedPosition {
+    proxyWallet: string;
+    /** The token: `<condition_id>:<outcome_index>` on this service, a decimal token id upstream. */
+    asset: string;
+    conditionId: string;
+    size?: number;
+    avgPrice: number;
+    initialValue?: number;
+    currentValue?: number;
+    cashPnl?: number;
+    totalBought: number;
+    realizedPnl: number;
+    percentPnl?: number;
+    percentRealizedPnl?: number;
+    curPrice: number;
+    redeemable?: boolean;
+    mergeable?: boolean;
+    title: string;
+    slug: string;
+    icon: string;
+    eventSlug: string;
+    outcome: string;
+    outcomeIndex: number;
+    oppositeOutcome: string;
+    oppositeAsset: string;
+    /** Epoch seconds. */
+    timestamp: number;
+    /** ISO 8601 date-time. */
+    endDate: string;
+}
+
+
+
 /**
  * A catalog market (GET /markets/{id}, GET /markets/slug/{slug}, interface §2.4). Dates are ISO 8601
  * strings. Real responses carry many more keys than the interface lists; the common ones are declared
@@ -96,8 +181,14 @@ export interface CatalogMarket {
     /** The fee type; null when none is set. */
     feeType?: string | null;
     feesEnabled?: boolean;
-    /** The taker fee curve. */
-    feeSchedule?: { rate: number; exponent: number; takerOnly: boolean; rebateRate: number; [key: string]: unknown };
+    /** The taker fee curve. The interface does not list these keys, so each is optional. */
+    feeSchedule?: {
+        rate?: number;
+        exponent?: number;
+        takerOnly?: boolean;
+        rebateRate?: number;
+        [key: string]: unknown;
+    };
     /** Liquidity reward programmes of the market. */
     clobRewards?: CatalogMarketReward[];
     new?: boolean;
@@ -115,45 +206,50 @@ export interface CatalogMarket {
     [key: string]: unknown;
 }
 
-/** A liquidity reward programme in `CatalogMarket.clobRewards`. Dates are YYYY-MM-DD. */
+/**
+ * A liquidity reward programme in `CatalogMarket.clobRewards`. Dates are YYYY-MM-DD. The interface does not
+ * list these keys, so each is optional.
+ */
 export interface CatalogMarketReward {
-    id: string;
-    conditionId: string;
+    id?: string;
+    conditionId?: string;
     /** The reward token's address. */
-    assetAddress: string;
-    rewardsAmount: number;
-    rewardsDailyRate: number;
-    startDate: string;
-    endDate: string;
+    assetAddress?: string;
+    rewardsAmount?: number;
+    rewardsDailyRate?: number;
+    startDate?: string;
+    endDate?: string;
     [key: string]: unknown;
 }
 
 /**
- * An event as embedded in a market or a series (interface §2.4). Dates are ISO 8601 strings.
+ * An event as embedded in a market or a series (interface §2.4). Dates are ISO 8601 strings. The service's
+ * documented answer of GET /markets embeds events with only `id`, `ticker`, `slug` and `title`, so the other
+ * summary fields are optional here; an `Event` (GET /events) has them all.
  */
 export interface EventSummary {
     id: string;
     ticker: string;
     slug: string;
     title: string;
-    description: string;
-    resolutionSource: string;
-    startDate: string;
+    description?: string;
+    resolutionSource?: string;
+    startDate?: string;
     /** Listed for embedded events only (interface §2.4); GET /events items may lack it. */
     creationDate?: string;
-    endDate: string;
-    createdAt: string;
-    updatedAt: string;
+    endDate?: string;
+    createdAt?: string;
+    updatedAt?: string;
     /** Image URL. */
-    image: string;
+    image?: string;
     /** Image URL. */
-    icon: string;
-    active: boolean;
-    closed: boolean;
-    archived: boolean;
+    icon?: string;
+    active?: boolean;
+    closed?: boolean;
+    archived?: boolean;
 
     /** Series the event belongs to. */
-    series?: Series[];
+    series?: SeriesSummary[];
     seriesSlug?: string;
     new?: boolean;
     featured?: boolean;
@@ -192,8 +288,21 @@ export interface EventSummary {
     [key: string]: unknown;
 }
 
-/** An event (GET /events, interface §2.5): its summary fields plus tags and markets. */
+/** An event (GET /events, interface §2.5): its summary fields, all present, plus tags and markets. */
 export interface Event extends EventSummary {
+    description: string;
+    resolutionSource: string;
+    startDate: string;
+    endDate: string;
+    createdAt: string;
+    updatedAt: string;
+    /** Image URL. */
+    image: string;
+    /** Image URL. */
+    icon: string;
+    active: boolean;
+    closed: boolean;
+    archived: boolean;
     tags: Tag[];
     markets: EventMarket[];
 }
@@ -206,7 +315,8 @@ export interface Tag {
     slug: string;
     createdAt: string;
     updatedAt: string;
-    requiresTranslation: boolean;
+    /** Absent from some real answers (tags embedded in events). */
+    requiresTranslation?: boolean;
     forceShow?: boolean;
     forceHide?: boolean;
     publishedAt?: string;
@@ -230,8 +340,11 @@ export interface EventMarket extends Partial<CatalogMarket> {
     clobTokenIds: string;
 }
 
-/** A series of recurring events (GET /series, interface §2.6). */
-export interface Series {
+/**
+ * A series as embedded in an event (`EventSummary.series`): the fields of a `Series` without its `events`.
+ * Real answers may lack `image` and `icon` here.
+ */
+export interface SeriesSummary {
     id: string;
     ticker: string;
     slug: string;
@@ -240,15 +353,15 @@ export interface Series {
     seriesType: string;
     /** e.g. "daily", "weekly". */
     recurrence: string;
-    image: string;
-    icon: string;
+    /** Image URL. */
+    image?: string;
+    /** Image URL. */
+    icon?: string;
     active: boolean;
     closed: boolean;
     archived: boolean;
     createdAt: string;
     updatedAt: string;
-    /** The series' events; absent where a series is embedded in an event. */
-    events?: EventSummary[];
     featured?: boolean;
     restricted?: boolean;
     volume?: number;
@@ -257,6 +370,16 @@ export interface Series {
     commentCount?: number;
     requiresTranslation?: boolean;
     [key: string]: unknown;
+}
+
+/** A series of recurring events (GET /series, interface §2.6). */
+export interface Series extends SeriesSummary {
+    /** Image URL. */
+    image: string;
+    /** Image URL. */
+    icon: string;
+    /** The series' events. */
+    events?: EventSummary[];
 }
 
 /** A wallet that created synced events (GET /events/creators, interface §2.7). */
@@ -316,15 +439,17 @@ export interface Comment {
     parentEntityType: string;
     /** The numeric id of the event, series or market. */
     parentEntityID: number | null;
-    /** The comment this one replies to; null for a top-level comment. */
-    parentCommentID: string | null;
+    /** The comment this one replies to; absent, null or empty for a top-level comment. */
+    parentCommentID?: string | null;
     userAddress: string;
-    /** The address replied to. */
-    replyAddress: string;
+    /** The address replied to; absent from some real answers. */
+    replyAddress?: string;
     createdAt: string;
     updatedAt: string;
-    profile: CommentProfile;
-    reactions: CommentReaction[];
+    /** The author's profile; absent from some real answers. */
+    profile?: CommentProfile;
+    /** Absent from some real answers, even when `reactionCount` is not 0. */
+    reactions?: CommentReaction[];
     reportCount: number;
     reactionCount: number;
     /** This service only. */
@@ -432,7 +557,7 @@ export interface ClobMarket extends SamplingMarket {
     /** The outcome labels. */
     outcomes?: string[];
     event?: ClobMarketEvent;
-    raw_metadata?: { [key: string]: unknown };
+    raw_metadata?: { [key: string]: unknown } | null;
 }
 
 /** The event of a `ClobMarket`. */
@@ -549,14 +674,14 @@ export interface ClobMarketInfoToken {
     o: string;
 }
 
-/** Fee curve parameters. */
+/** Fee curve parameters. The upstream service's documents allow null for each. */
 export interface FeeDetails {
     /** Rate. */
-    r: number;
+    r: number | null;
     /** Exponent of the curve. */
-    e: number;
+    e: number | null;
     /** Fees apply to takers only. */
-    to: boolean;
+    to: boolean | null;
 }
 
 /** A token's fees (GET /fee-rate/{token_id}, interface §2.13). */
@@ -652,82 +777,6 @@ export interface OrderBookSummary {
 
 
 
-/** "BUY" or "SELL". */
-export type Side = "BUY" | "SELL";
-
-/** A cached trade fill (GET /trades, interface §2.1). */
-export interface Trade {
-    /** The trader's wallet address. */
-    proxyWallet: string;
-    side: Side;
-    /** The token: `<condition_id>:<outcome_index>` on this service, a decimal token id upstream. */
-    asset: string;
-    conditionId: string;
-    /** Shares. */
-    size: number;
-    price: number;
-    /** Epoch seconds. */
-    timestamp: number;
-    /** The fill's value in USDC. Absent from the upstream service's GET /trades. */
-    usdcSize?: number;
-    /** The market's title. */
-    title: string;
-    /** The market's slug. */
-    slug: string;
-    /** Image URL. */
-    icon: string;
-    eventSlug: string;
-    outcome: string;
-    outcomeIndex: number;
-    /** The trader's display name; may be empty or null. */
-    name: string | null;
-    /** May be empty or null. */
-    pseudonym: string | null;
-    bio: string | null;
-    /** URL; may be empty or null. */
-    profileImage: string | null;
-    /** URL; may be empty or null. */
-    profileImageOptimized: string | null;
-    transactionHash: string;
-}
-
-/**
- * A wallet's cached exit from a market (GET /closed-positions, interface §2.2). Real responses carry only
- * the PnL fields `avgPrice`, `totalBought`, `realizedPnl` and `curPrice`; the others are optional.
- */
-export interface ClosedPosition {
-    proxyWallet: string;
-    /** The token: `<condition_id>:<outcome_index>` on this service, a decimal token id upstream. */
-    asset: string;
-    conditionId: string;
-    size?: number;
-    avgPrice: number;
-    initialValue?: number;
-    currentValue?: number;
-    cashPnl?: number;
-    totalBought: number;
-    realizedPnl: number;
-    percentPnl?: number;
-    percentRealizedPnl?: number;
-    curPrice: number;
-    redeemable?: boolean;
-    mergeable?: boolean;
-    title: string;
-    slug: string;
-    icon: string;
-    eventSlug: string;
-    outcome: string;
-    outcomeIndex: number;
-    oppositeOutcome: string;
-    oppositeAsset: string;
-    /** Epoch seconds. */
-    timestamp: number;
-    /** ISO 8601 date-time. */
-    endDate: string;
-}
-
-
-
 /** Decimal places of prices, sizes and amounts for one tick size. */
 export interface RoundingConfigEntry {
     price: number;
@@ -739,7 +788,7 @@ export interface RoundingConfigEntry {
 export type FeeRateInput =
 | { rate: number; exponent: number }
 | { r: number; e: number }
-| { fee_schedule?: { rate: number; exponent: number }; fd?: { r: number; e: number } };
+| { fee_schedule?: { rate: number; exponent: number }; fd?: { r: number | null; e: number | null } };
 
 
 
@@ -809,8 +858,8 @@ export interface UserTrade {
     /** The taker's API key. */
     owner: string;
     maker_address: string;
-    /** Null until the trade is on chain. */
-    transaction_hash: string | null;
+    /** Absent or null until the trade is on chain. */
+    transaction_hash?: string | null;
     /** The account's side of the trade (upstream name). */
     trader_side?: "TAKER" | "MAKER";
     /** The account's side of the trade (this service's name). */
@@ -922,6 +971,13 @@ export interface RequestOptions {
     timeoutMs?: number;
     /** How many times the call is retried when it failed in a retryable way. */
     maxRetries?: number;
+    /**
+     * Query parameters the interface does not list for this call, sent as given (for filters the service
+     * supports beyond the interface). Names the call already takes are refused: pass those in params, where
+     * they are checked. At most 20 entries; names of letters, digits and `_.-[]`, at most 64 characters;
+     * values at most 1000 characters.
+     */
+    extraQuery?: Record<string, string | number | boolean>;
 }
 
 /** An account's API credentials. The secret and passphrase stay inside the library. */
@@ -958,10 +1014,13 @@ export interface L2Headers {
     SERVICE_SIGNATURE: string;
 }
 
-/** The stable codes of `PredictKitError.code`. */
+/**
+ * The stable codes of `PredictKitError.code`. `FREED`: a method was called on a `Client` or `OrderBook`
+ * after `free()`.
+ */
 export type PredictKitErrorCode =
 | "INVALID_PARAMS" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "RATE_LIMITED" | "SERVER"
-| "API" | "NETWORK" | "TIMEOUT" | "ABORTED" | "DECODE" | "NO_MATCH";
+| "API" | "NETWORK" | "TIMEOUT" | "ABORTED" | "DECODE" | "NO_MATCH" | "FREED";
 
 /** Every error the library throws: a real `Error` with `name` "PredictKitError". */
 export interface PredictKitError extends Error {
@@ -988,7 +1047,7 @@ export function isPredictKitError(error: unknown): error is PredictKitError;
 
 
 
-/** Options of the `iterate*` methods. */
+/** Options of the `iterate*` methods. `timeoutMs`, `maxRetries` and `extraQuery` apply to each page's request. */
 export interface IterateOptions {
     /** Called after each page is fetched, before its items are yielded. */
     onPage?: (info: PageInfo) => void;
@@ -996,6 +1055,17 @@ export interface IterateOptions {
     maxItems?: number;
     /** Aborting ends the iteration: the pending `next()` rejects with `ABORTED`. */
     signal?: AbortSignal;
+    /** Milliseconds before the call (budget wait, attempts and backoffs together) fails with `TIMEOUT`. */
+    timeoutMs?: number;
+    /** How many times the call is retried when it failed in a retryable way. */
+    maxRetries?: number;
+    /**
+     * Query parameters the interface does not list for this call, sent as given (for filters the service
+     * supports beyond the interface). Names the call already takes are refused: pass those in params, where
+     * they are checked. At most 20 entries; names of letters, digits and `_.-[]`, at most 64 characters;
+     * values at most 1000 characters.
+     */
+    extraQuery?: Record<string, string | number | boolean>;
 }
 
 /** Progress of an iteration, passed to `IterateOptions.onPage`. */

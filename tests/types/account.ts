@@ -57,7 +57,7 @@ export async function typecheckAccount(client: Client): Promise<void> {
   await client.getOpenOrders({ market: 1 });
   // @ts-expect-error an order's price may be null
   const price: string = one.order.price;
-  // @ts-expect-error a trade's transaction hash is null until it is on chain
+  // @ts-expect-error a trade's transaction hash is null (or absent) until it is on chain
   const hash: string = userTrades.data[0].transaction_hash;
 
   void [offsetMs, more, canceled, canceledAll, canceledAsset, price, hash];

@@ -59,7 +59,12 @@ export function options(): ClientOptions[] {
   };
   const scope: RateLimitScope = "batch-prices-history";
   const withGlobalFetch: ClientOptions = { baseUrl: "http://127.0.0.1:8787", fetch, rateLimits: false };
-  const perCall: RequestOptions = { signal: new AbortController().signal, timeoutMs: 1_000, maxRetries: 0 };
+  const perCall: RequestOptions = {
+    signal: new AbortController().signal,
+    timeoutMs: 1_000,
+    maxRetries: 0,
+    extraQuery: { featured: true, volume_min: 1000, "tag_ids[]": "2" },
+  };
 
   // @ts-expect-error baseUrl is required
   const noBase: ClientOptions = { timeoutMs: 1 };
@@ -73,8 +78,10 @@ export function options(): ClientOptions[] {
   const partialBase: ClientOptions = { baseUrl: { catalog: "http://x" } };
   // @ts-expect-error RequestOptions takes no unknown keys
   const badPerCall: RequestOptions = { retries: 1 };
+  // @ts-expect-error extraQuery values are strings, numbers or booleans, not arrays
+  const listQuery: RequestOptions = { extraQuery: { tag_ids: ["1", "2"] } };
 
-  void scope, perCall, noBase, micro, badScope, halfLimit, partialBase, badPerCall;
+  void scope, perCall, noBase, micro, badScope, halfLimit, partialBase, badPerCall, listQuery;
   return [full, withGlobalFetch];
 }
 
@@ -120,6 +127,8 @@ export async function typecheck(client: Client): Promise<void> {
   const market2: CatalogMarket = await client.getMarket(CONDITION, {});
   const tokenIdList: unknown = JSON.parse(market.clobTokenIds);
   const series: Series[] = await client.getSeries({ limit: 20, offset: 0, creator: "site" });
+  const seriesImage: string = series[0].image;
+  const embeddedSeriesImage: string | undefined = series[0].events?.[0]?.series?.[0]?.image;
   const events: Event[] = await client.getEvents({
     limit: 10,
     offset: 0,
@@ -192,6 +201,9 @@ export async function typecheck(client: Client): Promise<void> {
     },
     maxItems: 1000,
     signal: new AbortController().signal,
+    timeoutMs: 30_000,
+    maxRetries: 1,
+    extraQuery: { featured: true },
   };
   for await (const trade of client.iterateTrades({ user: USER }, progress)) {
     const t: Trade = trade;
@@ -232,6 +244,7 @@ export async function typecheck(client: Client): Promise<void> {
   } catch (error: unknown) {
     if (isPredictKitError(error)) {
       const code: PredictKitErrorCode = error.code;
+      if (error.code === "FREED") throw error;
       const status: number | undefined = error.status;
       const wait: number | undefined = error.retryAfterMs;
       const asError: Error = error;
@@ -291,7 +304,8 @@ export async function typecheck(client: Client): Promise<void> {
   // @ts-expect-error the fee schedule is absent from the upstream service's answer
   const rate: number = fee.fee_schedule.rate;
 
-  void [ok, fillsByCsv, exits, bySlug, replies, market2, tokenIdList, series, events, creators, found, tags];
+  void [ok, fillsByCsv, exits, bySlug, replies, market2, tokenIdList, series, seriesImage, embeddedSeriesImage];
+  void [events, creators, found, tags];
   void [nextMarkets, sampling, info, summary, book, summaries, buy, mid, history, points];
   void [priceNumber, sizeText, wrongItems, rate];
 }

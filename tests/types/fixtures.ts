@@ -146,7 +146,7 @@ export const bookPrice: number = books[0].bids[0].price;
 export const minOrderSize: string = books[0].min_order_size;
 
 // @ts-expect-error comment reactions are objects, not strings
-export const reactionNames: string[] = comment.reactions;
+export const reactionNames: string[] = comment.reactions ?? [];
 
 // @ts-expect-error an event market is not missing its clobTokenIds
 export const incompleteEventMarket: Event["markets"][number] = { id: "1", question: "q", conditionId: "0x" };
