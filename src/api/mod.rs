@@ -18,6 +18,6 @@ pub use body::JsonWriter;
 pub use endpoints::*;
 pub use extra::{with_extra_query, MAX_EXTRA_QUERY};
 pub use paging::{max_items, PageStep, Pager, END_CURSOR, FIRST_CURSOR};
-pub use params::{Kind, Param, Params, Value, MAX_SAFE_INT};
+pub use params::{is_condition_id, Kind, Param, Params, Value, MAX_SAFE_INT};
 pub use request::{segment, HttpRequest, Method, Scope, Surface};
 pub use response::{check_response, excerpt, redirect_error, unfollowed_redirect};

@@ -76,6 +76,8 @@ pub struct Credentials {
     address: String,
     api_key: String,
     key: Zeroizing<Vec<u8>>,
+    /// The secret as given: the user channel's subscription carries it (the service's protocol).
+    secret: Zeroizing<String>,
     passphrase: Zeroizing<String>,
 }
 
@@ -98,6 +100,7 @@ impl Credentials {
             address: address.to_owned(),
             api_key: api_key.to_owned(),
             key,
+            secret: Zeroizing::new(secret.to_owned()),
             passphrase: Zeroizing::new(passphrase.to_owned()),
         })
     }
@@ -117,9 +120,16 @@ impl Credentials {
         ]
     }
 
+    /// The user channel's subscription to `markets`, with these credentials in it (in memory zeroed when
+    /// dropped; it is sent only on the socket).
+    pub fn user_subscription(&self, markets: &[String]) -> Zeroizing<String> {
+        crate::stream::protocol::user_subscription(markets, &self.api_key, &self.secret, &self.passphrase)
+    }
+
     /// Zeroes the secret material now, before the value is dropped.
     pub fn wipe(&mut self) {
         self.key.zeroize();
+        self.secret.zeroize();
         self.passphrase.zeroize();
     }
 }

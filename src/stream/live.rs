@@ -105,6 +105,8 @@ pub struct LiveBook {
     pub checks: u64,
     pub mismatches: u64,
     pending: Vec<Pending>,
+    /// A snapshot is being fetched for it.
+    fetching: bool,
 }
 
 impl LiveBook {
@@ -119,6 +121,7 @@ impl LiveBook {
             checks: 0,
             mismatches: 0,
             pending: Vec::new(),
+            fetching: false,
         }
     }
 
@@ -250,12 +253,34 @@ impl LiveBooks {
         }
     }
 
+    /// The assets whose snapshot should be fetched now: those whose market fields are not known yet (the
+    /// stream's events leave them out, and the hash covers them) and those being resynchronised; each is
+    /// marked as being fetched until [`LiveBooks::snapshot`] or [`LiveBooks::snapshot_failed`].
+    pub fn snapshots_due(&mut self) -> Vec<String> {
+        let mut due = Vec::new();
+        for live in &mut self.books {
+            if !live.fetching && (live.market.is_none() || live.state == State::Resyncing) {
+                live.fetching = true;
+                due.push(live.asset_id.clone());
+            }
+        }
+        due
+    }
+
+    /// A snapshot could not be had: it is due again (after the next frame or subscription).
+    pub fn snapshot_failed(&mut self, asset_id: &str) {
+        if let Some(live) = self.get_mut(asset_id) {
+            live.fetching = false;
+        }
+    }
+
     /// A fresh snapshot of `asset_id` (GET /book): it gives the market fields, and it becomes the live book
     /// unless the live book is newer; changes that waited for it and are newer are applied on it.
     pub fn snapshot(&mut self, asset_id: &str, snapshot: OrderBook, now: f64) -> FrameReport {
         let policy = self.policy;
         let mut report = FrameReport::default();
         let Some(live) = self.get_mut(asset_id) else { return report };
+        live.fetching = false;
         let taken = snapshot.timestamp().and_then(|t| t.parse::<u64>().ok()).unwrap_or(0);
         let newer = live.book.is_none() || live.state != State::Live || taken > live.timestamp();
         live.market = Some(snapshot.clone());
@@ -674,6 +699,26 @@ mod tests {
         let other = svc.changes(&[(B, "BUY", "0.3", "1")]);
         assert_eq!(books.apply_frame(other.as_bytes(), 3.0).unwrap(), FrameReport::default());
         assert!(books.get(B).is_none());
+    }
+
+    #[test]
+    fn snapshots_are_due_once_until_they_come() {
+        let mut svc = Service::new();
+        let mut books = LiveBooks::new(HashCheck::LastPerFrame);
+        books.subscribe(A);
+        books.subscribe(B);
+        assert_eq!(books.snapshots_due(), vec![A.to_owned(), B.to_owned()]);
+        assert!(books.snapshots_due().is_empty());
+        books.snapshot(A, svc.snapshot(A), 1.0);
+        books.snapshot_failed(B);
+        assert_eq!(books.snapshots_due(), vec![B.to_owned()]);
+        books.snapshot(B, svc.snapshot(B), 1.0);
+        assert!(books.snapshots_due().is_empty());
+        // A mismatch makes the asset due again.
+        svc.changes(&[(A, "BUY", "0.41", "9")]);
+        let frame = svc.changes(&[(A, "BUY", "0.42", "9")]);
+        assert_eq!(books.apply_frame(frame.as_bytes(), 2.0).unwrap().resync.len(), 1);
+        assert_eq!(books.snapshots_due(), vec![A.to_owned()]);
     }
 
     #[test]

@@ -4,3 +4,4 @@
 
 pub mod health;
 pub mod live;
+pub mod protocol;

@@ -17,6 +17,7 @@ use crate::api::budget::{Bucket, Budgets, Limit};
 use crate::api::retry::RetryPolicy;
 use crate::api::{self, base_url, clock, HttpRequest, Params, TimestampUnit, Value, MAX_SAFE_INT};
 use crate::auth::missing_credentials;
+use crate::stream::protocol::Channel;
 use crate::error::Error;
 
 /// A client of the service. Create one per service and share it: it holds the rate budgets.
@@ -568,6 +569,39 @@ impl Client {
             inner.clock_offset_ms.set(offset);
             Ok(JsValue::from_f64(offset))
         }))
+    }
+
+    /// Opens the market channel for `assetIds`: the service's events (`book`, `price_change`,
+    /// `tick_size_change`, `last_trade_price`, ...) for `for await` or `onEvent`, and a live `OrderBook` per
+    /// asset, checked against the service's hash and resynchronised from a fresh snapshot when it drifts.
+    /// PING every 10 s; a missing PONG reconnects, a silent subscription is renewed (`stallAfterMs`), and
+    /// reconnects back off from 1 s to 60 s.
+    ///
+    /// @example
+    /// const stream = client.marketStream([tokenId], { onEvent: (e) => e.event_type === "book_update" && render(stream.book(tokenId)) });
+    /// for await (const event of stream) if (event.event_type === "status") showStatus(event.status);
+    #[wasm_bindgen(js_name = marketStream, unchecked_return_type = "MarketStream")]
+    pub fn market_stream(
+        &self,
+        #[wasm_bindgen(js_name = assetIds, unchecked_param_type = "string[]")] asset_ids: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "MarketStreamOptions")] options: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        super::stream::open(&self.inner, Channel::Market, &asset_ids, options.as_ref())
+    }
+
+    /// Opens the user channel for the account's orders and trades in `markets` (condition ids; empty for
+    /// all). Needs credentials; they go only in the socket's subscription message, never in a URL, an event
+    /// or an error.
+    ///
+    /// @example
+    /// for await (const event of client.userStream([])) if (event.event_type === "order") refresh(event.id);
+    #[wasm_bindgen(js_name = userStream, unchecked_return_type = "UserStream")]
+    pub fn user_stream(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string[]")] markets: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "StreamOptions")] options: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        super::stream::open(&self.inner, Channel::User, &markets, options.as_ref())
     }
 
     /// The offset added to the local clock when signing, in milliseconds.

@@ -1,0 +1,254 @@
+// A streaming connection's I/O: the socket, its timers, and the events for `for await` and `onEvent`.
+// Every decision (the subscription, when to ping, resubscribe or reconnect, what a frame does to the
+// books, when to fetch a snapshot) is the core's (`StreamCore`, in wasm): this calls it and does what it
+// answers. Everything that touches the caller's WebSocket or listener is inside try/catch, so a socket
+// or a listener that throws ends one connection (which then reconnects), never the page's wasm.
+
+/** Events kept for a `for await` that is slower than the stream; past this the oldest are dropped. */
+const MAX_QUEUED = 10000;
+const MAX_TIMER_MS = 2147483647;
+
+export function openStream(core, url, WebSocketImpl, onEvent, signal) {
+  return new Stream(core, url, WebSocketImpl, onEvent, signal);
+}
+
+class Stream {
+  constructor(core, url, WebSocketImpl, onEvent, signal) {
+    this._core = core;
+    this._url = url;
+    this._WebSocket = WebSocketImpl;
+    this._onEvent = onEvent;
+    this._socket = null;
+    this._status = "connecting";
+    this._queue = [];
+    this._head = 0;
+    this._waiters = [];
+    this._iterating = false;
+    this._dropped = 0;
+    if (signal) {
+      if (signal.aborted) {
+        queueMicrotask(() => this.close());
+      } else {
+        this._forget = () => signal.removeEventListener("abort", onAbort);
+        const onAbort = () => this.close();
+        signal.addEventListener("abort", onAbort, { once: true });
+      }
+    }
+    this._connect();
+  }
+
+  /** "connecting" | "open" | "stalled" | "reconnecting" | "closed". */
+  get status() {
+    return this._status;
+  }
+
+  /** Events dropped because a `for await` fell more than 10,000 events behind. */
+  get dropped() {
+    return this._dropped;
+  }
+
+  subscribe(ids) {
+    if (!this._core) return;
+    const message = this._core.subscribe(ids);
+    if (message !== undefined) this._send(message);
+    this._snapshots();
+  }
+
+  unsubscribe(ids) {
+    if (!this._core) return;
+    const message = this._core.unsubscribe(ids);
+    if (message !== undefined) this._send(message);
+  }
+
+  book(assetId) {
+    return this._core?.book(assetId);
+  }
+
+  bookStatus(assetId) {
+    return this._core?.bookStatus(assetId);
+  }
+
+  close() {
+    if (!this._core) return;
+    this._do(this._core.close());
+    const core = this._core;
+    this._core = null;
+    clearTimeout(this._timer);
+    clearTimeout(this._reconnect);
+    this._forget?.();
+    this._drop(this._socket);
+    this._socket = null;
+    for (const resolve of this._waiters.splice(0)) resolve({ done: true, value: undefined });
+    core.free();
+  }
+
+  [Symbol.asyncIterator]() {
+    this._iterating = true;
+    return {
+      next: () => this._next(),
+      return: async (value) => {
+        this.close();
+        return { done: true, value };
+      },
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+    };
+  }
+
+  _next() {
+    if (this._head < this._queue.length) {
+      const value = this._queue[this._head];
+      this._queue[this._head++] = undefined;
+      if (this._head === this._queue.length) {
+        this._queue = [];
+        this._head = 0;
+      }
+      return Promise.resolve({ done: false, value });
+    }
+    if (!this._core) return Promise.resolve({ done: true, value: undefined });
+    return new Promise((resolve) => this._waiters.push(resolve));
+  }
+
+  _emit(event) {
+    if (this._onEvent) {
+      try {
+        this._onEvent(event);
+      } catch {
+        // A listener that throws must not break the stream.
+      }
+    }
+    if (!this._iterating) return;
+    const waiter = this._waiters.shift();
+    if (waiter) return waiter({ done: false, value: event });
+    if (this._queue.length - this._head >= MAX_QUEUED) {
+      this._queue[this._head++] = undefined;
+      this._dropped++;
+    }
+    this._queue.push(event);
+  }
+
+  _connect() {
+    if (!this._core) return;
+    this._do(this._core.connecting());
+    let socket;
+    try {
+      socket = new this._WebSocket(this._url);
+      this._socket = socket;
+      socket.onopen = () => socket === this._socket && this._opened();
+      socket.onmessage = (message) => socket === this._socket && this._message(message);
+      socket.onclose = socket.onerror = () => socket === this._socket && this._lost();
+    } catch (cause) {
+      this._socket = socket;
+      this._emit({ event_type: "error", error: this._core.socketError(cause) });
+      this._lost();
+    }
+  }
+
+  _opened() {
+    if (!this._send(this._core.hello())) return;
+    this._do(this._core.opened(Date.now()));
+    this._snapshots();
+  }
+
+  _message(message) {
+    let data;
+    try {
+      data = message.data;
+    } catch {
+      data = undefined;
+    }
+    const report = this._core.frame(data, Date.now());
+    if (report.pong) return this._schedule();
+    if (report.error) {
+      this._emit({ event_type: "error", error: report.error });
+      return this._schedule();
+    }
+    if (this._onEvent || this._iterating) {
+      let events;
+      try {
+        events = JSON.parse(data);
+      } catch {
+        events = [];
+      }
+      for (const event of Array.isArray(events) ? events : [events]) this._emit(event);
+    }
+    this._report(report);
+    this._schedule();
+    this._snapshots();
+  }
+
+  _report(report) {
+    for (const [asset_id, verified] of report.changed) this._emit({ event_type: "book_update", asset_id, verified });
+    for (const [asset_id, reason] of report.resync) this._emit({ event_type: "resync", asset_id, reason });
+    if (report.error) this._emit({ event_type: "error", error: report.error });
+  }
+
+  _lost() {
+    const socket = this._socket;
+    this._socket = null;
+    this._drop(socket);
+    if (this._core) this._do(this._core.closed(Math.random()));
+  }
+
+  _drop(socket) {
+    if (!socket) return;
+    try {
+      socket.onopen = socket.onmessage = socket.onclose = socket.onerror = null;
+      socket.close();
+    } catch {
+      // Already closed, or not a socket that can be.
+    }
+  }
+
+  _send(text) {
+    try {
+      this._socket.send(text);
+      return true;
+    } catch {
+      this._lost();
+      return false;
+    }
+  }
+
+  /** Does what the core answered: [["ping"], ["resubscribe"], ["reconnect", ms], ["status", s]]. */
+  _do(actions) {
+    for (const [kind, arg] of actions) {
+      if (kind === "ping") this._send("PING");
+      else if (kind === "resubscribe") this._send(this._core.hello());
+      else if (kind === "status") {
+        this._status = arg;
+        this._emit({ event_type: "status", status: arg });
+      } else if (kind === "reconnect") {
+        this._drop(this._socket);
+        this._socket = null;
+        clearTimeout(this._reconnect);
+        this._reconnect = setTimeout(() => this._connect(), Math.min(arg, MAX_TIMER_MS));
+      }
+    }
+    this._schedule();
+  }
+
+  /** Arms the health timer for the core's next check. */
+  _schedule() {
+    clearTimeout(this._timer);
+    if (!this._core) return;
+    const at = this._core.nextCheck();
+    if (!Number.isFinite(at)) return;
+    this._timer = setTimeout(() => {
+      if (this._core) this._do(this._core.tick(Date.now(), Math.random()));
+    }, Math.min(Math.max(0, at - Date.now()), MAX_TIMER_MS));
+  }
+
+  /** Fetches the snapshots the core asks for, and hands them to it. */
+  _snapshots() {
+    if (!this._core) return;
+    for (const asset of this._core.snapshotsDue()) {
+      this._core.snapshot(asset).then((report) => {
+        if (!this._core) return;
+        this._report(report);
+        this._snapshots();
+      });
+    }
+  }
+}
