@@ -160,6 +160,11 @@ impl<'a> Scanner<'a> {
     /// Reads an object, calling `field` with the scanner positioned at each value and the key's raw bytes.
     /// `field` must consume the value.
     pub fn object(&mut self, mut field: impl FnMut(&mut Self, &'a [u8]) -> Result<(), Error>) -> Result<(), Error> {
+        self.object_dyn(&mut field)
+    }
+
+    // One copy of the loop for every caller's closure: the wasm pays for it once.
+    fn object_dyn(&mut self, field: &mut dyn FnMut(&mut Self, &'a [u8]) -> Result<(), Error>) -> Result<(), Error> {
         self.expect(b'{', "expected an object")?;
         self.enter()?;
         if !self.eat(b'}') {
@@ -180,6 +185,10 @@ impl<'a> Scanner<'a> {
 
     /// Reads an array, calling `element` with the scanner positioned at each element, which it must consume.
     pub fn array(&mut self, mut element: impl FnMut(&mut Self) -> Result<(), Error>) -> Result<(), Error> {
+        self.array_dyn(&mut element)
+    }
+
+    fn array_dyn(&mut self, element: &mut dyn FnMut(&mut Self) -> Result<(), Error>) -> Result<(), Error> {
         self.expect(b'[', "expected an array")?;
         self.enter()?;
         if !self.eat(b']') {

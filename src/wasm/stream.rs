@@ -293,7 +293,7 @@ impl StreamCore {
         let text = match read_str(data, "frame", MAX_BOOK_BYTES) {
             Ok(text) => text,
             Err(_) => {
-                let _ = self.with((), |s| drop(s.health.message(now)));
+                self.with((), |s| drop(s.health.message(now)));
                 return report(&out, &[], &[], Some(Error::decode("a stream frame that is not text")));
             }
         };
