@@ -12,6 +12,7 @@ use serde_json::{json, Map, Value};
 use crate::auth::authenticate;
 use crate::data::{decimal, iso, Catalog, Order};
 use crate::params::{ok_json, ApiError, ApiResult, Params};
+use crate::stream::{order_event, OrderEventType};
 use crate::{lock, App, ORDERS_PAGE, TRADES_PAGE};
 
 pub fn routes() -> Router<Arc<App>> {
@@ -122,6 +123,8 @@ async fn cancel_order(State(app): State<Arc<App>>, method: Method, uri: Uri, hea
         Some(i) => {
             state[i] = true;
             canceled.push(id);
+            // The account's user sockets hear of it before the answer goes out.
+            app.stream.send_user(account, &[order_event(c, i, OrderEventType::Cancellation, true)]);
         }
     }
     ok_json(&json!({ "canceled": canceled, "not_canceled": not_canceled }))
@@ -144,6 +147,7 @@ async fn cancel_market_orders(
     let c = &app.catalog;
     let mut state = lock(&app.canceled);
     let mut canceled = Vec::new();
+    let mut events = Vec::new();
     for (i, o) in c.orders.iter().enumerate() {
         let m = &c.markets[o.market];
         if o.account == account
@@ -153,8 +157,10 @@ async fn cancel_market_orders(
         {
             state[i] = true;
             canceled.push(o.id.clone());
+            events.push(order_event(c, i, OrderEventType::Cancellation, true));
         }
     }
+    app.stream.send_user(account, &events);
     ok_json(&json!({ "canceled": canceled, "not_canceled": {} }))
 }
 

@@ -8,8 +8,11 @@ use axum::routing::{get, post};
 use axum::Router;
 use serde_json::{json, Value};
 
+use axum::http::StatusCode;
+
 use crate::books::BookKind;
 use crate::params::{ok_json, ApiError, ApiResult, Params};
+use crate::stream::{TickError, TICK_MAX};
 use crate::{lock, App};
 
 pub fn routes() -> Router<Arc<App>> {
@@ -19,6 +22,51 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/__admin/requests", get(requests).delete(clear_requests))
         .route("/__admin/accounts", get(accounts))
         .route("/__admin/info", get(info))
+        .route("/__admin/stream", get(stream_sockets))
+        .route("/__admin/stream/tick", post(stream_tick))
+        .route("/__admin/stream/faults", get(list_stream_faults).post(add_stream_fault).delete(clear_stream_faults))
+}
+
+/// The open sockets (channel, subscription, messages sent and received) and the live books.
+async fn stream_sockets(State(app): State<Arc<App>>) -> ApiResult {
+    ok_json(&app.stream.list())
+}
+
+/// `{"asset_id": token, "count": N}`: N changes of that book now, sent to its subscribers in frames of 1–5.
+async fn stream_tick(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
+    let value: Value = serde_json::from_slice(&body).map_err(|_| ApiError::bad("body must be a JSON object"))?;
+    let token = value
+        .get("asset_id")
+        .and_then(Value::as_str)
+        .filter(|t| !t.is_empty())
+        .ok_or_else(|| ApiError::bad("asset_id is required (a token id)"))?;
+    let count = match value.get("count") {
+        None | Some(Value::Null) => 1,
+        Some(v) => v
+            .as_u64()
+            .filter(|n| (1..=TICK_MAX).contains(n))
+            .ok_or_else(|| ApiError::bad(format!("count must be an integer 1..{TICK_MAX}")))?,
+    };
+    match app.stream.tick(token, count) {
+        Ok(answer) => ok_json(&answer),
+        Err(TickError::UnknownAsset) => Err(ApiError::not_found("No orderbook exists for the requested token id")),
+        Err(TickError::Book(e)) => Err(ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e)),
+    }
+}
+
+async fn list_stream_faults(State(app): State<Arc<App>>) -> ApiResult {
+    ok_json(&app.stream.list_faults())
+}
+
+async fn add_stream_fault(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
+    let spec = serde_json::from_slice(&body).map_err(|e| ApiError::bad(format!("invalid stream fault rule: {e}")))?;
+    let id = app.stream.add_fault(spec).map_err(ApiError::bad)?;
+    ok_json(&json!({ "id": id }))
+}
+
+async fn clear_stream_faults(State(app): State<Arc<App>>) -> ApiResult {
+    app.stream.clear_faults();
+    ok_json(&json!({ "cleared": true }))
 }
 
 async fn reset(State(app): State<Arc<App>>) -> ApiResult {
@@ -31,7 +79,14 @@ async fn list_faults(State(app): State<Arc<App>>) -> ApiResult {
 }
 
 async fn add_fault(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
-    let spec = serde_json::from_slice(&body).map_err(|e| ApiError::bad(format!("invalid fault rule: {e}")))?;
+    let spec = serde_json::from_slice(&body).map_err(|e| {
+        let hint = if String::from_utf8_lossy(&body).contains("\"/ws") {
+            " (faults of an open socket's messages are programmed with POST /__admin/stream/faults)"
+        } else {
+            ""
+        };
+        ApiError::bad(format!("invalid fault rule: {e}{hint}"))
+    })?;
     let id = lock(&app.faults).add(spec).map_err(ApiError::bad)?;
     ok_json(&json!({ "id": id }))
 }

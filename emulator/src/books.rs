@@ -112,21 +112,22 @@ fn build(seed: u64, index: usize, outcome: usize, m: &Market) -> Book {
     Book { bids, asks, json }
 }
 
-struct BookFields<'a> {
-    market: &'a str,
-    asset_id: &'a str,
-    timestamp: &'a str,
-    bids: &'a [(u64, u64)],
-    asks: &'a [(u64, u64)],
-    min_order_size: &'a str,
-    tick_size: &'a str,
-    neg_risk: bool,
-    last_trade_price: &'a str,
+/// The ten fields of a book summary (also the live books' of the streaming channels).
+pub(crate) struct BookFields<'a> {
+    pub market: &'a str,
+    pub asset_id: &'a str,
+    pub timestamp: &'a str,
+    pub bids: &'a [(u64, u64)],
+    pub asks: &'a [(u64, u64)],
+    pub min_order_size: &'a str,
+    pub tick_size: &'a str,
+    pub neg_risk: bool,
+    pub last_trade_price: &'a str,
 }
 
 impl BookFields<'_> {
     /// Compact JSON in the interface's field order (the order the book hash is computed over).
-    fn json(&self, hash: &str) -> String {
+    pub fn json(&self, hash: &str) -> String {
         let mut s = String::with_capacity(256 + (self.bids.len() + self.asks.len()) * 36);
         let _ = write!(s, r#"{{"market":"{}","asset_id":"{}","timestamp":"{}","hash":"{hash}","bids":["#, self.market, self.asset_id, self.timestamp);
         levels(&mut s, self.bids);
@@ -155,7 +156,7 @@ fn levels(s: &mut String, levels: &[(u64, u64)]) {
 }
 
 /// Appends `value / 10^scale` as a minimal decimal (the same text as `data::decimal`, without allocating).
-fn push_decimal(s: &mut String, value: u64, scale: u32) {
+pub(crate) fn push_decimal(s: &mut String, value: u64, scale: u32) {
     let div = 10u64.pow(scale);
     let (int, mut frac) = (value / div, value % div);
     let _ = write!(s, "{int}");

@@ -140,23 +140,14 @@ async fn clob_market_info(State(app): State<Arc<App>>, Path(condition_id): Path<
     }))
 }
 
-/// The book JSON and best bid/ask (millionths) of a token, when the token exists.
-fn lookup(c: &Catalog, token: &str) -> Option<(String, Option<u64>, Option<u64>)> {
-    if let Some(real) = c.real_book(token) {
-        return Some((real.json.clone(), real.best_bid, real.best_ask));
-    }
-    let (m, o) = c.token(token)?;
-    let book = c.book(m, o);
-    Some((book.json.clone(), book.best_bid(), book.best_ask()))
+/// The book JSON and best bid/ask (millionths) of a token, when the token exists: the live book when the
+/// market simulator or an admin tick has moved it, else the generated or recorded one.
+fn lookup(app: &App, token: &str) -> Option<(String, Option<u64>, Option<u64>)> {
+    app.stream.current(token)
 }
 
-fn best(c: &Catalog, token: &str) -> Option<(Option<u64>, Option<u64>)> {
-    if let Some(real) = c.real_book(token) {
-        return Some((real.best_bid, real.best_ask));
-    }
-    let (m, o) = c.token(token)?;
-    let book = c.book(m, o);
-    Some((book.best_bid(), book.best_ask()))
+fn best(app: &App, token: &str) -> Option<(Option<u64>, Option<u64>)> {
+    app.stream.best(token)
 }
 
 const NO_BOOK: &str = "No orderbook exists for the requested token id";
@@ -164,7 +155,7 @@ const NO_BOOK: &str = "No orderbook exists for the requested token id";
 async fn book(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> ApiResult {
     let p = Params::parse(q.as_deref());
     let token = p.required("token_id")?;
-    match lookup(&app.catalog, token) {
+    match lookup(&app, token) {
         Some((json, ..)) => Ok(json_text(StatusCode::OK, json)),
         None => Err(ApiError::not_found(NO_BOOK)),
     }
@@ -197,7 +188,7 @@ async fn books(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
     let tokens = token_list(&body)?;
     let mut out = String::from("[");
     for (token, _) in &tokens {
-        if let Some((json, ..)) = lookup(&app.catalog, token) {
+        if let Some((json, ..)) = lookup(&app, token) {
             if out.len() > 1 {
                 out.push(',');
             }
@@ -212,7 +203,7 @@ async fn prices(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
     let tokens = token_list(&body)?;
     let mut out = Map::new();
     for (token, side) in tokens {
-        let Some((bid, ask)) = best(&app.catalog, &token) else { continue };
+        let Some((bid, ask)) = best(&app, &token) else { continue };
         let mut entry = Map::new();
         // BUY is what a buyer pays (the best ask); SELL what a seller gets (the best bid).
         if let (Some(ask), true) = (ask, side.as_deref() != Some("SELL")) {
@@ -234,7 +225,7 @@ async fn price(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> ApiResult 
     let token = p.required("token_id")?;
     let side = p.required("side")?;
     let side = p.one_of("side", &["BUY", "SELL"])?.unwrap_or(side);
-    let (bid, ask) = best(&app.catalog, token).ok_or_else(|| ApiError::not_found(NO_BOOK))?;
+    let (bid, ask) = best(&app, token).ok_or_else(|| ApiError::not_found(NO_BOOK))?;
     let price = if side == "BUY" { ask } else { bid };
     match price {
         Some(price) => ok_json(&json!({ "price": decimal(price, 6) })),
@@ -245,7 +236,7 @@ async fn price(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> ApiResult 
 async fn midpoint_route(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> ApiResult {
     let p = Params::parse(q.as_deref());
     let token = p.required("token_id")?;
-    match best(&app.catalog, token).ok_or_else(|| ApiError::not_found(NO_BOOK))? {
+    match best(&app, token).ok_or_else(|| ApiError::not_found(NO_BOOK))? {
         (Some(bid), Some(ask)) => ok_json(&json!({ "mid": midpoint(bid, ask) })),
         _ => Err(ApiError::not_found("no midpoint: one side of the book is empty")),
     }

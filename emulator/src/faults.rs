@@ -2,7 +2,19 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+
+/// A kind of fault that rules hand out: the REST faults ([`Fault`]) and the streaming channels' faults
+/// (`stream::StreamFault`) share the rule machinery below.
+pub trait FaultKind: Clone + Serialize + DeserializeOwned {
+    /// The kind's name, as written in rules and in the request log.
+    fn name(&self) -> &'static str;
+    /// The fault of kind `name` with its default parameters.
+    fn by_name(name: &str) -> Option<Self>;
+    /// Checks the parameters.
+    fn validate(&self) -> Result<(), String>;
+}
 
 /// One injected misbehaviour.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
@@ -26,8 +38,8 @@ pub enum Fault {
     SlowBody { ms: u64 },
 }
 
-impl Fault {
-    pub fn name(&self) -> &'static str {
+impl FaultKind for Fault {
+    fn name(&self) -> &'static str {
         match self {
             Fault::Delay { .. } => "delay",
             Fault::Status { .. } => "status",
@@ -61,67 +73,72 @@ impl Fault {
 
 /// A fault given in full or by its kind's name (with default parameters).
 #[derive(Deserialize)]
-#[serde(untagged)]
-enum FaultSpec {
-    Full(Fault),
+#[serde(untagged, bound = "F: FaultKind")]
+enum FaultSpec<F> {
+    Full(F),
     Name(String),
 }
 
-impl FaultSpec {
-    fn into_fault(self) -> Result<Fault, String> {
+impl<F: FaultKind> FaultSpec<F> {
+    fn into_fault(self) -> Result<F, String> {
         let fault = match self {
             FaultSpec::Full(f) => f,
-            FaultSpec::Name(n) => Fault::by_name(&n).ok_or_else(|| format!("unknown fault kind {n}"))?,
+            FaultSpec::Name(n) => F::by_name(&n).ok_or_else(|| format!("unknown fault kind {n}"))?,
         };
         fault.validate()?;
         Ok(fault)
     }
 }
 
-/// The body of POST /__admin/faults.
+/// The body of POST /__admin/faults (and of POST /__admin/stream/faults).
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RuleSpec {
+#[serde(deny_unknown_fields, bound = "F: FaultKind")]
+pub struct RuleSpec<F = Fault> {
     path: String,
     #[serde(default)]
     method: Option<String>,
     #[serde(default)]
-    faults: Option<Vec<FaultSpec>>,
+    faults: Option<Vec<FaultSpec<F>>>,
     #[serde(default)]
     repeat: bool,
     #[serde(default)]
     rate: Option<f64>,
     #[serde(default)]
-    kinds: Option<Vec<FaultSpec>>,
+    kinds: Option<Vec<FaultSpec<F>>>,
     #[serde(default)]
     seed: Option<u64>,
 }
 
-enum Mode {
-    Sequence { faults: Vec<Fault>, next: usize, repeat: bool },
-    Random { rate: f64, kinds: Vec<Fault>, rng: Box<ChaCha8Rng>, seed: u64 },
+enum Mode<F> {
+    Sequence { faults: Vec<F>, next: usize, repeat: bool },
+    Random { rate: f64, kinds: Vec<F>, rng: Box<ChaCha8Rng>, seed: u64 },
 }
 
-pub struct Rule {
+pub struct Rule<F> {
     id: u64,
     path: String,
     method: Option<String>,
-    mode: Mode,
+    mode: Mode<F>,
     hits: u64,
 }
 
-#[derive(Default)]
-pub struct Faults {
-    rules: Vec<Rule>,
+pub struct Faults<F = Fault> {
+    rules: Vec<Rule<F>>,
     next_id: u64,
 }
 
-impl Faults {
-    pub fn add(&mut self, spec: RuleSpec) -> Result<u64, String> {
+impl<F> Default for Faults<F> {
+    fn default() -> Self {
+        Self { rules: Vec::new(), next_id: 0 }
+    }
+}
+
+impl<F: FaultKind> Faults<F> {
+    pub fn add(&mut self, spec: RuleSpec<F>) -> Result<u64, String> {
         if !spec.path.starts_with('/') {
             return Err("path must start with /".into());
         }
-        let convert = |list: Vec<FaultSpec>| list.into_iter().map(FaultSpec::into_fault).collect::<Result<Vec<_>, _>>();
+        let convert = |list: Vec<FaultSpec<F>>| list.into_iter().map(FaultSpec::into_fault).collect::<Result<Vec<_>, _>>();
         let mode = match (spec.faults, spec.rate) {
             (Some(faults), None) => {
                 let faults = convert(faults)?;
@@ -154,7 +171,13 @@ impl Faults {
     }
 
     /// The fault to inject into a request, if any rule has one.
-    pub fn take(&mut self, method: &str, path: &str) -> Option<Fault> {
+    pub fn take(&mut self, method: &str, path: &str) -> Option<F> {
+        self.take_if(method, path, |_| true)
+    }
+
+    /// Like [`Faults::take`], for a fault that `applies` to what is about to be sent: a sequence whose next
+    /// fault does not apply keeps it for a later message (a random rule's draw that does not apply gives none).
+    pub fn take_if(&mut self, method: &str, path: &str, applies: impl Fn(&F) -> bool) -> Option<F> {
         for rule in &mut self.rules {
             if !path.starts_with(&rule.path) || rule.method.as_deref().is_some_and(|m| m != method) {
                 continue;
@@ -167,13 +190,16 @@ impl Faults {
                         }
                         *next = 0;
                     }
+                    if !applies(&faults[*next]) {
+                        continue;
+                    }
                     *next += 1;
                     Some(faults[*next - 1].clone())
                 }
                 Mode::Random { rate, kinds, rng, .. } => {
                     let hit = rng.random_bool(*rate);
                     let k = rng.random_range(0..kinds.len());
-                    hit.then(|| kinds[k].clone())
+                    hit.then(|| kinds[k].clone()).filter(|f| applies(f))
                 }
             };
             if let Some(fault) = fault {

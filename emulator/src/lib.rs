@@ -12,6 +12,7 @@ mod data;
 mod faults;
 pub mod limits;
 mod params;
+mod stream;
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
@@ -33,7 +34,7 @@ use tower_http::services::ServeDir;
 
 pub use auth::TimestampUnit;
 pub use data::{Account, Catalog};
-use faults::{Fault, Faults};
+use faults::{Fault, FaultKind, Faults};
 use limits::Limiter;
 use params::{error, Cursors};
 
@@ -56,6 +57,9 @@ pub struct Config {
     pub limits: bool,
     /// Multiplies every rate-limit capacity (0.01 makes limits trip after a few requests).
     pub limits_scale: f64,
+    /// Market simulator: price-change entries per second per subscribed asset (0: books move only on
+    /// `POST /__admin/stream/tick`).
+    pub stream_rate: f64,
 }
 
 impl Default for Config {
@@ -70,6 +74,7 @@ impl Default for Config {
             timestamp_unit: TimestampUnit::Millis,
             limits: true,
             limits_scale: 1.0,
+            stream_rate: 5.0,
         }
     }
 }
@@ -97,6 +102,8 @@ pub(crate) struct App {
     pub faults: Mutex<Faults>,
     pub log: Mutex<VecDeque<serde_json::Value>>,
     pub limiter: Mutex<Limiter>,
+    /// The streaming channels: live books, sockets, stream faults.
+    pub stream: stream::Hub,
 }
 
 pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -109,6 +116,7 @@ impl App {
         lock(&self.faults).clear();
         lock(&self.log).clear();
         lock(&self.limiter).clear();
+        self.stream.reset();
     }
 }
 
@@ -116,6 +124,7 @@ impl App {
 pub struct Emulator {
     listener: TcpListener,
     router: Router,
+    app: Arc<App>,
     pub addr: SocketAddr,
     /// The demo account (also `accounts[0]`).
     pub demo: Account,
@@ -130,6 +139,7 @@ impl Emulator {
         let accounts = catalog.accounts.clone();
         let app = Arc::new(App {
             canceled: Mutex::new(vec![false; catalog.orders.len()]),
+            stream: stream::Hub::new(catalog.clone(), config.seed, config.stream_rate.max(0.0)),
             catalog,
             cursors: Cursors { end_lte: config.cursor_end_lte },
             auth: auth::AuthSettings { freshness_secs: config.freshness_secs, unit: config.timestamp_unit },
@@ -138,19 +148,22 @@ impl Emulator {
             log: Mutex::new(VecDeque::new()),
             limiter: Mutex::new(Limiter::new(config.limits_scale)),
         });
-        let router = router(app, &config);
+        let router = router(app.clone(), &config);
         let listener = TcpListener::bind(config.addr).await?;
         let addr = listener.local_addr()?;
-        Ok(Self { listener, router, addr, demo, accounts })
+        Ok(Self { listener, router, app, addr, demo, accounts })
     }
 
     pub fn url(&self) -> String {
         format!("http://{}", self.addr)
     }
 
-    /// Serves until `shutdown` completes, then lets open requests finish (for at most 5 s).
+    /// Serves until `shutdown` completes, then lets open requests finish (for at most 5 s) and closes the
+    /// WebSockets.
     pub async fn serve(self, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> std::io::Result<()> {
-        let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+        // Connections watch `stopping`; each holds a receiver until it ends, so `closed()` tells when all have.
+        let (stopping, watching) = tokio::sync::watch::channel(false);
+        let simulator = tokio::spawn(stream::simulate(self.app.clone()));
         let mut builder = hyper::server::conn::http1::Builder::new();
         builder.timer(hyper_util::rt::TokioTimer::new());
         tokio::pin!(shutdown);
@@ -183,16 +196,29 @@ impl Emulator {
                     Ok::<_, std::io::Error>(response)
                 }
             });
-            let connection = graceful.watch(builder.serve_connection(hyper_util::rt::TokioIo::new(stream), service));
+            // With upgrades: /ws/market and /ws/user take the connection over.
+            let connection = builder.serve_connection(hyper_util::rt::TokioIo::new(stream), service).with_upgrades();
+            let mut watching = watching.clone();
             tokio::spawn(async move {
-                let _ = connection.await;
+                tokio::pin!(connection);
+                tokio::select! {
+                    _ = connection.as_mut() => {}
+                    _ = watching.changed() => {
+                        connection.as_mut().graceful_shutdown();
+                        let _ = connection.await;
+                    }
+                }
             });
         }
         drop(self.listener);
+        drop(watching);
+        self.app.stream.shutdown();
+        let _ = stopping.send(true);
         tokio::select! {
-            () = graceful.shutdown() => {}
+            () = stopping.closed() => {}
             () = tokio::time::sleep(Duration::from_secs(5)) => {}
         }
+        simulator.abort();
         Ok(())
     }
 
@@ -255,6 +281,7 @@ fn router(app: Arc<App>, config: &Config) -> Router {
         .merge(account::routes())
         .merge(activity::routes())
         .merge(admin::routes())
+        .merge(stream::routes())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed);
     if let Some(www) = &config.www {

@@ -1,5 +1,5 @@
 //! `predictkit-emulator [--port N] [--host ADDR] [--seed N] [--www DIR] [--pkg DIR] [--cursor-end-lte]
-//! [--freshness-secs N] [--timestamp-unit ms|s] [--limits-scale F] [--no-limits]`
+//! [--freshness-secs N] [--timestamp-unit ms|s] [--limits-scale F] [--no-limits] [--stream-rate N]`
 
 use std::net::IpAddr;
 use std::path::PathBuf;
@@ -17,7 +17,8 @@ const USAGE: &str = "usage: predictkit-emulator [options]
   --freshness-secs N    accepted SERVICE_TIMESTAMP skew in seconds (30)
   --timestamp-unit U    ms (default, the interface) or s (the upstream service)
   --limits-scale F      multiply every rate-limit capacity by F (1)
-  --no-limits           do not enforce rate limits";
+  --no-limits           do not enforce rate limits
+  --stream-rate N       price changes per second per subscribed asset on /ws/market (5; 0: admin ticks only)";
 
 fn parse_args() -> Result<Config, String> {
     let mut config = Config::default();
@@ -49,6 +50,13 @@ fn parse_args() -> Result<Config, String> {
                     .ok_or("--limits-scale takes a positive number")?
             }
             "--no-limits" => config.limits = false,
+            "--stream-rate" => {
+                config.stream_rate = value()?
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|f| f.is_finite() && (0.0..=10_000.0).contains(f))
+                    .ok_or("--stream-rate takes a number 0..10000")?
+            }
             "-h" | "--help" => return Err(USAGE.to_owned()),
             other => return Err(format!("unknown argument {other}\n{USAGE}")),
         }

@@ -1,0 +1,544 @@
+//! A live order book: the generated or recorded starting book once it has moved, the changes the market
+//! simulator draws for it, and the stream entries and events that describe each change.
+
+use std::fmt::Write;
+
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use serde_json::Value;
+use sha1::{Digest, Sha1};
+
+use crate::books::{push_decimal, BookFields};
+use crate::data::{decimal, hex, parse_micro};
+
+/// Prices are in millionths, sizes in hundredths (as the generated books and as served).
+pub const ONE: u64 = 1_000_000;
+/// The smallest tick a `tick_size_change` goes down to (0.0001).
+pub const MIN_TICK: u64 = 100;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    Bid,
+    Ask,
+}
+
+impl Side {
+    /// The side of a price-change entry: BUY changes a bid level, SELL an ask level.
+    pub fn entry_side(self) -> &'static str {
+        match self {
+            Side::Bid => "BUY",
+            Side::Ask => "SELL",
+        }
+    }
+}
+
+/// One live book: the ten fields of the summary, levels as numbers (best last on both sides).
+#[derive(Clone, Debug)]
+pub struct LiveBook {
+    pub market: String,
+    pub asset_id: String,
+    pub timestamp: u64,
+    /// Ascending prices (best last).
+    pub bids: Vec<(u64, u64)>,
+    /// Descending prices (best last).
+    pub asks: Vec<(u64, u64)>,
+    pub min_order_size: String,
+    pub tick: u64,
+    pub neg_risk: bool,
+    pub last_trade_price: String,
+    pub fee_bps: u64,
+    /// The served JSON (with its hash), as of the end of the last change.
+    pub json: String,
+    pub hash: String,
+}
+
+/// Parses a decimal with at most `scale` decimals into units of 10^-scale.
+pub fn parse_fixed(text: &str, scale: u32) -> Option<u64> {
+    let (int, frac) = text.split_once('.').unwrap_or((text, ""));
+    if int.is_empty() || frac.len() > scale as usize || !int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let mut value: u64 = int.parse().ok()?;
+    for i in 0..scale as usize {
+        value = value.checked_mul(10)?.checked_add(frac.as_bytes().get(i).map_or(0, |b| u64::from(b - b'0')))?;
+    }
+    Some(value)
+}
+
+/// The best prices of a book as the events write them ("" for an empty side).
+pub fn price_text(price: Option<u64>) -> String {
+    price.map(|p| decimal(p, 6)).unwrap_or_default()
+}
+
+impl LiveBook {
+    /// A live copy of a served book (generated or recorded). A recorded book that lacks some of the ten
+    /// fields gets them here: its market's tick (the widest of 0.01…0.000001 that holds every level), minimum
+    /// order size 5, `neg_risk` false and no last trade.
+    pub fn from_json(json: &str, fee_bps: u64) -> Result<Self, String> {
+        let v: Value = serde_json::from_str(json).map_err(|e| format!("book is not JSON: {e}"))?;
+        let text = |key: &str| v.get(key).and_then(Value::as_str).map(str::to_owned);
+        let levels = |key: &str| -> Result<Vec<(u64, u64)>, String> {
+            let mut out = Vec::new();
+            for level in v.get(key).and_then(Value::as_array).into_iter().flatten() {
+                let price = level["price"].as_str().and_then(parse_micro).ok_or("a level price is not a decimal")?;
+                let size = level["size"]
+                    .as_str()
+                    .and_then(|s| parse_fixed(s, 2))
+                    .ok_or("a level size has more than 2 decimals")?;
+                out.push((price, size));
+            }
+            Ok(out)
+        };
+        let mut bids = levels("bids")?;
+        let mut asks = levels("asks")?;
+        bids.sort_by_key(|l| l.0);
+        asks.sort_by_key(|l| std::cmp::Reverse(l.0));
+        let tick = match text("tick_size").and_then(|t| parse_micro(&t)).filter(|t| *t > 0) {
+            Some(t) => t,
+            None => [10_000, 1_000, 100, 10, 1]
+                .into_iter()
+                .find(|t| bids.iter().chain(&asks).all(|l| l.0 % t == 0))
+                .unwrap_or(1),
+        };
+        let neg_risk = v.get("neg_risk").and_then(Value::as_bool).unwrap_or(false);
+        let mut book = Self {
+            market: text("market").unwrap_or_default(),
+            asset_id: text("asset_id").ok_or("book without asset_id")?,
+            timestamp: text("timestamp").and_then(|t| t.parse().ok()).unwrap_or(0),
+            bids,
+            asks,
+            min_order_size: text("min_order_size").unwrap_or_else(|| "5".to_owned()),
+            tick,
+            neg_risk,
+            last_trade_price: text("last_trade_price").unwrap_or_default(),
+            fee_bps,
+            json: String::new(),
+            hash: String::new(),
+        };
+        book.refresh();
+        Ok(book)
+    }
+
+    /// The compact summary with `hash`, in the order GET /book serves (and hashes) it.
+    fn render(&self, hash: &str) -> String {
+        BookFields {
+            market: &self.market,
+            asset_id: &self.asset_id,
+            timestamp: &self.timestamp.to_string(),
+            bids: &self.bids,
+            asks: &self.asks,
+            min_order_size: &self.min_order_size,
+            tick_size: &decimal(self.tick, 6),
+            neg_risk: self.neg_risk,
+            last_trade_price: &self.last_trade_price,
+        }
+        .json(hash)
+    }
+
+    /// The book's hash now: SHA-1 hex of the compact summary with an empty hash, as GET /book computes it.
+    pub fn compute_hash(&self) -> String {
+        hex(&Sha1::digest(self.render("").as_bytes()))
+    }
+
+    /// Renders the served JSON and hash again (after changes).
+    pub fn refresh(&mut self) {
+        self.hash = self.compute_hash();
+        self.json = self.render(&self.hash);
+    }
+
+    pub fn best_bid(&self) -> Option<u64> {
+        self.bids.last().map(|l| l.0)
+    }
+
+    pub fn best_ask(&self) -> Option<u64> {
+        self.asks.last().map(|l| l.0)
+    }
+
+    fn side(&self, side: Side) -> &Vec<(u64, u64)> {
+        match side {
+            Side::Bid => &self.bids,
+            Side::Ask => &self.asks,
+        }
+    }
+
+    /// Where `price` is (Ok) or would go (Err) on a side, in its served order.
+    fn position(&self, side: Side, price: u64) -> Result<usize, usize> {
+        match side {
+            Side::Bid => self.bids.binary_search_by(|l| l.0.cmp(&price)),
+            Side::Ask => self.asks.binary_search_by(|l| price.cmp(&l.0)),
+        }
+    }
+
+    fn size_at(&self, side: Side, price: u64) -> Option<u64> {
+        self.position(side, price).ok().map(|i| self.side(side)[i].1)
+    }
+
+    /// Sets a level's total size (0 removes it).
+    pub fn set_level(&mut self, side: Side, price: u64, size: u64) {
+        let at = self.position(side, price);
+        let levels = match side {
+            Side::Bid => &mut self.bids,
+            Side::Ask => &mut self.asks,
+        };
+        match (at, size) {
+            (Ok(i), 0) => {
+                levels.remove(i);
+            }
+            (Ok(i), _) => levels[i].1 = size,
+            (Err(_), 0) => {}
+            (Err(i), _) => levels.insert(i, (price, size)),
+        }
+    }
+
+    /// The `book` event of the book as it is now.
+    pub fn book_event(&self) -> String {
+        let mut s = String::with_capacity(self.json.len() + 64);
+        let _ = write!(
+            s,
+            r#"{{"event_type":"book","market":"{}","asset_id":"{}","timestamp":"{}","hash":"{}","bids":["#,
+            self.market, self.asset_id, self.timestamp, self.hash
+        );
+        push_levels(&mut s, &self.bids);
+        s.push_str(r#"],"asks":["#);
+        push_levels(&mut s, &self.asks);
+        let _ =
+            write!(s, r#"],"tick_size":"{}","last_trade_price":"{}"}}"#, decimal(self.tick, 6), self.last_trade_price);
+        s
+    }
+
+    /// Draws one change for this book from `rng` (it is not applied).
+    pub fn draw(&self, rng: &mut ChaCha8Rng) -> Change {
+        let roll = rng.random_range(0..1000u32);
+        let attempt = if roll < 8 {
+            self.draw_tick()
+        } else if roll < 560 {
+            self.draw_resize(rng)
+        } else if roll < 720 {
+            self.draw_new_level(rng)
+        } else if roll < 840 {
+            self.draw_removal(rng)
+        } else {
+            self.draw_take(rng)
+        };
+        attempt.or_else(|| self.draw_new_level(rng)).or_else(|| self.draw_resize(rng)).unwrap_or(Change::Level {
+            side: Side::Bid,
+            price: self.tick.max(ONE / 2 / self.tick * self.tick),
+            size: 100,
+        })
+    }
+
+    fn draw_tick(&self) -> Option<Change> {
+        (self.tick > MIN_TICK && self.tick.is_multiple_of(10)).then_some(Change::Tick { old: self.tick, new: self.tick / 10 })
+    }
+
+    fn random_side(&self, rng: &mut ChaCha8Rng, min_levels: usize) -> Option<Side> {
+        let ok = |s: Side| self.side(s).len() >= min_levels;
+        match (ok(Side::Bid), ok(Side::Ask)) {
+            (true, true) => Some(if rng.random_bool(0.5) { Side::Bid } else { Side::Ask }),
+            (true, false) => Some(Side::Bid),
+            (false, true) => Some(Side::Ask),
+            (false, false) => None,
+        }
+    }
+
+    fn new_size(rng: &mut ChaCha8Rng) -> u64 {
+        if rng.random_bool(0.5) {
+            rng.random_range(1..5_000) * 100
+        } else {
+            rng.random_range(100..500_000)
+        }
+    }
+
+    /// A size change of an existing level; the best level only grows (taking from it is a trade).
+    fn draw_resize(&self, rng: &mut ChaCha8Rng) -> Option<Change> {
+        let side = self.random_side(rng, 1)?;
+        let levels = self.side(side);
+        // Mostly near the top of the book.
+        let depth = levels.len().min(if rng.random_bool(0.7) { 8 } else { levels.len() });
+        let i = levels.len() - 1 - rng.random_range(0..depth);
+        let (price, old) = levels[i];
+        let best = i == levels.len() - 1;
+        let size = if best || rng.random_bool(0.5) {
+            old + rng.random_range(1..=old / 2 + 500)
+        } else {
+            let floor = (old / 2).max(1);
+            let size = rng.random_range(floor..=old + old / 2 + 1);
+            if size == old {
+                old + 1
+            } else {
+                size
+            }
+        };
+        Some(Change::Level { side, price, size })
+    }
+
+    /// A new level on the tick grid, inside (0, 1), never crossing (or touching) the other side.
+    fn draw_new_level(&self, rng: &mut ChaCha8Rng) -> Option<Change> {
+        let tick = self.tick;
+        let side = if rng.random_bool(0.5) { Side::Bid } else { Side::Ask };
+        for side in [side, if side == Side::Bid { Side::Ask } else { Side::Bid }] {
+            // The allowed range, in ticks.
+            let (lo, hi) = match side {
+                Side::Bid => (1, self.best_ask().map_or(ONE / tick - 1, |a| (a / tick).saturating_sub(1))),
+                Side::Ask => (self.best_bid().map_or(1, |b| b / tick + 1), ONE / tick - 1),
+            };
+            if lo > hi {
+                continue;
+            }
+            let levels = self.side(side);
+            let anchor = match (side, levels.last(), levels.first()) {
+                (_, Some(best), _) => best.0 / tick,
+                (Side::Bid, None, _) => self.best_ask().map_or(ONE / 2 / tick, |a| (a / tick).saturating_sub(2)),
+                (Side::Ask, None, _) => self.best_bid().map_or(ONE / 2 / tick + 1, |b| b / tick + 2),
+            };
+            let worst = levels.first().map(|l| l.0 / tick);
+            for attempt in 0..12 {
+                let candidate = match attempt % 3 {
+                    // Near the top: up to 3 ticks better or 10 worse than the best.
+                    0 | 1 => {
+                        let offset = rng.random_range(0..14u64);
+                        match side {
+                            Side::Bid => (anchor + 3).saturating_sub(offset),
+                            Side::Ask => (anchor + offset).saturating_sub(3),
+                        }
+                    }
+                    // Just past the worst level (contiguous books have no gap near the top).
+                    _ => match (side, worst) {
+                        (Side::Bid, Some(w)) => w.saturating_sub(rng.random_range(1..4)),
+                        (Side::Ask, Some(w)) => w + rng.random_range(1..4),
+                        _ => rng.random_range(lo..=hi),
+                    },
+                };
+                if candidate < lo || candidate > hi {
+                    continue;
+                }
+                let price = candidate * tick;
+                if self.size_at(side, price).is_none() {
+                    return Some(Change::Level { side, price, size: Self::new_size(rng) });
+                }
+            }
+        }
+        None
+    }
+
+    /// The removal of a level that is not the best.
+    fn draw_removal(&self, rng: &mut ChaCha8Rng) -> Option<Change> {
+        let side = self.random_side(rng, 2)?;
+        let levels = self.side(side);
+        let depth = (levels.len() - 1).min(if rng.random_bool(0.7) { 8 } else { levels.len() - 1 });
+        let i = levels.len() - 2 - rng.random_range(0..depth);
+        Some(Change::Level { side, price: levels[i].0, size: 0 })
+    }
+
+    /// Liquidity taken at the best level: a trade.
+    fn draw_take(&self, rng: &mut ChaCha8Rng) -> Option<Change> {
+        let side = self.random_side(rng, 1)?;
+        let (price, size) = *self.side(side).last()?;
+        let taken = if size <= 1 || rng.random_bool(0.35) { size } else { rng.random_range(1..size) };
+        Some(Change::Take { side, price, taken, remaining: size - taken })
+    }
+}
+
+fn push_levels(s: &mut String, levels: &[(u64, u64)]) {
+    for (i, (p, q)) in levels.iter().enumerate() {
+        if i > 0 {
+            s.push(',');
+        }
+        s.push_str(r#"{"price":""#);
+        push_decimal(s, *p, 6);
+        s.push_str(r#"","size":""#);
+        push_decimal(s, *q, 2);
+        s.push_str(r#""}"#);
+    }
+}
+
+/// One change of a live book.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// A level's new total size (0 removes it; a price not in the book adds it).
+    Level { side: Side, price: u64, size: u64 },
+    /// A trade at the best level of `side`: `taken` leaves, `remaining` stays.
+    Take { side: Side, price: u64, taken: u64, remaining: u64 },
+    /// A smaller tick.
+    Tick { old: u64, new: u64 },
+}
+
+/// A price-change entry, kept in parts so that a fault can give it a wrong hash.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    /// The timestamp of the `price_change` event it goes in (the book's after it).
+    pub timestamp: u64,
+    pub asset_id: String,
+    pub price: String,
+    pub size: String,
+    pub side: &'static str,
+    pub hash: String,
+    pub best_bid: String,
+    pub best_ask: String,
+}
+
+impl Entry {
+    pub fn json(&self, hash: &str) -> String {
+        format!(
+            r#"{{"asset_id":"{}","price":"{}","size":"{}","side":"{}","hash":"{hash}","best_bid":"{}","best_ask":"{}"}}"#,
+            self.asset_id, self.price, self.size, self.side, self.best_bid, self.best_ask
+        )
+    }
+}
+
+/// What a change sends, in order.
+#[derive(Clone, Debug)]
+pub enum Item {
+    /// An entry of a `price_change` event.
+    Entry(Entry),
+    /// A whole event (`last_trade_price`, `tick_size_change`) of `asset`.
+    Event { asset: String, json: String },
+    /// A `best_bid_ask` event: only for subscriptions with `custom_feature_enabled`.
+    BestBidAsk { asset: String, json: String },
+}
+
+impl Item {
+    pub fn asset(&self) -> &str {
+        match self {
+            Item::Entry(e) => &e.asset_id,
+            Item::Event { asset, .. } | Item::BestBidAsk { asset, .. } => asset,
+        }
+    }
+}
+
+impl LiveBook {
+    /// Applies `change` at `timestamp` (ms, the frame's) and returns what describes it. A price change sets the
+    /// book's timestamp (so its hash is the entry's); a tick size or last trade alone does not.
+    pub fn apply(&mut self, change: Change, timestamp: u64, rng: &mut ChaCha8Rng) -> Vec<Item> {
+        let mut items = Vec::with_capacity(2);
+        match change {
+            Change::Level { side, price, size } => {
+                self.set_level(side, price, size);
+                items.push(Item::Entry(self.entry(side, price, size, timestamp)));
+            }
+            Change::Take { side, price, taken, remaining } => {
+                self.last_trade_price = decimal(price, 6);
+                // The taker's side: buying takes an ask, selling takes a bid.
+                let taker = if side == Side::Ask { "BUY" } else { "SELL" };
+                let tx = format!("0x{}", hex(&rng.random::<[u8; 32]>()));
+                items.push(Item::Event {
+                    asset: self.asset_id.clone(),
+                    json: format!(
+                        r#"{{"event_type":"last_trade_price","asset_id":"{}","market":"{}","price":"{}","side":"{taker}","size":"{}","fee_rate_bps":"{}","timestamp":"{timestamp}","transaction_hash":"{tx}"}}"#,
+                        self.asset_id,
+                        self.market,
+                        self.last_trade_price,
+                        decimal(taken, 2),
+                        self.fee_bps
+                    ),
+                });
+                self.set_level(side, price, remaining);
+                items.push(Item::Entry(self.entry(side, price, remaining, timestamp)));
+            }
+            Change::Tick { old, new } => {
+                self.tick = new;
+                items.push(Item::Event {
+                    asset: self.asset_id.clone(),
+                    json: format!(
+                        r#"{{"event_type":"tick_size_change","asset_id":"{}","market":"{}","old_tick_size":"{}","new_tick_size":"{}","timestamp":"{timestamp}"}}"#,
+                        self.asset_id,
+                        self.market,
+                        decimal(old, 6),
+                        decimal(new, 6)
+                    ),
+                });
+            }
+        }
+        items
+    }
+
+    fn entry(&mut self, side: Side, price: u64, size: u64, timestamp: u64) -> Entry {
+        self.timestamp = timestamp;
+        let mut price_string = String::new();
+        push_decimal(&mut price_string, price, 6);
+        let mut size_text = String::new();
+        push_decimal(&mut size_text, size, 2);
+        Entry {
+            timestamp,
+            asset_id: self.asset_id.clone(),
+            price: price_string,
+            size: size_text,
+            side: side.entry_side(),
+            hash: self.compute_hash(),
+            best_bid: price_text(self.best_bid()),
+            best_ask: price_text(self.best_ask()),
+        }
+    }
+
+    /// The `best_bid_ask` event of the book now.
+    pub fn best_bid_ask(&self, timestamp: u64) -> String {
+        let (bid, ask) = (self.best_bid(), self.best_ask());
+        let spread = match (bid, ask) {
+            (Some(b), Some(a)) if a >= b => decimal(a - b, 6),
+            _ => String::new(),
+        };
+        format!(
+            r#"{{"event_type":"best_bid_ask","asset_id":"{}","market":"{}","best_bid":"{}","best_ask":"{}","spread":"{spread}","timestamp":"{timestamp}"}}"#,
+            self.asset_id,
+            self.market,
+            price_text(bid),
+            price_text(ask)
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    const BOOK: &str = r#"{"market":"0xm","asset_id":"7","timestamp":"1000","hash":"x","bids":[{"price":"0.4","size":"10"},{"price":"0.45","size":"5.5"}],"asks":[{"price":"0.6","size":"8"},{"price":"0.55","size":"3"}],"min_order_size":"5","tick_size":"0.01","neg_risk":false,"last_trade_price":"0.5"}"#;
+
+    #[test]
+    fn fixed_decimals_parse() {
+        assert_eq!(parse_fixed("192.3", 2), Some(19_230));
+        assert_eq!(parse_fixed("1089676.99", 2), Some(108_967_699));
+        assert_eq!(parse_fixed("5", 2), Some(500));
+        assert_eq!(parse_fixed("0.001", 2), None);
+        assert_eq!(parse_fixed(".5", 2), None);
+        assert_eq!(parse_fixed("1e3", 2), None);
+    }
+
+    #[test]
+    fn a_parsed_book_renders_as_served_and_levels_change_in_place() {
+        let mut b = LiveBook::from_json(BOOK, 0).unwrap();
+        assert_eq!(b.json, BOOK.replace(r#""hash":"x""#, &format!(r#""hash":"{}""#, b.hash)));
+        b.set_level(Side::Bid, 420_000, 700);
+        b.set_level(Side::Ask, 570_000, 100);
+        b.set_level(Side::Bid, 450_000, 0);
+        b.set_level(Side::Ask, 600_000, 900);
+        assert_eq!(b.bids, vec![(400_000, 1000), (420_000, 700)]);
+        assert_eq!(b.asks, vec![(600_000, 900), (570_000, 100), (550_000, 300)]);
+        assert_eq!((b.best_bid(), b.best_ask()), (Some(420_000), Some(550_000)));
+    }
+
+    #[test]
+    fn drawn_changes_keep_the_book_sound() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let mut b = LiveBook::from_json(BOOK, 0).unwrap();
+        let mut kinds = [0usize; 4];
+        for i in 0..5_000u64 {
+            let change = b.draw(&mut rng);
+            match change {
+                Change::Level { size: 0, .. } => kinds[0] += 1,
+                Change::Level { .. } => kinds[1] += 1,
+                Change::Take { .. } => kinds[2] += 1,
+                Change::Tick { .. } => kinds[3] += 1,
+            }
+            b.apply(change, 2_000 + i, &mut rng);
+            assert!(b.bids.windows(2).all(|w| w[0].0 < w[1].0), "bids ascending");
+            assert!(b.asks.windows(2).all(|w| w[0].0 > w[1].0), "asks descending");
+            if let (Some(bid), Some(ask)) = (b.best_bid(), b.best_ask()) {
+                assert!(bid < ask, "crossed at {i}: {bid} {ask}");
+            }
+            assert!(b.bids.iter().chain(&b.asks).all(|l| l.0 % b.tick == 0 && l.0 > 0 && l.0 < ONE && l.1 > 0));
+        }
+        assert!(kinds.iter().all(|k| *k > 0), "{kinds:?}");
+        assert_eq!(b.tick, MIN_TICK);
+    }
+}

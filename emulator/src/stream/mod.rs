@@ -1,0 +1,900 @@
+//! The service's streaming channels (`/ws/market`, `/ws/user`): the live books that the market simulator and
+//! the admin ticks move, the open sockets and their subscriptions, the events each change sends, and the
+//! stream faults. Everything that changes a live book and sends it happens under one lock, so every socket
+//! gets its frames in the order the books changed, and a subscription's `book` dump is exactly the state
+//! that its later changes start from.
+
+pub mod book;
+mod socket;
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use axum::routing::get;
+use axum::Router;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use sha1::{Digest, Sha1};
+use subtle::ConstantTimeEq;
+use tokio::sync::{mpsc, watch};
+
+use crate::data::{decimal, hex, iso, Catalog};
+use crate::faults::{FaultKind, Faults, RuleSpec};
+use crate::{lock, App};
+use book::{Change, Entry, Item, LiveBook};
+
+pub fn routes() -> Router<Arc<App>> {
+    Router::new().route("/ws/market", get(socket::market)).route("/ws/user", get(socket::user))
+}
+
+/// Most changes in one frame of the simulator or of an admin tick.
+const FRAME_CHANGES: usize = 5;
+/// How often the simulator moves the subscribed books.
+const SIMULATOR_STEP: Duration = Duration::from_millis(100);
+/// Most changes one admin tick applies.
+pub const TICK_MAX: u64 = 100_000;
+
+/// One injected misbehaviour of a streaming channel.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum StreamFault {
+    /// Close the TCP connection without a close frame.
+    Drop,
+    /// Hold this and every later message (PING is still answered) for `ms`, or until the faults are cleared.
+    Stall {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ms: Option<u64>,
+    },
+    /// The next price-change entry carries a wrong hash (the book changes correctly).
+    WrongHash,
+    /// Send the next message cut in half (not JSON).
+    Malformed,
+    /// Do not send the next change (it is applied to the book all the same).
+    Lose,
+}
+
+impl FaultKind for StreamFault {
+    fn name(&self) -> &'static str {
+        match self {
+            StreamFault::Drop => "drop",
+            StreamFault::Stall { .. } => "stall",
+            StreamFault::WrongHash => "wrong_hash",
+            StreamFault::Malformed => "malformed",
+            StreamFault::Lose => "lose",
+        }
+    }
+
+    fn by_name(name: &str) -> Option<Self> {
+        Some(match name {
+            "drop" => StreamFault::Drop,
+            "stall" => StreamFault::Stall { ms: None },
+            "wrong_hash" => StreamFault::WrongHash,
+            "malformed" => StreamFault::Malformed,
+            "lose" => StreamFault::Lose,
+            _ => return None,
+        })
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        match self {
+            StreamFault::Stall { ms: Some(ms) } if *ms > 600_000 => Err("ms must be at most 600000".into()),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// What a message about to be sent is, for the faults that apply to some messages only.
+#[derive(Clone, Copy)]
+struct Message {
+    /// A subscription's `book` dump (not a change: `lose` leaves it alone).
+    dump: bool,
+    /// Holds a price-change entry (`wrong_hash` waits for one).
+    entries: bool,
+}
+
+impl StreamFault {
+    fn applies(&self, message: Message) -> bool {
+        match self {
+            StreamFault::WrongHash => message.entries,
+            StreamFault::Lose => !message.dump,
+            _ => true,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Channel {
+    Market,
+    User,
+}
+
+impl Channel {
+    pub fn path(self) -> &'static str {
+        match self {
+            Channel::Market => "/ws/market",
+            Channel::User => "/ws/user",
+        }
+    }
+}
+
+/// What a socket's task does with one queued item, in order.
+#[derive(Debug)]
+pub enum Out {
+    /// Send this text frame.
+    Text(String),
+    /// Send nothing more (PONG aside) for `ms`, or until the stream faults are cleared.
+    Stall(Option<u64>),
+    /// Close the TCP connection without a close frame.
+    Drop,
+}
+
+/// Counters of one socket, kept by its task.
+#[derive(Default)]
+pub struct SocketStats {
+    pub sent: AtomicU64,
+    pub received: AtomicU64,
+}
+
+struct Socket {
+    channel: Channel,
+    tx: mpsc::UnboundedSender<Out>,
+    stats: Arc<SocketStats>,
+    opened_at: u64,
+    /// Market channel: the subscribed token ids.
+    assets: BTreeSet<String>,
+    custom: bool,
+    /// User channel: the authenticated account and its markets (lowercase condition ids; `None` = all).
+    account: Option<usize>,
+    markets: Option<BTreeSet<String>>,
+    /// Faults given to this socket's messages.
+    faults: u64,
+}
+
+struct State {
+    /// The books that have moved (token id → live book); the others are as generated or recorded.
+    live: HashMap<String, LiveBook>,
+    /// The last event timestamp of each token (kept across resets, so timestamps never go back).
+    last_ts: HashMap<String, u64>,
+    sockets: BTreeMap<u64, Socket>,
+    next_id: u64,
+    rng: ChaCha8Rng,
+    faults: Faults<StreamFault>,
+    /// The simulator's fractional changes owed per subscribed token.
+    budget: HashMap<String, f64>,
+}
+
+/// The streaming channels' state (one per emulator).
+pub struct Hub {
+    catalog: Arc<Catalog>,
+    seed: u64,
+    /// Price-change entries per second per subscribed asset (0: books move on admin ticks only).
+    pub rate: f64,
+    state: Mutex<State>,
+    /// Bumped when the stream faults are cleared: stalled sockets resume.
+    cleared: watch::Sender<u64>,
+    /// Set when the emulator stops: sockets close (1001).
+    shutdown: watch::Sender<bool>,
+}
+
+pub fn now_ms() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
+}
+
+fn rng_of(seed: u64) -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(seed ^ 0x5354_5245_414d)
+}
+
+/// An error of an admin stream route.
+pub enum TickError {
+    UnknownAsset,
+    Book(String),
+}
+
+/// The order events' `type`.
+#[derive(Clone, Copy, Debug)]
+#[cfg_attr(not(test), allow(dead_code))]
+pub enum OrderEventType {
+    Placement,
+    Update,
+    Cancellation,
+}
+
+impl OrderEventType {
+    fn as_str(self) -> &'static str {
+        match self {
+            OrderEventType::Placement => "PLACEMENT",
+            OrderEventType::Update => "UPDATE",
+            OrderEventType::Cancellation => "CANCELLATION",
+        }
+    }
+}
+
+/// The user channel's `order` event of catalog order `index`, with its market's condition id.
+pub fn order_event(c: &Catalog, index: usize, kind: OrderEventType, canceled: bool) -> (String, Value) {
+    let o = &c.orders[index];
+    let m = &c.markets[o.market];
+    let status = if canceled {
+        "CANCELED"
+    } else if o.size_matched > 0 {
+        "MATCHED"
+    } else {
+        "LIVE"
+    };
+    let trades: Vec<String> = if o.size_matched > 0 { vec![format!("{}-trade", &o.id[2..18])] } else { Vec::new() };
+    let event = json!({
+        "event_type": "order", "id": o.id, "owner": c.accounts[o.account].api_key, "market": m.condition_id,
+        "asset_id": m.tokens[o.outcome], "side": if o.buy { "BUY" } else { "SELL" }, "price": decimal(o.price, 6),
+        "original_size": o.original_size.to_string(), "size_matched": o.size_matched.to_string(),
+        "outcome": m.outcomes[o.outcome], "type": kind.as_str(), "status": status,
+        "timestamp": now_ms().to_string(), "associate_trades": trades,
+    });
+    (m.condition_id.clone(), event)
+}
+
+/// A trade of the user channel (for order placement, which a later issue adds).
+#[cfg_attr(not(test), allow(dead_code))]
+pub struct TradeEvent<'a> {
+    pub id: &'a str,
+    pub taker_order_id: &'a str,
+    pub market: &'a str,
+    pub asset_id: &'a str,
+    pub side: &'a str,
+    /// Size and price as the service writes them ("10", "0.52").
+    pub size: &'a str,
+    pub price: &'a str,
+    /// MATCHED, MINED, CONFIRMED, RETRYING or FAILED.
+    pub status: &'a str,
+    pub maker_orders: Vec<Value>,
+    /// The API key of the account the event goes to.
+    pub owner: &'a str,
+}
+
+#[cfg_attr(not(test), allow(dead_code))]
+impl TradeEvent<'_> {
+    pub fn json(&self) -> Value {
+        json!({
+            "event_type": "trade", "id": self.id, "taker_order_id": self.taker_order_id, "market": self.market,
+            "asset_id": self.asset_id, "side": self.side, "size": self.size, "price": self.price,
+            "status": self.status, "maker_orders": self.maker_orders, "owner": self.owner,
+            "timestamp": now_ms().to_string(), "type": "TRADE",
+        })
+    }
+}
+
+/// A frame of several events is an array; one event alone is an object unless `wrap`.
+fn frame_text(events: &[String], wrap: bool) -> String {
+    if events.len() == 1 && !wrap {
+        return events[0].clone();
+    }
+    let mut s = String::with_capacity(events.iter().map(|e| e.len() + 1).sum::<usize>() + 2);
+    s.push('[');
+    for (i, e) in events.iter().enumerate() {
+        if i > 0 {
+            s.push(',');
+        }
+        s.push_str(e);
+    }
+    s.push(']');
+    s
+}
+
+fn wrong(hash: &str) -> String {
+    hex(&Sha1::digest(format!("wrong:{hash}").as_bytes()))
+}
+
+/// Queues one message on a socket through the stream faults. `render(wrong_hash)` builds the text.
+fn deliver(
+    faults: &mut Faults<StreamFault>,
+    socket: &mut Socket,
+    message: Message,
+    render: impl FnOnce(bool) -> String,
+) {
+    let fault = faults.take_if("GET", socket.channel.path(), |f| f.applies(message));
+    if fault.is_some() {
+        socket.faults += 1;
+    }
+    let out = match fault {
+        None => Out::Text(render(false)),
+        Some(StreamFault::WrongHash) => Out::Text(render(true)),
+        Some(StreamFault::Lose) => return,
+        Some(StreamFault::Malformed) => {
+            let text = render(false);
+            let mut cut = text.len() / 2;
+            while !text.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            Out::Text(text[..cut].to_owned())
+        }
+        Some(StreamFault::Drop) => Out::Drop,
+        Some(StreamFault::Stall { ms }) => {
+            let _ = socket.tx.send(Out::Stall(ms));
+            Out::Text(render(false))
+        }
+    };
+    let _ = socket.tx.send(out);
+}
+
+impl Hub {
+    pub fn new(catalog: Arc<Catalog>, seed: u64, rate: f64) -> Self {
+        Self {
+            catalog,
+            seed,
+            rate,
+            state: Mutex::new(State {
+                live: HashMap::new(),
+                last_ts: HashMap::new(),
+                sockets: BTreeMap::new(),
+                next_id: 0,
+                rng: rng_of(seed),
+                faults: Faults::default(),
+                budget: HashMap::new(),
+            }),
+            cleared: watch::channel(0).0,
+            shutdown: watch::channel(false).0,
+        }
+    }
+
+    pub fn shutdown_signal(&self) -> watch::Receiver<bool> {
+        self.shutdown.subscribe()
+    }
+
+    pub fn cleared_signal(&self) -> watch::Receiver<u64> {
+        self.cleared.subscribe()
+    }
+
+    /// Closes every socket (1001) and stops the simulator.
+    pub fn shutdown(&self) {
+        self.shutdown.send_replace(true);
+    }
+
+    fn known(&self, token: &str) -> bool {
+        self.catalog.token(token).is_some() || self.catalog.real_book(token).is_some()
+    }
+
+    /// The starting (generated or recorded) JSON of a token's book.
+    fn base_json(&self, token: &str) -> Option<String> {
+        if let Some(real) = self.catalog.real_book(token) {
+            return Some(real.json.clone());
+        }
+        let (m, o) = self.catalog.token(token)?;
+        Some(self.catalog.book(m, o).json.clone())
+    }
+
+    fn fee_bps(&self, token: &str) -> u64 {
+        self.catalog.token(token).map_or(0, |(m, _)| self.catalog.markets[m].fee_bps)
+    }
+
+    /// The book a REST read serves now: (JSON, best bid, best ask), live when it has moved.
+    pub fn current(&self, token: &str) -> Option<(String, Option<u64>, Option<u64>)> {
+        {
+            let state = lock(&self.state);
+            if let Some(b) = state.live.get(token) {
+                return Some((b.json.clone(), b.best_bid(), b.best_ask()));
+            }
+        }
+        if let Some(real) = self.catalog.real_book(token) {
+            return Some((real.json.clone(), real.best_bid, real.best_ask));
+        }
+        let (m, o) = self.catalog.token(token)?;
+        let book = self.catalog.book(m, o);
+        Some((book.json.clone(), book.best_bid(), book.best_ask()))
+    }
+
+    /// Best bid and ask now.
+    pub fn best(&self, token: &str) -> Option<(Option<u64>, Option<u64>)> {
+        {
+            let state = lock(&self.state);
+            if let Some(b) = state.live.get(token) {
+                return Some((b.best_bid(), b.best_ask()));
+            }
+        }
+        if let Some(real) = self.catalog.real_book(token) {
+            return Some((real.best_bid, real.best_ask));
+        }
+        let (m, o) = self.catalog.token(token)?;
+        let book = self.catalog.book(m, o);
+        Some((book.best_bid(), book.best_ask()))
+    }
+
+    /// The live book of `token`, made from its starting book on first use.
+    fn live<'s>(&self, state: &'s mut State, token: &str) -> Result<&'s mut LiveBook, TickError> {
+        if !state.live.contains_key(token) {
+            let json = self.base_json(token).ok_or(TickError::UnknownAsset)?;
+            let book = LiveBook::from_json(&json, self.fee_bps(token)).map_err(TickError::Book)?;
+            state.live.insert(token.to_owned(), book);
+        }
+        state.live.get_mut(token).ok_or(TickError::UnknownAsset)
+    }
+
+    /// The `book` event of a token now (a starting book keeps its own hash and timestamp).
+    fn book_event(&self, state: &State, token: &str) -> Option<String> {
+        if let Some(b) = state.live.get(token) {
+            return Some(b.book_event());
+        }
+        let json = self.base_json(token)?;
+        let mut book = LiveBook::from_json(&json, 0).ok()?;
+        // A recorded book keeps the hash it was served with (the first recorded book predates the ten fields,
+        // so its hash is not the one the ten fields give).
+        if self.catalog.real_book(token).is_some() {
+            if let Some(hash) =
+                serde_json::from_str::<Value>(&json).ok().and_then(|v| v["hash"].as_str().map(str::to_owned))
+            {
+                book.hash = hash;
+            }
+        }
+        Some(book.book_event())
+    }
+
+    pub fn register(&self, channel: Channel) -> (u64, mpsc::UnboundedReceiver<Out>, Arc<SocketStats>) {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let stats = Arc::new(SocketStats::default());
+        let mut state = lock(&self.state);
+        state.next_id += 1;
+        let id = state.next_id;
+        state.sockets.insert(
+            id,
+            Socket {
+                channel,
+                tx,
+                stats: stats.clone(),
+                opened_at: now_ms(),
+                assets: BTreeSet::new(),
+                custom: false,
+                account: None,
+                markets: None,
+                faults: 0,
+            },
+        );
+        (id, rx, stats)
+    }
+
+    pub fn unregister(&self, id: u64) {
+        lock(&self.state).sockets.remove(&id);
+    }
+
+    /// Adds known tokens to a market socket's subscription; with `dump`, the new ones' books are sent at once
+    /// (several as one array frame).
+    pub fn subscribe(&self, id: u64, assets: &[String], dump: bool, custom: Option<bool>) {
+        let mut state = lock(&self.state);
+        let Some(socket) = state.sockets.get_mut(&id) else { return };
+        if let Some(custom) = custom {
+            socket.custom = custom;
+        }
+        let mut added = Vec::new();
+        for asset in assets {
+            if self.known(asset) && socket.assets.insert(asset.clone()) {
+                added.push(asset.clone());
+            }
+        }
+        if !dump || added.is_empty() {
+            return;
+        }
+        let events: Vec<String> = added.iter().filter_map(|a| self.book_event(&state, a)).collect();
+        let State { sockets, faults, .. } = &mut *state;
+        if let Some(socket) = sockets.get_mut(&id) {
+            deliver(faults, socket, Message { dump: true, entries: false }, |_| frame_text(&events, false));
+        }
+    }
+
+    pub fn unsubscribe(&self, id: u64, assets: &[String]) {
+        let mut state = lock(&self.state);
+        if let Some(socket) = state.sockets.get_mut(&id) {
+            for asset in assets {
+                socket.assets.remove(asset);
+            }
+        }
+    }
+
+    /// Checks a user subscription's credentials against the accounts; on success the socket follows `markets`
+    /// (all markets when empty).
+    pub fn authenticate(&self, id: u64, api_key: &str, secret: &str, passphrase: &str, markets: &[String]) -> bool {
+        let account = self.catalog.accounts.iter().position(|a| {
+            bool::from(a.api_key.as_bytes().ct_eq(api_key.as_bytes()))
+                & bool::from(a.secret.as_bytes().ct_eq(secret.as_bytes()))
+                & bool::from(a.passphrase.as_bytes().ct_eq(passphrase.as_bytes()))
+        });
+        let Some(account) = account else { return false };
+        let mut state = lock(&self.state);
+        if let Some(socket) = state.sockets.get_mut(&id) {
+            socket.account = Some(account);
+            socket.markets = (!markets.is_empty()).then(|| markets.iter().map(|m| m.to_ascii_lowercase()).collect());
+        }
+        true
+    }
+
+    /// A user socket's `subscribe`/`unsubscribe` operation on markets (a socket that follows all markets
+    /// keeps doing so).
+    pub fn user_markets(&self, id: u64, subscribe: bool, markets: &[String]) {
+        let mut state = lock(&self.state);
+        let Some(socket) = state.sockets.get_mut(&id) else { return };
+        if let Some(set) = socket.markets.as_mut() {
+            for m in markets {
+                if subscribe {
+                    set.insert(m.to_ascii_lowercase());
+                } else {
+                    set.remove(&m.to_ascii_lowercase());
+                }
+            }
+        }
+    }
+
+    /// Sends user-channel events (`(condition id, event)`) to the open user sockets of `account` that follow
+    /// their markets: one frame per socket (an array when it holds several). Order placement and matching
+    /// (a later issue) send their PLACEMENT/UPDATE and `trade` events with this call too.
+    pub fn send_user(&self, account: usize, events: &[(String, Value)]) {
+        if events.is_empty() {
+            return;
+        }
+        let mut state = lock(&self.state);
+        let State { sockets, faults, .. } = &mut *state;
+        for socket in sockets.values_mut() {
+            if socket.channel != Channel::User || socket.account != Some(account) {
+                continue;
+            }
+            let mine: Vec<String> = events
+                .iter()
+                .filter(|(market, _)| {
+                    socket.markets.as_ref().is_none_or(|set| set.contains(&market.to_ascii_lowercase()))
+                })
+                .map(|(_, e)| e.to_string())
+                .collect();
+            if !mine.is_empty() {
+                deliver(faults, socket, Message { dump: false, entries: false }, |_| frame_text(&mine, false));
+            }
+        }
+    }
+
+    /// The next frame timestamp for `tokens`: the clock in ms, after every earlier event of each token.
+    fn next_ts(state: &mut State, books: &[String]) -> u64 {
+        let mut ts = now_ms();
+        for token in books {
+            let live = state.live.get(token).map_or(0, |b| b.timestamp);
+            ts = ts.max(state.last_ts.get(token).copied().unwrap_or(0).max(live) + 1);
+        }
+        for token in books {
+            state.last_ts.insert(token.clone(), ts);
+        }
+        ts
+    }
+
+    /// Draws, applies and sends one frame of changes (`tokens`: one token per change, all of one market).
+    fn frame(&self, state: &mut State, tokens: &[String]) -> Result<(), TickError> {
+        let mut distinct: Vec<String> = Vec::new();
+        for t in tokens {
+            if !distinct.contains(t) {
+                self.live(state, t)?;
+                distinct.push(t.clone());
+            }
+        }
+        let before: Vec<(Option<u64>, Option<u64>)> =
+            distinct.iter().map(|t| state.live.get(t).map_or((None, None), |b| (b.best_bid(), b.best_ask()))).collect();
+        let mut ts = Self::next_ts(state, &distinct);
+        let mut items = Vec::with_capacity(tokens.len() + 2);
+        let State { live, rng, last_ts, .. } = &mut *state;
+        let mut market = String::new();
+        for t in tokens {
+            let Some(book) = live.get_mut(t) else { continue };
+            let change: Change = book.draw(rng);
+            // A trade or a tick size splits the frame's entries into another price_change event, which gets
+            // a later timestamp: every price_change of an asset is later than the one before.
+            if !matches!(change, Change::Level { .. }) && !items.is_empty() {
+                ts += 1;
+            }
+            items.extend(book.apply(change, ts, rng));
+            market.clone_from(&book.market);
+        }
+        for t in &distinct {
+            last_ts.insert(t.clone(), ts);
+        }
+        for (t, before) in distinct.iter().zip(before) {
+            if let Some(book) = live.get_mut(t) {
+                book.refresh();
+                if (book.best_bid(), book.best_ask()) != before {
+                    items.push(Item::BestBidAsk { asset: t.clone(), json: book.best_bid_ask(ts) });
+                }
+            }
+        }
+        let wrap = state.rng.random_bool(0.2);
+        Self::emit(state, &market, &items, wrap);
+        Ok(())
+    }
+
+    /// Sends the items of one frame to each market socket, filtered to its subscription: consecutive entries
+    /// make one `price_change` event; other events go in order between them.
+    fn emit(state: &mut State, market: &str, items: &[Item], wrap: bool) {
+        let State { sockets, faults, .. } = state;
+        for socket in sockets.values_mut() {
+            if socket.channel != Channel::Market {
+                continue;
+            }
+            let mine: Vec<&Item> = items
+                .iter()
+                .filter(|i| {
+                    socket.assets.contains(i.asset()) && (socket.custom || !matches!(i, Item::BestBidAsk { .. }))
+                })
+                .collect();
+            if mine.is_empty() {
+                continue;
+            }
+            let entries = mine.iter().any(|i| matches!(i, Item::Entry(_)));
+            deliver(faults, socket, Message { dump: false, entries }, |wrong_hash| {
+                let mut events = Vec::new();
+                let mut run: Vec<&Entry> = Vec::new();
+                let mut spoil = wrong_hash;
+                let mut flush = |run: &mut Vec<&Entry>, events: &mut Vec<String>| {
+                    if run.is_empty() {
+                        return;
+                    }
+                    let parts: Vec<String> = run
+                        .iter()
+                        .map(|e| if std::mem::take(&mut spoil) { e.json(&wrong(&e.hash)) } else { e.json(&e.hash) })
+                        .collect();
+                    events.push(format!(
+                        r#"{{"event_type":"price_change","market":"{market}","timestamp":"{}","price_changes":[{}]}}"#,
+                        run[0].timestamp,
+                        parts.join(",")
+                    ));
+                    run.clear();
+                };
+                for item in &mine {
+                    match item {
+                        Item::Entry(e) => {
+                            if run.last().is_some_and(|r| r.timestamp != e.timestamp) {
+                                flush(&mut run, &mut events);
+                            }
+                            run.push(e)
+                        }
+                        Item::Event { json, .. } | Item::BestBidAsk { json, .. } => {
+                            flush(&mut run, &mut events);
+                            events.push(json.clone());
+                        }
+                    }
+                }
+                flush(&mut run, &mut events);
+                frame_text(&events, wrap)
+            });
+        }
+    }
+
+    /// Splits `changes` (one token per change) into frames of 1–5 changes and sends them.
+    fn frames(&self, state: &mut State, changes: &[String]) -> Result<usize, TickError> {
+        let mut done = 0;
+        let mut frames = 0;
+        while done < changes.len() {
+            let n = state.rng.random_range(1..=FRAME_CHANGES).min(changes.len() - done);
+            self.frame(state, &changes[done..done + n])?;
+            done += n;
+            frames += 1;
+        }
+        Ok(frames)
+    }
+
+    /// `POST /__admin/stream/tick`: `count` changes of `token` now, sent to its subscribers.
+    pub fn tick(&self, token: &str, count: u64) -> Result<Value, TickError> {
+        if !self.known(token) {
+            return Err(TickError::UnknownAsset);
+        }
+        let mut state = lock(&self.state);
+        let changes = vec![token.to_owned(); count as usize];
+        let frames = self.frames(&mut state, &changes)?;
+        let book = self.live(&mut state, token)?;
+        Ok(json!({
+            "asset_id": token, "hash": book.hash, "timestamp": book.timestamp.to_string(),
+            "changes": count, "frames": frames,
+        }))
+    }
+
+    /// One step of the market simulator: every subscribed token owes `rate × dt` changes.
+    pub fn step(&self, dt: f64) {
+        if self.rate <= 0.0 {
+            return;
+        }
+        let mut state = lock(&self.state);
+        let subscribed: BTreeSet<String> = state
+            .sockets
+            .values()
+            .filter(|s| s.channel == Channel::Market)
+            .flat_map(|s| s.assets.iter().cloned())
+            .collect();
+        state.budget.retain(|t, _| subscribed.contains(t));
+        // Tokens of one market change in the same frames.
+        let mut owed: BTreeMap<String, Vec<(String, usize)>> = BTreeMap::new();
+        for token in subscribed {
+            let budget = state.budget.entry(token.clone()).or_insert(0.0);
+            *budget += self.rate * dt;
+            let n = budget.floor();
+            *budget -= n;
+            if n >= 1.0 {
+                let Ok(book) = self.live(&mut state, &token) else { continue };
+                owed.entry(book.market.clone()).or_default().push((token, n as usize));
+            }
+        }
+        for (_, mut tokens) in owed {
+            let mut changes = Vec::new();
+            while tokens.iter().any(|(_, n)| *n > 0) {
+                for (t, n) in tokens.iter_mut().filter(|(_, n)| *n > 0) {
+                    changes.push(t.clone());
+                    *n -= 1;
+                }
+            }
+            let _ = self.frames(&mut state, &changes);
+        }
+    }
+
+    /// Restores the starting books and the seed's draws, clears the stream faults (stalled sockets resume),
+    /// and sends a fresh `book` to every socket subscribed to a book that had moved.
+    pub fn reset(&self) {
+        let mut state = lock(&self.state);
+        let moved: BTreeSet<String> = state.live.drain().map(|(t, _)| t).collect();
+        state.rng = rng_of(self.seed);
+        state.budget.clear();
+        state.faults.clear();
+        self.cleared.send_modify(|g| *g += 1);
+        let ids: Vec<u64> = state.sockets.keys().copied().collect();
+        for id in ids {
+            let Some(socket) = state.sockets.get(&id) else { continue };
+            let tokens: Vec<String> = socket.assets.iter().filter(|a| moved.contains(*a)).cloned().collect();
+            let events: Vec<String> = tokens.iter().filter_map(|t| self.book_event(&state, t)).collect();
+            if let (false, Some(socket)) = (events.is_empty(), state.sockets.get(&id)) {
+                let _ = socket.tx.send(Out::Text(frame_text(&events, false)));
+            }
+        }
+    }
+
+    pub fn add_fault(&self, spec: RuleSpec<StreamFault>) -> Result<u64, String> {
+        lock(&self.state).faults.add(spec)
+    }
+
+    pub fn list_faults(&self) -> Value {
+        lock(&self.state).faults.list()
+    }
+
+    pub fn clear_faults(&self) {
+        lock(&self.state).faults.clear();
+        self.cleared.send_modify(|g| *g += 1);
+    }
+
+    /// `GET /__admin/stream`: the open sockets and the live books.
+    pub fn list(&self) -> Value {
+        let state = lock(&self.state);
+        let sockets: Vec<Value> = state
+            .sockets
+            .iter()
+            .map(|(id, s)| {
+                let mut v = json!({
+                    "id": id, "channel": match s.channel { Channel::Market => "market", Channel::User => "user" },
+                    "path": s.channel.path(), "opened_at": iso((s.opened_at / 1000) as i64),
+                    "sent": s.stats.sent.load(Ordering::Relaxed), "received": s.stats.received.load(Ordering::Relaxed),
+                    "faults": s.faults,
+                });
+                match s.channel {
+                    Channel::Market => {
+                        v["assets_ids"] = json!(s.assets);
+                        v["custom_feature_enabled"] = json!(s.custom);
+                    }
+                    Channel::User => {
+                        v["authenticated"] = json!(s.account.is_some());
+                        v["account"] = json!(s.account.map(|a| self.catalog.accounts[a].address.clone()));
+                        v["markets"] = match &s.markets {
+                            Some(set) => json!(set),
+                            None => json!("all"),
+                        };
+                    }
+                }
+                v
+            })
+            .collect();
+        let mut live: Vec<&String> = state.live.keys().collect();
+        live.sort();
+        json!({ "stream_rate": self.rate, "sockets": sockets, "live_books": live })
+    }
+}
+
+/// Moves the subscribed books until the emulator stops.
+pub async fn simulate(app: Arc<App>) {
+    let hub = &app.stream;
+    if hub.rate <= 0.0 {
+        return;
+    }
+    let mut shutdown = hub.shutdown_signal();
+    let mut interval = tokio::time::interval(SIMULATOR_STEP);
+    interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            _ = interval.tick() => hub.step(SIMULATOR_STEP.as_secs_f64()),
+            _ = shutdown.changed() => return,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stream_fault_rules_wait_for_a_message_they_apply_to() {
+        let mut f: Faults<StreamFault> = Faults::default();
+        let spec =
+            serde_json::from_value(json!({"path": "/ws/market", "faults": ["wrong_hash", {"kind": "stall", "ms": 5}]}))
+                .unwrap();
+        f.add(spec).unwrap();
+        let plain = Message { dump: false, entries: false };
+        let entry = Message { dump: false, entries: true };
+        assert_eq!(f.take_if("GET", "/ws/user", |x| x.applies(entry)), None);
+        assert_eq!(f.take_if("GET", "/ws/market", |x| x.applies(plain)), None);
+        assert_eq!(f.take_if("GET", "/ws/market", |x| x.applies(entry)), Some(StreamFault::WrongHash));
+        assert_eq!(f.take_if("GET", "/ws/market", |x| x.applies(plain)), Some(StreamFault::Stall { ms: Some(5) }));
+        assert_eq!(f.take_if("GET", "/ws/market", |x| x.applies(plain)), None);
+        let bad = serde_json::from_value::<RuleSpec<StreamFault>>(json!({"path": "/ws", "faults": ["status"]}));
+        assert!(bad.is_err() || f.add(bad.unwrap()).is_err());
+        assert!(!StreamFault::Lose.applies(Message { dump: true, entries: false }));
+    }
+
+    #[test]
+    fn books_made_live_serve_the_same_json_until_they_move() {
+        let catalog = Catalog::shared(1);
+        let hub = Hub::new(catalog.clone(), 1, 0.0);
+        let n = catalog.markets.len();
+        // Random books of the first markets, and the shaped books at the end (all but the 7 MB one).
+        let mut tokens: Vec<String> = (0..40).map(|i| catalog.markets[i].tokens[i % 2].clone()).collect();
+        tokens.extend((n - 8..n).flat_map(|i| catalog.markets[i].tokens.clone()));
+        tokens.retain(|t| {
+            catalog
+                .token(t)
+                .is_some_and(|(m, _)| !matches!(catalog.markets[m].book, crate::books::BookKind::Levels(100_000, _)))
+        });
+        for t in catalog.real_books.iter().skip(1).map(|b| b.asset_id.clone()) {
+            tokens.push(t);
+        }
+        for t in &tokens {
+            let base = hub.base_json(t).unwrap();
+            let live = LiveBook::from_json(&base, 0).unwrap();
+            assert_eq!(live.json, base, "{t}");
+            let state = lock(&hub.state);
+            let event: Value = serde_json::from_str(&hub.book_event(&state, t).unwrap()).unwrap();
+            let served: Value = serde_json::from_str(&base).unwrap();
+            for k in ["market", "asset_id", "timestamp", "hash", "bids", "asks", "tick_size", "last_trade_price"] {
+                assert_eq!(event[k], served[k], "{k} of {t}");
+            }
+        }
+        // The first recorded book lacks the later fields: its dump keeps its recorded hash, and once it moves it
+        // is served with all ten (tick 0.01, the widest grid of its levels).
+        let first = &catalog.real_books[0];
+        let state = lock(&hub.state);
+        let event: Value = serde_json::from_str(&hub.book_event(&state, &first.asset_id).unwrap()).unwrap();
+        assert_eq!(event["hash"], "2fc4a3d6a98bc164e057589bcb74981852b87412");
+        assert_eq!(event["tick_size"], "0.01");
+        drop(state);
+        hub.tick(&first.asset_id, 3).ok().unwrap();
+        let (json, ..) = hub.current(&first.asset_id).unwrap();
+        let v: Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(v.as_object().unwrap().len(), 10);
+        assert_eq!((v["min_order_size"].as_str(), v["neg_risk"].as_bool()), (Some("5"), Some(false)));
+    }
+
+    #[test]
+    fn trade_events_have_the_services_shape() {
+        let t = TradeEvent {
+            id: "t1",
+            taker_order_id: "0x1",
+            market: "0xm",
+            asset_id: "7",
+            side: "BUY",
+            size: "10",
+            price: "0.5",
+            status: "MATCHED",
+            maker_orders: vec![],
+            owner: "key",
+        };
+        let v = t.json();
+        assert_eq!(v["event_type"], "trade");
+        assert_eq!(v["type"], "TRADE");
+        assert!(v["timestamp"].as_str().unwrap().parse::<u64>().is_ok());
+        let _ = OrderEventType::Placement.as_str();
+        let _ = OrderEventType::Update.as_str();
+    }
+}

@@ -1,0 +1,227 @@
+// The streaming channels against the emulator, in Node (the Chromium run is tests/browser/stream.test.mjs):
+// live books that stay equal to the emulator's through thousands of changes, every stream fault survived
+// with a verified book at the end, a stalled socket detected, unsubscribe, the user channel.
+import { test, before, after, beforeEach } from "node:test";
+import assert from "node:assert/strict";
+import { pk, EMULATOR } from "./helpers.mjs";
+
+const WebSocket = globalThis.WebSocket;
+let assets;
+
+async function admin(method, path, body) {
+  const res = await fetch(EMULATOR + path, { method, body: body && JSON.stringify(body) });
+  const text = await res.text();
+  assert.ok(res.ok, `${method} ${path}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+/** Resolves when `predicate(event)` holds for an event of `stream` (which must have been opened with `collect`). */
+function until(events, predicate, ms = 10_000, what = "event") {
+  return new Promise((resolve, reject) => {
+    const found = events.list.find(predicate);
+    if (found) return resolve(found);
+    const timer = setTimeout(() => reject(new Error(`no ${what} within ${ms} ms; saw ${events.list.map((e) => e.event_type + (e.status ? ":" + e.status : "") + (e.reason ? ":" + e.reason : "")).slice(-30).join(", ")}`)), ms);
+    events.waiters.push((event) => {
+      if (!predicate(event)) return false;
+      clearTimeout(timer);
+      resolve(event);
+      return true;
+    });
+  });
+}
+
+function collector() {
+  const events = { list: [], waiters: [] };
+  events.onEvent = (event) => {
+    events.list.push(event);
+    events.waiters = events.waiters.filter((w) => !w(event));
+  };
+  return events;
+}
+
+/** Waits until the live book of `asset` is verified and equal to the emulator's GET /book. */
+async function inStep(stream, events, asset) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const status = stream.bookStatus(asset);
+    const book = stream.book(asset);
+    const served = await (await fetch(`${EMULATOR}/book?token_id=${asset}`)).json();
+    const mine = book?.hash();
+    book?.free();
+    if (status?.verified && status.state === "live" && mine === served.hash) return { status, hash: mine };
+    if (Date.now() > deadline) throw new Error(`book of ${asset} not in step: ${JSON.stringify(status)} ${mine} vs ${served.hash}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+before(async () => {
+  const page = await (await fetch(`${EMULATOR}/markets`)).json();
+  assets = page.data.slice(0, 2).map((m) => m.tokens[0].token_id);
+});
+beforeEach(() => admin("POST", "/__admin/reset"));
+
+test("live books stay equal to the emulator's through 2,000 changes, verified after every frame", async () => {
+  const events = collector();
+  const client = new pk.Client({ baseUrl: EMULATOR, rateLimits: false });
+  const stream = client.marketStream(assets, { WebSocket, onEvent: events.onEvent, verify: "entry" });
+  try {
+    for (const asset of assets) await inStep(stream, events, asset);
+    for (const asset of assets) await admin("POST", "/__admin/stream/tick", { asset_id: asset, count: 1000 });
+    for (const asset of assets) {
+      const { status } = await inStep(stream, events, asset);
+      assert.equal(status.mismatches, 0);
+      assert.ok(status.checks >= 1000, `${status.checks} checks`);
+    }
+    assert.equal(events.list.filter((e) => e.event_type === "resync").length, 0);
+    assert.ok(events.list.filter((e) => e.event_type === "price_change").length >= 400);
+    assert.equal(stream.status, "open");
+  } finally {
+    stream.close();
+  }
+});
+
+for (const [kind, expect] of [
+  ["wrong_hash", (events) => until(events, (e) => e.event_type === "resync" && e.reason === "hash_mismatch", 10_000, "resync")],
+  ["lose", (events) => until(events, (e) => e.event_type === "resync" && e.reason === "hash_mismatch", 10_000, "resync")],
+  ["malformed", (events) => until(events, (e) => e.event_type === "error" && e.error.code === "DECODE", 10_000, "DECODE")],
+  ["drop", (events) => until(events, (e) => e.event_type === "status" && e.status === "reconnecting", 10_000, "reconnect")],
+]) {
+  test(`the stream survives a ${kind} fault and ends with a verified book`, async () => {
+    const events = collector();
+    const client = new pk.Client({ baseUrl: EMULATOR, rateLimits: false });
+    const [asset] = assets;
+    // Every entry checked: a wrong hash on any entry of a frame is seen.
+    const stream = client.marketStream([asset], { WebSocket, onEvent: events.onEvent, verify: "entry" });
+    try {
+      await inStep(stream, events, asset);
+      await admin("POST", "/__admin/stream/faults", { path: "/ws/market", faults: [{ kind }] });
+      await admin("POST", "/__admin/stream/tick", { asset_id: asset, count: 5 });
+      await expect(events);
+      await admin("POST", "/__admin/stream/tick", { asset_id: asset, count: 5 });
+      const { status } = await inStep(stream, events, asset);
+      assert.ok(status.verified);
+      assert.equal(stream.status, "open");
+    } finally {
+      stream.close();
+    }
+  });
+}
+
+test("a stalled socket (PONGs but no messages) is detected and the subscription renewed", async () => {
+  const events = collector();
+  const client = new pk.Client({ baseUrl: EMULATOR, rateLimits: false });
+  const [asset] = assets;
+  const stream = client.marketStream([asset], { WebSocket, onEvent: events.onEvent, stallAfterMs: 600, pingEveryMs: 200, pongWithinMs: 1000 });
+  try {
+    await inStep(stream, events, asset);
+    await admin("POST", "/__admin/stream/faults", { path: "/ws/market", faults: [{ kind: "stall", ms: 1500 }] });
+    await until(events, (e) => e.event_type === "status" && e.status === "stalled", 5000, "stalled");
+    await until(events, (e) => e.event_type === "status" && e.status === "open" && events.list.some((x) => x.status === "stalled"), 8000, "open again");
+    await admin("POST", "/__admin/stream/tick", { asset_id: asset, count: 3 });
+    await inStep(stream, events, asset);
+  } finally {
+    stream.close();
+  }
+});
+
+test("unsubscribe stops an asset's events; subscribe adds one on the live socket", async () => {
+  const events = collector();
+  const client = new pk.Client({ baseUrl: EMULATOR, rateLimits: false });
+  const [a, b] = assets;
+  const stream = client.marketStream([a], { WebSocket, onEvent: events.onEvent });
+  try {
+    await inStep(stream, events, a);
+    stream.subscribe([b]);
+    await inStep(stream, events, b);
+    stream.unsubscribe([a]);
+    await new Promise((r) => setTimeout(r, 200));
+    const before = events.list.length;
+    await admin("POST", "/__admin/stream/tick", { asset_id: a, count: 20 });
+    await admin("POST", "/__admin/stream/tick", { asset_id: b, count: 1 });
+    await until(events, (e, i) => e.event_type === "price_change" && e.price_changes.some((c) => c.asset_id === b) && events.list.indexOf(e) >= before, 5000, "b's change");
+    const late = events.list.slice(before).filter((e) => e.event_type === "price_change" && e.price_changes.some((c) => c.asset_id === a));
+    assert.deepEqual(late, []);
+    assert.equal(stream.bookStatus(a), undefined);
+  } finally {
+    stream.close();
+  }
+});
+
+test("for await gets the events; close() ends the iteration; an aborted signal closes", async () => {
+  const client = new pk.Client({ baseUrl: EMULATOR, rateLimits: false });
+  const [asset] = assets;
+  const stream = client.marketStream([asset], { WebSocket });
+  const seen = [];
+  for await (const event of stream) {
+    seen.push(event.event_type);
+    if (event.event_type === "book") stream.close();
+  }
+  assert.ok(seen.includes("status") && seen.includes("book"), seen.join());
+  assert.equal(stream.status, "closed");
+  assert.equal(stream.book(asset), undefined);
+
+  const controller = new AbortController();
+  const other = client.marketStream([asset], { WebSocket, signal: controller.signal });
+  controller.abort();
+  const rest = [];
+  for await (const event of other) rest.push(event);
+  assert.equal(other.status, "closed");
+});
+
+test("the user channel reports cancellations; its secret is in no URL, event or error", async () => {
+  const [account] = await admin("GET", "/__admin/accounts");
+  const credentials = { address: account.address, apiKey: account.apiKey, secret: account.secret, passphrase: account.passphrase };
+  const urls = [];
+  const Spy = class extends WebSocket {
+    constructor(url) {
+      urls.push(String(url));
+      super(url);
+    }
+  };
+  const events = collector();
+  const client = new pk.Client({ baseUrl: EMULATOR, credentials, rateLimits: false });
+  const stream = client.userStream([], { WebSocket: Spy, onEvent: events.onEvent });
+  try {
+    await until(events, (e) => e.event_type === "status" && e.status === "open", 5000, "open");
+    const { data } = await client.getOpenOrders();
+    const order = data[0];
+    await client.cancelOrder(order.id);
+    const event = await until(events, (e) => e.event_type === "order" && e.id === order.id, 5000, "cancellation");
+    assert.equal(event.type, "CANCELLATION");
+    const everything = JSON.stringify(events.list) + urls.join();
+    for (const secret of [account.secret, account.passphrase]) assert.ok(!everything.includes(secret));
+  } finally {
+    stream.close();
+  }
+  // Without credentials: refused before any socket.
+  const anonymous = new pk.Client({ baseUrl: EMULATOR });
+  assert.throws(() => anonymous.userStream([], { WebSocket }), (e) => e.code === "UNAUTHORIZED");
+});
+
+test("hostile stream options and sockets give typed errors", () => {
+  const client = new pk.Client({ baseUrl: EMULATOR });
+  const bad = [
+    [[1], { WebSocket }],
+    [["x"], { WebSocket }],
+    ["123", { WebSocket }],
+    [new Proxy([], { get() { throw new Error("trap"); } }), { WebSocket }],
+    [["1"], { WebSocket: 42 }],
+    [["1"], { WebSocket, verify: "sometimes" }],
+    [["1"], { WebSocket, stallAfterMs: 5 }],
+    [["1"], { WebSocket, signal: Object.create(AbortSignal.prototype) }],
+    [["1"], { WebSocket, get onEvent() { throw new Error("boom"); } }],
+    [["1"], new Proxy({}, { get() { throw new Error("trap"); } })],
+    [["1"], { WebSocket, wsBaseUrl: "ftp://x" }],
+    [["1"], 7],
+  ];
+  for (const [index, [ids, options]] of bad.entries()) {
+    assert.throws(() => client.marketStream(ids, options), (e) => pk.isPredictKitError(e) && e.code === "INVALID_PARAMS", `case ${index}`);
+  }
+  // A WebSocket constructor that throws: the stream reports it and keeps trying, until closed.
+  const events = collector();
+  const stream = client.marketStream(["1"], { WebSocket: function () { throw new Error("no sockets here"); }, onEvent: events.onEvent });
+  assert.ok(events.list.some((e) => e.event_type === "error" && e.error.code === "NETWORK"));
+  assert.equal(stream.status, "reconnecting");
+  stream.close();
+  assert.equal(stream.status, "closed");
+});
