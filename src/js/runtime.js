@@ -185,6 +185,20 @@ export function itemsOf(value, max) {
 }
 
 /**
+ * The JSON text of a caller's order-book object as `JSON.stringify` writes it, with `hash` set to "" when
+ * `blankHash` (the upstream hash input: keys in the object's own order, `hash` last when absent). Throws for
+ * anything that is not a book-sized plain object: an array or typed array (`new Uint8Array(2 ** 31)` has
+ * 2^31 keys to copy) or an object with more keys than a book could have.
+ */
+export function bookText(book, blankHash) {
+  if (typeof book !== "object" || book === null || Array.isArray(book) || ArrayBuffer.isView(book)) {
+    throw new TypeError("not an order book object");
+  }
+  if (Object.keys(book).length > 64) throw new TypeError("not an order book object");
+  return JSON.stringify(blankHash ? Object.assign({}, book, { hash: "" }) : book);
+}
+
+/**
  * A view on the bytes of a genuine Uint8Array (brand-checked: a look-alike or a Proxy is not one), its
  * length when over `max`, or undefined for anything else.
  */

@@ -1,11 +1,11 @@
 //! The JS `OrderBook`: a handle on a book parsed in Rust. Converts arguments and results only.
 
-use js_sys::{Float64Array, Object, JSON};
+use js_sys::{Float64Array, Object};
 use wasm_bindgen::prelude::*;
 
 use std::cell::{Ref, RefCell};
 
-use super::interop::{field, is_absent, read_bytes, read_f64, read_opt_str, read_str};
+use super::interop::{book_json, field, is_absent, read_bytes, read_f64, read_opt_str, read_str};
 use crate::bounds::MAX_BOOK_BYTES;
 use crate::book::{self, fixed, Level, OrderType, Side, Target};
 use crate::error::Error;
@@ -162,7 +162,7 @@ impl OrderBook {
     pub fn from_object(
         #[wasm_bindgen(unchecked_param_type = "OrderBookSummary")] book: &JsValue,
     ) -> Result<OrderBook, JsValue> {
-        let text = stringify(book, "book")?;
+        let text = book_json(book, "book", false)?;
         Ok(book::OrderBook::from_vec(text.into_bytes())?.into())
     }
 
@@ -438,17 +438,6 @@ pub(super) fn read_order_type(value: &JsValue) -> Result<OrderType, Error> {
         Some(text) => OrderType::parse(&text),
         None => Ok(OrderType::Fok),
     }
-}
-
-/// A caller's object as `JSON.stringify` writes it (getters, Proxies and `toJSON` run inside a catching
-/// import); at most the largest book read.
-pub(super) fn stringify(value: &JsValue, param: &'static str) -> Result<String, Error> {
-    let bad = || Error::invalid(param, "must be an order book object");
-    if !value.is_object() {
-        return Err(bad());
-    }
-    let text = JSON::stringify(value).map_err(|_| Error::invalid(param, "could not be read (reading it threw)"))?;
-    read_str(&text, param, MAX_BOOK_BYTES).map_err(|e| if text.is_string() { e } else { bad() })
 }
 
 /// A decimal given as a string (kept as written) or a number (written without trailing zeros); a number

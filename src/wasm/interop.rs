@@ -27,6 +27,8 @@ extern "C" {
     fn bytes_of(value: &JsValue, max: u32) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(catch, js_name = checkSignal)]
     fn check_signal(value: &JsValue) -> Result<(), JsValue>;
+    #[wasm_bindgen(catch, js_name = bookText)]
+    fn book_text(book: &JsValue, blank_hash: bool) -> Result<JsValue, JsValue>;
 }
 
 /// Nesting read from a params value; deeper values are left as `Value::Other`, which every rule refuses.
@@ -136,6 +138,13 @@ pub fn read_bytes(value: &JsValue, param: &'static str, max: u32) -> Result<Vec<
     }
     let view = view.dyn_into::<Uint8Array>().map_err(|_| Error::invalid(param, "must be a Uint8Array"))?;
     Ok(view.to_vec())
+}
+
+/// A caller's order-book object as JSON text (with `hash` set to "" when `blank_hash`, as the upstream hash
+/// input has it), at most `MAX_BOOK_BYTES`; anything else is `INVALID_PARAMS`.
+pub fn book_json(book: &JsValue, param: &'static str, blank_hash: bool) -> Result<String, Error> {
+    let text = book_text(book, blank_hash).map_err(|_| Error::invalid(param, "must be an order book object (and reading it may not throw)"))?;
+    read_str(&text, param, crate::bounds::MAX_BOOK_BYTES).map_err(|_| Error::invalid(param, "must be an order book object of at most 64 MiB"))
 }
 
 /// A property of a caller's object; a getter or Proxy trap that throws is `INVALID_PARAMS`.

@@ -5,19 +5,10 @@ use js_sys::{Number, Object};
 use wasm_bindgen::prelude::*;
 
 use super::book::{amount_units, read_order_type};
-use super::interop::{field, is_absent, items, read_f64, read_str, set};
-use crate::bounds::MAX_BOOK_BYTES;
+use super::interop::{book_json, field, is_absent, items, read_f64, read_str, set};
 use crate::book::math::{self, FeeRate, Rounding, MAX_DECIMALS, ROUNDING_CONFIG};
 use crate::book::{fixed, sha1_hex, Level, Side};
 use crate::error::Error;
-
-#[wasm_bindgen(inline_js = "export function summaryText(book) { return JSON.stringify(Object.assign({}, book, { hash: '' })); }")]
-extern "C" {
-    /// The upstream hash input: the object's own keys in order, `hash` set to "" (last when absent). It
-    /// runs the caller's getters and Proxy traps, hence `catch`.
-    #[wasm_bindgen(js_name = summaryText, catch)]
-    fn summary_text(book: &JsValue) -> Result<JsValue, JsValue>;
-}
 
 #[wasm_bindgen(typescript_custom_section)]
 const MATH_TYPES: &str = r#"
@@ -45,12 +36,7 @@ export type FeeRateInput =
 pub fn order_book_hash(
     #[wasm_bindgen(unchecked_param_type = "OrderBookSummary")] book: &JsValue,
 ) -> Result<String, JsValue> {
-    if !book.is_object() {
-        return Err(Error::invalid("book", "must be an order book object").into());
-    }
-    let text = summary_text(book).map_err(|_| Error::invalid("book", "could not be read (reading it threw)"))?;
-    let text = read_str(&text, "book", MAX_BOOK_BYTES).map_err(|_| Error::invalid("book", "must be an order book object"))?;
-    Ok(sha1_hex(text.as_bytes()))
+    Ok(sha1_hex(book_json(book, "book", true)?.as_bytes()))
 }
 
 /// The price a market buy of `amount` cash reaches on `asks` as the service lists them (best ask LAST),
