@@ -21,7 +21,9 @@ const NODE_TAGS = new Set(["page", "cjs"]);
 
 function node(args, timeout = 60_000) {
   return new Promise((resolve) => {
-    execFile(process.execPath, args, { cwd: DIR, timeout, maxBuffer: 16 << 20 }, (error, stdout, stderr) =>
+    // Node 20 needs --experimental-websocket for the global WebSocket the streaming blocks use.
+    const flags = process.execArgv.filter((a) => a === "--experimental-websocket");
+    execFile(process.execPath, [...flags, ...args], { cwd: DIR, timeout, maxBuffer: 16 << 20 }, (error, stdout, stderr) =>
       resolve({ code: error ? (error.code ?? error.signal) : 0, stdout, stderr }));
   });
 }
