@@ -29,3 +29,145 @@ export async function rejectsWith(assert, promiseOrFn, code) {
   assert.ok(pk.isPredictKitError(error));
   return error;
 }
+
+/** Calls one of the emulator's admin routes and returns its JSON answer. */
+export async function admin(base, method, path, body) {
+  const res = await fetch(base + path, { method, body: body && JSON.stringify(body) });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+/**
+ * Two local HTTP servers on 127.0.0.1 with ephemeral ports, so two origins: `a` answers every request
+ * with 307 and `Location:` the same path and query on `b`; `b` records every request it receives
+ * (`{ method, url, headers }`, header names in lower case) and answers as the service would: `"OK"` for
+ * GET /, `{"canceled":[],"not_canceled":{}}` for a DELETE, an empty page otherwise. Both allow any origin,
+ * header and method (CORS) and answer preflights with 204, so a page on a third origin can use them.
+ */
+export async function startRedirectPair() {
+  const { createServer } = await import("node:http");
+  const cors = {
+    "Access-Control-Allow-Origin": "*",
+    "Access-Control-Allow-Headers": "*",
+    "Access-Control-Allow-Methods": "*",
+    "Access-Control-Expose-Headers": "*",
+  };
+  const requests = [];
+  const listen = (server) => new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server.address().port)));
+  const b = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      requests.push({ method: req.method, url: req.url, headers: { ...req.headers } });
+      if (req.method === "OPTIONS") return res.writeHead(204, cors).end();
+      const path = req.url.split("?")[0];
+      const body = req.method === "DELETE" ? '{"canceled":[],"not_canceled":{}}'
+        : path === "/" ? '"OK"'
+        : '{"data":[],"next_cursor":"LTE=","limit":0,"count":0}';
+      res.writeHead(200, { ...cors, "Content-Type": "application/json" }).end(body);
+    });
+  });
+  const bPort = await listen(b);
+  const a = createServer((req, res) => {
+    req.resume();
+    if (req.method === "OPTIONS") return res.writeHead(204, cors).end();
+    res.writeHead(307, { ...cors, Location: `http://127.0.0.1:${bPort}${req.url}` }).end();
+  });
+  const aPort = await listen(a);
+  return {
+    a: `http://127.0.0.1:${aPort}`,
+    b: `http://127.0.0.1:${bPort}`,
+    requests,
+    close: () => Promise.all([a, b].map((s) => new Promise((resolve) => {
+      s.closeAllConnections?.();
+      s.close(resolve);
+    }))),
+  };
+}
+
+// --- Running the hostile scenarios (tests/js/hostile-cases.mjs) ------------------------------------
+// A run is one process (Node) or page (Chromium) executing one scenario: { start, last: [index, id,
+// target, value] of the last case begun, started: [indices], ids, events (emitted outcomes and
+// findings), unhandled, final: { result, closing } or null, stalled, crashed, overtime, exit, stderr,
+// error }.
+
+/**
+ * Runs one group of hostile cases with `runOne(scenario, args)`. A resumable scenario (the sweep, the
+ * named cases) that stopped because the module was corrupted, or whose process or page died or stalled
+ * in a case, goes on in a new one after that case, skipping the value that blocked the target in its
+ * other positions. Calls still in flight when a later case ended their run run again in a later pass.
+ */
+export async function runHostileGroup(runOne, scenario, args, { resumable = false } = {}) {
+  const runs = [];
+  const skip = [];
+  let only = null;
+  for (let pass = 0; pass < 3; pass++) {
+    const passRuns = [];
+    let start = 0;
+    for (let n = 0; n < 60; n++) {
+      const run = await runOne(scenario, { ...args, start, skip: [...skip], only });
+      passRuns.push(run);
+      const next = run.final?.result?.next;
+      if (run.final) {
+        if (next === null || next === undefined || !resumable) break;
+        start = next;
+      } else if (resumable && run.last) {
+        start = run.last[0] + 1;
+        if (run.last[2]) skip.push(`${run.last[2]}|${run.last[3]}`);
+      } else break;
+    }
+    runs.push(...passRuns);
+    if (!resumable) break;
+    // Calls still in flight when a later case ended their run had no fair chance to settle (each one's
+    // own 5 s deadline reports it as "pending" while the event loop turns): they run again.
+    const retry = [];
+    for (const run of passRuns.filter((r) => !r.final)) {
+      const settled = new Set(run.events.filter((e) => e.tally).map((e) => e.i));
+      retry.push(...run.started.filter((i) => !settled.has(i) && i !== run.last?.[0]));
+    }
+    if (!retry.length) break;
+    only = retry;
+  }
+  return runs;
+}
+
+/** What went wrong with the runs of a group, whatever the scenario: one line each. */
+export function hostileRunProblems(runs, { where, stallMs }) {
+  const lines = [];
+  for (const run of runs) {
+    const during = run.last ? run.last[1] : "its start";
+    for (const u of run.unhandled) lines.push(`${u.event} during ${u.during}: ${u.reason.name ?? u.reason.type}: ${u.reason.message ?? ""}`);
+    if (!run.final) {
+      if (run.stalled) lines.push(`never settled in time: ${during} blocked the ${where} for more than ${stallMs / 1000} s (ended there)`);
+      else if (run.crashed) lines.push(`the ${where} crashed during ${during}`);
+      else if (run.overtime) lines.push(`the group's ${where} ran out of time during ${during}`);
+      else lines.push(`the ${where} died (${run.exit ?? run.error}) during ${during}${run.stderr ? `: ${run.stderr.trim().split("\n").slice(-3).join(" | ")}` : ""}`);
+      continue;
+    }
+    const { result, closing } = run.final;
+    if (result?.scenarioThrew) lines.push(`the scenario threw ${result.scenarioThrew.name}: ${result.scenarioThrew.message}`);
+    if (result?.corrupted) lines.push(`module corrupted by ${result.corrupted.id}: later calls fail with ${result.corrupted.problems.join("; ")}`);
+    for (const p of closing.problems) lines.push(`closing check in the ${where} that ran from case ${run.start}: ${p}`);
+  }
+  return lines;
+}
+
+/** The sweep's figures and findings over all its runs; `show` formats an outcome. */
+export function hostileSweepFindings(runs, show) {
+  const results = runs.map((r) => r.final?.result).filter(Boolean);
+  const events = runs.flatMap((r) => r.events);
+  const settled = new Set(events.filter((e) => e.tally).map((e) => e.i));
+  const killers = new Set(runs.filter((r) => !r.final && r.last).map((r) => r.last[0]));
+  const started = new Set(runs.flatMap((r) => r.started));
+  const counts = {};
+  for (const e of events) if (e.tally) counts[e.tally] = (counts[e.tally] ?? 0) + 1;
+  return {
+    total: results[0]?.total,
+    hugeAllocated: results[0]?.hugeAllocated,
+    ran: started.size,
+    counts,
+    violations: events.filter((e) => e.violation).map(({ violation: v }) =>
+      `${v.id}: ${v.blockedMs ? `blocked the thread for ${v.blockedMs} ms, then ` : ""}${show(v.outcome)}`),
+    skipped: events.filter((e) => e.skipped).map(({ skipped: s }) => `${s.id} (${s.why})`),
+    lost: [...started].filter((i) => !settled.has(i) && !killers.has(i)).map((i) => runs.find((r) => r.ids[i])?.ids[i] ?? `case ${i}`),
+  };
+}

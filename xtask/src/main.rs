@@ -133,7 +133,14 @@ fn build() -> Result<bool> {
     }
     done("build", t);
     for (_, dir) in TARGETS {
-        println!("{}", run::size_line(&pkg_dir().join(dir), dir)?);
+        // What a page (or Node) loads besides the build: the package's entry files for it.
+        let entries: &[&str] = match dir {
+            "web" => &["index.mjs", "guard.mjs", "rounding-config.mjs"],
+            "bundler" => &["bundler.mjs", "guard.mjs", "rounding-config.mjs"],
+            _ => &["node.cjs", "guard.mjs"],
+        };
+        let entries: Vec<PathBuf> = entries.iter().map(|f| pkg_dir().join(f)).collect();
+        println!("{}", run::size_line(&pkg_dir().join(dir), dir, &entries)?);
     }
     Ok(true)
 }

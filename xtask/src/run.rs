@@ -1,7 +1,7 @@
 //! Running test suites and counting their results; the emulator as a child process; size lines.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
 use flate2::write::GzEncoder;
@@ -175,23 +175,32 @@ fn brotli_len_of(bytes: &[u8]) -> Result<usize> {
 }
 
 /// `size web: wasm 93125 B (39774 gzip) + glue 27386 B (6278 gzip) = 46052 B gzip`
-pub fn size_line(dir: &Path, name: &str) -> Result<String> {
+/// The shipped size of one build: its wasm, and all its JS (the glue, the snippets it imports, and the
+/// package entry files that a page loads with it), gzip and brotli.
+pub fn size_line(dir: &Path, name: &str, entries: &[PathBuf]) -> Result<String> {
     let read = |p: &Path| std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()));
     let wasm = read(&dir.join("predictkit_bg.wasm"))?;
+    let mut files = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for path in std::fs::read_dir(&d).map_err(|e| format!("cannot list {}: {e}", d.display()))?.filter_map(|e| e.ok().map(|e| e.path())) {
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|x| x == "js") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files.extend(entries.iter().cloned());
     let mut glue = Vec::new();
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .map_err(|e| format!("cannot list {}: {e}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "js"))
-        .collect();
-    entries.sort();
-    for js in entries {
+    for js in files {
         glue.extend(read(&js)?);
     }
     let (wz, gz) = (gzip_len(&wasm)?, gzip_len(&glue)?);
     let (wb, gb) = (brotli_len(&dir.join("predictkit_bg.wasm"))?, brotli_len_of(&glue)?);
     Ok(format!(
-        "size {name}: wasm {} B ({wz} gzip, {wb} brotli) + glue {} B ({gz} gzip, {gb} brotli) = {} B gzip, {} B brotli",
+        "size {name}: wasm {} B ({wz} gzip, {wb} brotli) + JS {} B ({gz} gzip, {gb} brotli) = {} B gzip, {} B brotli",
         wasm.len(),
         glue.len(),
         wz + gz,
