@@ -22,7 +22,7 @@ pub fn sign_request(
     #[wasm_bindgen(unchecked_param_type = "number | string")] timestamp: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] method: JsValue,
     #[wasm_bindgen(js_name = requestPath, unchecked_param_type = "string")] request_path: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "string")] body: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "string | null")] body: JsValue,
 ) -> Result<String, JsValue> {
     let secret = Zeroizing::new(read_str(&secret, "secret", 4096)?);
     let timestamp = timestamp_text(&timestamp, "timestamp")?;

@@ -1351,6 +1351,96 @@ export interface PriceChange {
 
 
 
+/** The status of a stream, for a UI: `stalled` means PONGs come but market messages do not. */
+export type StreamStatus = "connecting" | "open" | "stalled" | "reconnecting" | "closed";
+
+/** Why a live book is being resynchronised from a fresh snapshot. */
+export type ResyncReason = "hash_mismatch" | "book_mismatch" | "gap" | "overflow";
+
+/** Options of `marketStream` and `userStream`. */
+export interface StreamOptions {
+    /** The streaming base URL (`wss://…`); default: the client's CLOB base URL with `ws:`/`wss:`. */
+    wsBaseUrl?: string;
+    /** A WebSocket constructor (default: the global one; Node 20 needs one passed, or `--experimental-websocket`). */
+    WebSocket?: unknown;
+    /** Called with every event, as `for await` gets them. A listener that throws does not stop the stream. */
+    onEvent?: (event: StreamEvent) => void;
+    /** Aborting closes the stream. */
+    signal?: AbortSignal;
+    /** Milliseconds without a channel message (PONGs still coming) before the subscription is renewed; default 60,000; `Infinity` turns it off. */
+    stallAfterMs?: number;
+    /** Milliseconds between PINGs (default 10,000, as the service expects). */
+    pingEveryMs?: number;
+    /** Milliseconds a PONG may take before the connection counts as dead (default 10,000). */
+    pongWithinMs?: number;
+}
+
+/** Options of `marketStream`. */
+export interface MarketStreamOptions extends StreamOptions {
+    /** When live books are checked against the service's hash: after every entry, after each asset's last entry in a frame (default), or never. */
+    verify?: "entry" | "frame" | "off";
+}
+
+/** A level of a `book` event. */
+export interface StreamLevel { price: string; size: string; }
+
+/** The market channel's events, as the service sends them. */
+export interface BookEvent { event_type: "book"; market: string; asset_id: string; timestamp: string; hash: string; bids: StreamLevel[]; asks: StreamLevel[]; tick_size?: string; last_trade_price?: string; }
+export interface PriceChangeEntry { asset_id: string; price: string; size: string; side: OrderSide; hash: string; best_bid: string; best_ask: string; }
+export interface PriceChangeEvent { event_type: "price_change"; market: string; timestamp: string; price_changes: PriceChangeEntry[]; }
+export interface TickSizeChangeEvent { event_type: "tick_size_change"; asset_id: string; market: string; old_tick_size: string; new_tick_size: string; timestamp?: string; }
+export interface LastTradePriceEvent { event_type: "last_trade_price"; asset_id: string; market: string; price: string; side: OrderSide; size: string; fee_rate_bps?: string; timestamp: string; transaction_hash?: string; }
+export interface BestBidAskEvent { event_type: "best_bid_ask"; asset_id: string; market: string; best_bid: string; best_ask: string; spread?: string; timestamp: string; }
+export interface NewMarketEvent { event_type: "new_market"; [field: string]: unknown; }
+export interface MarketResolvedEvent { event_type: "market_resolved"; [field: string]: unknown; }
+
+/** The user channel's events. */
+export interface OrderEvent { event_type: "order"; id: string; owner?: string; market: string; asset_id: string; side: OrderSide; price: string; original_size?: string; size_matched?: string; outcome?: string; type: "PLACEMENT" | "UPDATE" | "CANCELLATION"; status?: string; timestamp?: string; associate_trades?: string[] | null; }
+export interface TradeEvent { event_type: "trade"; id: string; taker_order_id?: string; market: string; asset_id: string; side: OrderSide; size: string; price: string; status: "MATCHED" | "MINED" | "CONFIRMED" | "RETRYING" | "FAILED"; maker_orders?: unknown[]; owner?: string; timestamp?: string; type?: string; }
+
+/** Events of the library itself. */
+export interface StatusEvent { event_type: "status"; status: StreamStatus; }
+export interface BookUpdateEvent { event_type: "book_update"; asset_id: string; verified: boolean; }
+export interface ResyncEvent { event_type: "resync"; asset_id: string; reason: ResyncReason; }
+export interface StreamErrorEvent { event_type: "error"; error: PredictKitError; }
+
+export type MarketStreamEvent = BookEvent | PriceChangeEvent | TickSizeChangeEvent | LastTradePriceEvent | BestBidAskEvent | NewMarketEvent | MarketResolvedEvent | StatusEvent | BookUpdateEvent | ResyncEvent | StreamErrorEvent;
+export type UserStreamEvent = OrderEvent | TradeEvent | StatusEvent | StreamErrorEvent;
+export type StreamEvent = MarketStreamEvent | UserStreamEvent;
+
+/** Whether a live book is current. */
+export interface LiveBookStatus {
+    state: "waiting" | "live" | "resyncing";
+    /** The last check against the service's hash matched. */
+    verified: boolean;
+    /** When (`Date.now()`) it last matched; undefined before that. */
+    verifiedAt?: number;
+    checks: number;
+    mismatches: number;
+}
+
+/** A live stream of one channel: iterate it (`for await`; `break` closes it) or pass `onEvent`. */
+export interface Stream<E> extends AsyncIterable<E> {
+    readonly status: StreamStatus;
+    /** Events dropped because a `for await` fell more than 10,000 events behind. */
+    readonly dropped: number;
+    /** Follows more assets (market) or markets (user) on the live socket. */
+    subscribe(ids: string[]): void;
+    unsubscribe(ids: string[]): void;
+    /** Closes the socket and ends iteration. */
+    close(): void;
+}
+
+export interface MarketStream extends Stream<MarketStreamEvent> {
+    /** A copy of the live book of an asset (free it when done), or undefined before it has one. */
+    book(assetId: string): OrderBook | undefined;
+    bookStatus(assetId: string): LiveBookStatus | undefined;
+}
+
+export interface UserStream extends Stream<UserStreamEvent> {}
+
+
+
 /**
  * A client of the service. Create one per service and share it: it holds the rate budgets.
  *
@@ -1635,6 +1725,18 @@ export class Client {
      */
     iterateUserTrades(params?: UserTradesParams, options?: IterateOptions): AsyncIterable<UserTrade>;
     /**
+     * Opens the market channel for `assetIds`: the service's events (`book`, `price_change`,
+     * `tick_size_change`, `last_trade_price`, ...) for `for await` or `onEvent`, and a live `OrderBook` per
+     * asset, checked against the service's hash and resynchronised from a fresh snapshot when it drifts.
+     * PING every 10 s; a missing PONG reconnects, a silent subscription is renewed (`stallAfterMs`), and
+     * reconnects back off from 1 s to 60 s.
+     *
+     * @example
+     * const stream = client.marketStream([tokenId], { onEvent: (e) => e.event_type === "book_update" && render(stream.book(tokenId)) });
+     * for await (const event of stream) if (event.event_type === "status") showStatus(event.status);
+     */
+    marketStream(assetIds: string[], options?: MarketStreamOptions): MarketStream;
+    /**
      * Checks every option; a bad one throws `INVALID_PARAMS` naming it.
      */
     constructor(options: ClientOptions);
@@ -1656,6 +1758,15 @@ export class Client {
      * const offsetMs = await client.syncClock();
      */
     syncClock(options?: RequestOptions): Promise<number>;
+    /**
+     * Opens the user channel for the account's orders and trades in `markets` (condition ids; empty for
+     * all). Needs credentials; they go only in the socket's subscription message, never in a URL, an event
+     * or an error.
+     *
+     * @example
+     * for await (const event of client.userStream([])) if (event.event_type === "order") refresh(event.id);
+     */
+    userStream(markets: string[], options?: StreamOptions): UserStream;
     /**
      * The offset added to the local clock when signing, in milliseconds.
      */
@@ -1716,7 +1827,7 @@ export class OrderBook {
      * Parses the bytes of a GET /book response (or one element of POST /books). Throws `DECODE` for
      * anything that is not a book, or a price or size that is not an exact decimal of at most 6 places.
      */
-    static fromBytes(bytes: Uint8Array | number[]): OrderBook;
+    static fromBytes(bytes: Uint8Array): OrderBook;
     /**
      * Parses the text of a GET /book response (or one element of POST /books).
      */
@@ -1743,7 +1854,7 @@ export class OrderBook {
     /**
      * Parses the bytes of a POST /books response: one `OrderBook` per element.
      */
-    static listFromBytes(bytes: Uint8Array | number[]): OrderBook[];
+    static listFromBytes(bytes: Uint8Array): OrderBook[];
     /**
      * The price a market order would reach, exactly as the upstream `calculateBuyMarketPrice` (buy:
      * `amount` is cash) and `calculateSellMarketPrice` (sell: `amount` is shares) compute it, walking
@@ -1754,7 +1865,7 @@ export class OrderBook {
      * book.marketPrice("BUY", 100);         // cash: the price that $100 reaches
      * book.marketPrice("SELL", 250, "FAK"); // shares
      */
-    marketPrice(side: OrderSide, amount: number, orderType: MarketOrderType): number;
+    marketPrice(side: OrderSide, amount: number, orderType?: MarketOrderType): number;
     /**
      * Halfway between the best bid and the best ask; `undefined` when a side is empty.
      */
@@ -1821,7 +1932,7 @@ export class OrderBook {
  * @example
  * calculateBuyMarketPrice([{ price: "0.6", size: "100" }, { price: "0.5", size: "100" }], 80, "FOK"); // 0.6
  */
-export function calculateBuyMarketPrice(asks: OrderSummary[], amount: number, orderType: MarketOrderType): number;
+export function calculateBuyMarketPrice(asks: OrderSummary[], amount: number, orderType?: MarketOrderType): number;
 
 /**
  * The fee of a trade of `size` shares at `price`: `size × rate × (price × (1 − price))^exponent`,
@@ -1836,7 +1947,7 @@ export function calculateFee(feeRate: FeeRateInput, size: number, price: number)
  * The price a market sell of `amount` shares reaches on `bids` as the service lists them (best bid
  * LAST), as the upstream function computes it. Errors as `calculateBuyMarketPrice`.
  */
-export function calculateSellMarketPrice(bids: OrderSummary[], amount: number, orderType: MarketOrderType): number;
+export function calculateSellMarketPrice(bids: OrderSummary[], amount: number, orderType?: MarketOrderType): number;
 
 /**
  * The five SERVICE_* headers of one request. `timestamp` defaults to now, in milliseconds.
