@@ -7,6 +7,8 @@
 /** Events kept for a `for await` that is slower than the stream; past this the oldest are dropped. */
 const MAX_QUEUED = 10000;
 const MAX_TIMER_MS = 2147483647;
+// What happened to the connection, for core.health().
+const CONNECTING = 0, OPENED = 1, CLOSED = 2, TICK = 3, CLOSE = 4;
 
 export function openStream(core, url, WebSocketImpl, onEvent, signal) {
   return new Stream(core, url, WebSocketImpl, onEvent, signal);
@@ -48,29 +50,32 @@ class Stream {
   }
 
   subscribe(ids) {
-    if (!this._core) return;
-    const message = this._core.subscribe(ids);
-    if (message !== undefined) this._send(message);
-    this._snapshots();
+    this._follow(true, ids);
   }
 
   unsubscribe(ids) {
+    this._follow(false, ids);
+  }
+
+  _follow(subscribe, ids) {
     if (!this._core) return;
-    const message = this._core.unsubscribe(ids);
-    if (message !== undefined) this._send(message);
+    const message = this._core.follow(subscribe, ids);
+    // Before the socket is open the change needs no message: the subscription sent on open has it.
+    if (message !== undefined && this._open) this._send(message);
+    this._snapshots();
   }
 
   book(assetId) {
-    return this._core?.book(assetId);
+    return this._core?.book(assetId, false);
   }
 
   bookStatus(assetId) {
-    return this._core?.bookStatus(assetId);
+    return this._core?.book(assetId, true);
   }
 
   close() {
     if (!this._core) return;
-    this._do(this._core.close());
+    this._health(CLOSE);
     const core = this._core;
     this._core = null;
     clearTimeout(this._timer);
@@ -130,7 +135,7 @@ class Stream {
 
   _connect() {
     if (!this._core) return;
-    this._do(this._core.connecting());
+    this._health(CONNECTING);
     let socket;
     try {
       socket = new this._WebSocket(this._url);
@@ -139,15 +144,16 @@ class Stream {
       socket.onmessage = (message) => socket === this._socket && this._message(message);
       socket.onclose = socket.onerror = () => socket === this._socket && this._lost();
     } catch (cause) {
-      this._socket = socket;
-      this._emit({ event_type: "error", error: this._core.socketError(cause) });
-      this._lost();
+      this._drop(socket);
+      this._socket = null;
+      this._health(CLOSED, cause ?? new Error("the WebSocket constructor threw"));
     }
   }
 
   _opened() {
+    this._open = true;
     if (!this._send(this._core.hello())) return;
-    this._do(this._core.opened(Date.now()));
+    this._health(OPENED);
     this._snapshots();
   }
 
@@ -159,10 +165,10 @@ class Stream {
       data = undefined;
     }
     const report = this._core.frame(data, Date.now());
-    if (report.pong) return this._schedule();
+    if (report.pong) return this._health(TICK);
     if (report.error) {
       this._emit({ event_type: "error", error: report.error });
-      return this._schedule();
+      return this._health(TICK);
     }
     if (this._onEvent || this._iterating) {
       let events;
@@ -174,7 +180,7 @@ class Stream {
       for (const event of Array.isArray(events) ? events : [events]) this._emit(event);
     }
     this._report(report);
-    this._schedule();
+    this._health(TICK);
     this._snapshots();
   }
 
@@ -186,12 +192,14 @@ class Stream {
 
   _lost() {
     const socket = this._socket;
+    this._open = false;
     this._socket = null;
     this._drop(socket);
-    if (this._core) this._do(this._core.closed(Math.random()));
+    this._health(CLOSED);
   }
 
   _drop(socket) {
+    if (socket === this._socket) this._open = false;
     if (!socket) return;
     try {
       socket.onopen = socket.onmessage = socket.onclose = socket.onerror = null;
@@ -211,40 +219,39 @@ class Stream {
     }
   }
 
-  /** Does what the core answered: [["ping"], ["resubscribe"], ["reconnect", ms], ["status", s]]. */
-  _do(actions) {
-    for (const [kind, arg] of actions) {
-      if (kind === "ping") this._send("PING");
-      else if (kind === "resubscribe") this._send(this._core.hello());
-      else if (kind === "status") {
+  /**
+   * Tells the core what happened and does what it answers: [["ping"], ["resubscribe"], ["reconnect", ms],
+   * ["status", s], ["error", e], ["next", at]] (`next`: when to tell it again that time passed).
+   */
+  _health(kind, cause) {
+    if (!this._core) return;
+    const actions = this._core.health(kind, Date.now(), Math.random(), cause);
+    for (const [what, arg] of actions) {
+      if (what === "ping") this._send("PING");
+      else if (what === "resubscribe") this._send(this._core.hello());
+      else if (what === "status") {
         this._status = arg;
         this._emit({ event_type: "status", status: arg });
-      } else if (kind === "reconnect") {
+      } else if (what === "error") this._emit({ event_type: "error", error: arg });
+      else if (what === "reconnect") {
         this._drop(this._socket);
         this._socket = null;
         clearTimeout(this._reconnect);
         this._reconnect = setTimeout(() => this._connect(), Math.min(arg, MAX_TIMER_MS));
+      } else if (what === "next") {
+        clearTimeout(this._timer);
+        if (Number.isFinite(arg)) {
+          this._timer = setTimeout(() => this._health(TICK), Math.min(Math.max(0, arg - Date.now()), MAX_TIMER_MS));
+        }
       }
     }
-    this._schedule();
   }
 
-  /** Arms the health timer for the core's next check. */
-  _schedule() {
-    clearTimeout(this._timer);
-    if (!this._core) return;
-    const at = this._core.nextCheck();
-    if (!Number.isFinite(at)) return;
-    this._timer = setTimeout(() => {
-      if (this._core) this._do(this._core.tick(Date.now(), Math.random()));
-    }, Math.min(Math.max(0, at - Date.now()), MAX_TIMER_MS));
-  }
-
-  /** Fetches the snapshots the core asks for, and hands them to it. */
+  /** Fetches the snapshots the core asks for; it applies them, and what they did is reported. */
   _snapshots() {
     if (!this._core) return;
-    for (const asset of this._core.snapshotsDue()) {
-      this._core.snapshot(asset).then((report) => {
+    for (const done of this._core.snapshots()) {
+      done.then((report) => {
         if (!this._core) return;
         this._report(report);
         this._snapshots();

@@ -202,88 +202,66 @@ fn ms(options: &JsValue, key: &'static str, default: f64) -> Result<f64, Error> 
     }
 }
 
-/// Actions as the driver takes them: `[["ping"], ["resubscribe"], ["reconnect", ms], ["status", s]]` (for a
-/// resubscription the driver sends `hello()` again).
-fn actions(list: Vec<Action>) -> Array {
-    let out = Array::new();
-    for action in list {
-        let item = Array::new();
-        match action {
-            Action::Ping => item.push(&"ping".into()),
-            Action::Resubscribe => item.push(&"resubscribe".into()),
-            Action::Reconnect { delay_ms } => {
-                item.push(&"reconnect".into());
-                item.push(&delay_ms.into())
-            }
-            Action::Status(status) => {
-                item.push(&"status".into());
-                item.push(&status.as_str().into())
-            }
-        };
-        out.push(&item);
-    }
-    out
-}
+/// What happened to the connection, for [`StreamCore::health`].
+const CONNECTING: u32 = 0;
+const OPENED: u32 = 1;
+const CLOSED: u32 = 2;
+const TICK: u32 = 3;
+const CLOSE: u32 = 4;
 
+// Few exports, each doing one kind of thing: every export costs the wasm its own shim.
 #[wasm_bindgen]
 impl StreamCore {
     fn with<R>(&self, otherwise: R, f: impl FnOnce(&mut CoreState) -> R) -> R {
         self.state.try_borrow_mut().map_or(otherwise, |mut s| f(&mut s))
     }
 
-    /// The subscription to send on a new socket (the user channel's carries the credentials, as the
-    /// protocol wants; it goes nowhere but the socket).
+    /// The subscription to send on a new socket, or to renew one (the user channel's carries the
+    /// credentials, as the protocol wants; it goes nowhere but the socket).
     pub fn hello(&self) -> String {
-        self.with(String::new(), |s| self.subscription(&s.ids))
-    }
-
-    fn subscription(&self, ids: &[String]) -> String {
-        match (self.channel, &self.inner.credentials) {
-            (Channel::Market, _) => protocol::market_subscription(ids),
-            (Channel::User, Some(creds)) => creds.user_subscription(ids).as_str().to_owned(),
+        self.with(String::new(), |s| match (self.channel, &self.inner.credentials) {
+            (Channel::Market, _) => protocol::market_subscription(&s.ids),
+            (Channel::User, Some(creds)) => creds.user_subscription(&s.ids).as_str().to_owned(),
             (Channel::User, None) => String::new(),
-        }
+        })
     }
 
-    pub fn connecting(&self) -> Array {
-        let list = self.with(Vec::new(), |s| s.health.connecting());
-        actions(list)
-    }
-
-    pub fn opened(&self, now: f64) -> Array {
-        let list = self.with(Vec::new(), |s| s.health.opened(now));
-        actions(list)
-    }
-
-    /// The socket closed or failed: every book waits for the new socket's dump.
-    pub fn closed(&self, random: f64) -> Array {
-        let list = self.with(Vec::new(), |s| {
-            s.books.reconnected();
-            s.health.closed(random)
+    /// The connection's news (`kind`: 0 connecting, 1 opened, 2 closed or failed, 3 a timer, 4 closed by
+    /// its owner) and what to do: `[["ping"], ["resubscribe"], ["reconnect", ms], ["status", s],
+    /// ["error", e]]`, ending with `["next", at]`, when to call again with 3 (`Infinity`: never). A socket
+    /// that could not be created gives its `cause`.
+    pub fn health(&self, kind: u32, now: f64, random: f64, cause: &JsValue) -> Array {
+        let (list, next) = self.with((Vec::new(), f64::INFINITY), |s| {
+            let list = match kind {
+                CONNECTING => s.health.connecting(),
+                OPENED => s.health.opened(now),
+                CLOSED => {
+                    // Every book waits for the new socket's dump.
+                    s.books.reconnected();
+                    s.health.closed(random)
+                }
+                TICK => s.health.tick(now, random),
+                CLOSE => s.health.close(),
+                _ => Vec::new(),
+            };
+            (list, s.health.next_check())
         });
-        actions(list)
-    }
-
-    pub fn tick(&self, now: f64, random: f64) -> Array {
-        let list = self.with(Vec::new(), |s| s.health.tick(now, random));
-        actions(list)
-    }
-
-    #[wasm_bindgen(js_name = nextCheck)]
-    pub fn next_check(&self) -> f64 {
-        self.with(f64::INFINITY, |s| s.health.next_check())
-    }
-
-    pub fn close(&self) -> Array {
-        let list = self.with(Vec::new(), |s| s.health.close());
-        actions(list)
-    }
-
-    /// The error of a socket that could not be created.
-    #[wasm_bindgen(js_name = socketError)]
-    pub fn socket_error(&self, cause: &JsValue) -> JsValue {
-        let e = Error::new(ErrorCode::Network, "the WebSocket could not be opened");
-        error_with_cause(&e, Some(cause))
+        let out = Array::new();
+        for action in list {
+            let item = match action {
+                Action::Ping => Array::of1(&"ping".into()),
+                Action::Resubscribe => Array::of1(&"resubscribe".into()),
+                Action::Reconnect { delay_ms } => Array::of2(&"reconnect".into(), &delay_ms.into()),
+                Action::Status(status) => Array::of2(&"status".into(), &status.as_str().into()),
+            };
+            out.push(&item);
+        }
+        if !is_absent(cause) {
+            let e = Error::new(ErrorCode::Network, "the WebSocket could not be opened");
+            out.push(&Array::of2(&"error".into(), &error_with_cause(&e, Some(cause))));
+        }
+        out.push(&Array::of2(&"next".into(), &next.into()));
+        out
     }
 
     /// One message of the socket: `PONG`, or a frame of events applied to the live books. Answers
@@ -323,53 +301,42 @@ impl StreamCore {
         }
     }
 
-    /// Follows more ids on the live socket: the message to send, or undefined when nothing is new.
-    pub fn subscribe(&self, ids: &JsValue) -> Result<Option<String>, JsValue> {
+    /// Follows more ids (`subscribe`) or fewer on the live socket: the message to send, or undefined when
+    /// nothing changes.
+    pub fn follow(&self, subscribe: bool, ids: &JsValue) -> Result<Option<String>, JsValue> {
         let ids = protocol::ids(self.channel, &to_value(ids, "ids")?)?;
-        let fresh = self.with(Vec::new(), |s| {
-            let fresh: Vec<String> = ids.into_iter().filter(|id| !s.ids.contains(id)).collect();
-            for id in &fresh {
-                s.ids.push(id.clone());
-                if self.channel == Channel::Market {
-                    s.books.subscribe(id);
+        let changed = self.with(Vec::new(), |s| {
+            let changed: Vec<String> = ids.into_iter().filter(|id| s.ids.contains(id) != subscribe).collect();
+            for id in &changed {
+                if subscribe {
+                    s.ids.push(id.clone());
+                    if self.channel == Channel::Market {
+                        s.books.subscribe(id);
+                    }
+                } else {
+                    s.ids.retain(|x| x != id);
+                    s.books.unsubscribe(id);
                 }
             }
-            fresh
+            changed
         });
-        Ok((!fresh.is_empty()).then(|| self.operation(true, &fresh)))
-    }
-
-    pub fn unsubscribe(&self, ids: &JsValue) -> Result<Option<String>, JsValue> {
-        let ids = protocol::ids(self.channel, &to_value(ids, "ids")?)?;
-        let gone = self.with(Vec::new(), |s| {
-            let gone: Vec<String> = ids.into_iter().filter(|id| s.ids.contains(id)).collect();
-            s.ids.retain(|id| !gone.contains(id));
-            for id in &gone {
-                s.books.unsubscribe(id);
-            }
-            gone
-        });
-        Ok((!gone.is_empty()).then(|| self.operation(false, &gone)))
-    }
-
-    fn operation(&self, subscribe: bool, ids: &[String]) -> String {
-        match self.channel {
-            Channel::Market => protocol::operation(subscribe, ids),
-            Channel::User => protocol::user_operation(subscribe, ids),
+        if changed.is_empty() {
+            return Ok(None);
         }
+        Ok(Some(match self.channel {
+            Channel::Market => protocol::operation(subscribe, &changed),
+            Channel::User => protocol::user_operation(subscribe, &changed),
+        }))
     }
 
-    /// The assets whose snapshot (GET /book) should be fetched now.
-    #[wasm_bindgen(js_name = snapshotsDue)]
-    pub fn snapshots_due(&self) -> Array {
+    /// Starts fetching the snapshots (GET /book, with the client's budgets and retries) that the books
+    /// need now; one promise per asset, each resolving to a report like `frame`'s (never rejecting).
+    pub fn snapshots(&self) -> Array {
         let due = self.with(Vec::new(), |s| s.books.snapshots_due());
-        due.iter().map(|a| JsValue::from_str(a)).collect()
+        due.into_iter().map(|asset| JsValue::from(self.snapshot(asset))).collect()
     }
 
-    /// Fetches the snapshot of `asset` (with the client's budgets and retries) and applies it. Resolves
-    /// to a report like `frame`'s; never rejects.
-    pub fn snapshot(&self, asset: &JsValue) -> Promise {
-        let asset = read_str(asset, "assetId", 100).unwrap_or_default();
+    fn snapshot(&self, asset: String) -> Promise {
         let inner = self.inner.clone();
         // The stream may be closed (and its core freed) while the snapshot is on the way.
         let state = Rc::downgrade(&self.state);
@@ -403,17 +370,15 @@ impl StreamCore {
         }))
     }
 
-    /// A copy of an asset's live book, or undefined.
-    pub fn book(&self, asset: &JsValue) -> Option<OrderBook> {
-        let asset = read_str(asset, "assetId", 100).ok()?;
-        self.with(None, |s| s.books.get(&asset).and_then(|b| b.book.clone()).map(OrderBook::from))
-    }
-
-    #[wasm_bindgen(js_name = bookStatus)]
-    pub fn book_status(&self, asset: &JsValue) -> JsValue {
+    /// A copy of an asset's live book (`status` false), or its status (`status` true); undefined for an
+    /// asset the stream does not follow.
+    pub fn book(&self, asset: &JsValue, status: bool) -> JsValue {
         let Ok(asset) = read_str(asset, "assetId", 100) else { return JsValue::UNDEFINED };
         self.with(JsValue::UNDEFINED, |s| {
             let Some(live) = s.books.get(&asset) else { return JsValue::UNDEFINED };
+            if !status {
+                return live.book.clone().map_or(JsValue::UNDEFINED, |b| OrderBook::from(b).into());
+            }
             let out = Object::new();
             let state = match live.state {
                 State::Waiting => "waiting",
