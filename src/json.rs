@@ -11,6 +11,9 @@ use crate::error::Error;
 /// Nesting beyond this is rejected rather than risking the stack.
 pub const MAX_DEPTH: u32 = 64;
 
+/// What [`Scanner::object`] calls for each field: the scanner at the value, and the key.
+type FieldFn<'f, 'a> = dyn FnMut(&mut Scanner<'a>, &'a [u8]) -> Result<(), Error> + 'f;
+
 pub struct Scanner<'a> {
     bytes: &'a [u8],
     pos: usize,
@@ -164,7 +167,7 @@ impl<'a> Scanner<'a> {
     }
 
     // One copy of the loop for every caller's closure: the wasm pays for it once.
-    fn object_dyn(&mut self, field: &mut dyn FnMut(&mut Self, &'a [u8]) -> Result<(), Error>) -> Result<(), Error> {
+    fn object_dyn(&mut self, field: &mut FieldFn<'_, 'a>) -> Result<(), Error> {
         self.expect(b'{', "expected an object")?;
         self.enter()?;
         if !self.eat(b'}') {

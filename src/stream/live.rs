@@ -60,21 +60,64 @@ impl Resync {
 /// Changes kept per asset while its snapshot is on the way; beyond this the snapshot is fetched again.
 pub const MAX_PENDING: usize = 10_000;
 
-/// A change that could not be applied yet, kept with its frame's timestamp.
-#[derive(Clone, Debug, PartialEq)]
-enum Pending {
-    Change { timestamp: u64, side: Side, price: String, size: String, hash: Option<String>, check: bool },
-    TickSize { timestamp: u64, tick_size: String },
-    LastTrade { timestamp: u64, price: String },
+/// One change of a book, as a frame carries it (borrowed from the frame's bytes).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Change<'a> {
+    Level { timestamp: u64, side: Side, price: &'a str, size: &'a str, hash: Option<&'a str>, check: bool },
+    TickSize { timestamp: u64, tick_size: &'a str },
+    LastTrade { timestamp: u64, price: &'a str },
 }
 
-impl Pending {
+impl Change<'_> {
     fn timestamp(&self) -> u64 {
         match self {
-            Self::Change { timestamp, .. } | Self::TickSize { timestamp, .. } | Self::LastTrade { timestamp, .. } => {
+            Self::Level { timestamp, .. } | Self::TickSize { timestamp, .. } | Self::LastTrade { timestamp, .. } => {
                 *timestamp
             }
         }
+    }
+}
+
+/// A change that could not be applied yet (its book is on the way), kept with its text.
+#[derive(Clone, Debug, PartialEq)]
+struct Pending {
+    change: Change<'static>,
+    /// The text the change's fields point into: price, size, hash (or the tick size, or the price).
+    text: [String; 3],
+}
+
+impl Pending {
+    fn keep(change: Change<'_>) -> Self {
+        let own = |s: &str| s.to_owned();
+        let (text, change) = match change {
+            Change::Level { timestamp, side, price, size, hash, check } => (
+                [own(price), own(size), own(hash.unwrap_or_default())],
+                Change::Level { timestamp, side, price: "", size: "", hash: hash.map(|_| ""), check },
+            ),
+            Change::TickSize { timestamp, tick_size } => {
+                ([own(tick_size), String::new(), String::new()], Change::TickSize { timestamp, tick_size: "" })
+            }
+            Change::LastTrade { timestamp, price } => {
+                ([own(price), String::new(), String::new()], Change::LastTrade { timestamp, price: "" })
+            }
+        };
+        Self { change, text }
+    }
+
+    /// The change again, pointing into the kept text.
+    fn change(&self) -> Change<'_> {
+        let [a, b, c] = &self.text;
+        match self.change {
+            Change::Level { timestamp, side, hash, check, .. } => {
+                Change::Level { timestamp, side, price: a, size: b, hash: hash.map(|_| c.as_str()), check }
+            }
+            Change::TickSize { timestamp, .. } => Change::TickSize { timestamp, tick_size: a },
+            Change::LastTrade { timestamp, .. } => Change::LastTrade { timestamp, price: a },
+        }
+    }
+
+    fn timestamp(&self) -> u64 {
+        self.change.timestamp()
     }
 }
 
@@ -141,16 +184,16 @@ impl LiveBook {
     }
 
     /// Applies one change to the live book; `Err` when the book cannot take it.
-    fn apply(&mut self, change: &Pending, policy: HashCheck, now: f64) -> Result<(), Resync> {
+    fn apply(&mut self, change: Change<'_>, policy: HashCheck, now: f64) -> Result<(), Resync> {
         let book = self.book.as_mut().ok_or(Resync::Gap)?;
         let timestamp = change.timestamp();
         let text = digits(timestamp);
         match change {
-            Pending::Change { side, price, size, hash, check, .. } => {
-                book.apply_price_change(*side, price, size).map_err(|_| Resync::Gap)?;
+            Change::Level { side, price, size, hash, check, .. } => {
+                book.apply_price_change(side, price, size).map_err(|_| Resync::Gap)?;
                 book.set_timestamp(&text).map_err(|_| Resync::Gap)?;
-                let check = policy == HashCheck::EveryEntry || (policy == HashCheck::LastPerFrame && *check);
-                if let (true, Some(expected)) = (check, hash.as_deref().filter(|h| !h.is_empty())) {
+                let check = policy == HashCheck::EveryEntry || (policy == HashCheck::LastPerFrame && check);
+                if let (true, Some(expected)) = (check, hash.filter(|h| !h.is_empty())) {
                     let matched = book.hash() == expected;
                     self.record(matched, now);
                     if !matched {
@@ -158,8 +201,8 @@ impl LiveBook {
                     }
                 }
             }
-            Pending::TickSize { tick_size, .. } => book.set_tick_size(tick_size).map_err(|_| Resync::Gap)?,
-            Pending::LastTrade { price, .. } => book.set_last_trade_price(price).map_err(|_| Resync::Gap)?,
+            Change::TickSize { tick_size, .. } => book.set_tick_size(tick_size).map_err(|_| Resync::Gap)?,
+            Change::LastTrade { price, .. } => book.set_last_trade_price(price).map_err(|_| Resync::Gap)?,
         }
         Ok(())
     }
@@ -301,7 +344,7 @@ impl LiveBooks {
         live.state = State::Live;
         let pending = std::mem::take(&mut live.pending);
         for change in pending.iter().filter(|c| c.timestamp() > taken) {
-            if let Err(reason) = live.apply(change, policy, now) {
+            if let Err(reason) = live.apply(change.change(), policy, now) {
                 live.state = State::Resyncing;
                 report.resync.push((asset_id.to_owned(), reason));
                 break;
@@ -341,7 +384,7 @@ impl LiveBooks {
                 let (Some(asset), Some(tick_size)) = (event.asset_id.as_deref(), event.new_tick_size.as_deref()) else {
                     return Err(Error::decode("a tick_size_change event needs asset_id and new_tick_size"));
                 };
-                let change = Pending::TickSize { timestamp: event.timestamp()?, tick_size: tick_size.to_owned() };
+                let change = Change::TickSize { timestamp: event.timestamp()?, tick_size };
                 self.change(asset, change, now, report);
                 Ok(())
             }
@@ -349,7 +392,7 @@ impl LiveBooks {
                 let (Some(asset), Some(price)) = (event.asset_id.as_deref(), event.price.as_deref()) else {
                     return Err(Error::decode("a last_trade_price event needs asset_id and price"));
                 };
-                let change = Pending::LastTrade { timestamp: event.timestamp()?, price: price.to_owned() };
+                let change = Change::LastTrade { timestamp: event.timestamp()?, price };
                 self.change(asset, change, now, report);
                 Ok(())
             }
@@ -386,12 +429,12 @@ impl LiveBooks {
         for (i, entry) in entries.iter().enumerate() {
             // The hash is checked after an asset's last entry of the frame (or every entry, by policy).
             let last = !entries.iter().skip(i + 1).any(|e| e.asset_id == entry.asset_id);
-            let change = Pending::Change {
+            let change = Change::Level {
                 timestamp,
                 side: entry.side,
-                price: entry.price.clone().into_owned(),
-                size: entry.size.clone().into_owned(),
-                hash: entry.hash.as_ref().map(|h| h.clone().into_owned()),
+                price: &entry.price,
+                size: &entry.size,
+                hash: entry.hash.as_deref(),
                 check: last,
             };
             self.change(&entry.asset_id, change, now, report);
@@ -400,7 +443,7 @@ impl LiveBooks {
     }
 
     /// One change for one asset: applied when its book is live, kept while a snapshot is on the way.
-    fn change(&mut self, asset: &str, change: Pending, now: f64, report: &mut FrameReport) {
+    fn change(&mut self, asset: &str, change: Change<'_>, now: f64, report: &mut FrameReport) {
         let policy = self.policy;
         let Some(live) = self.get_mut(asset) else { return };
         match live.state {
@@ -410,7 +453,7 @@ impl LiveBooks {
                     return;
                 }
                 report.changed(asset);
-                if let Err(reason) = live.apply(&change, policy, now) {
+                if let Err(reason) = live.apply(change, policy, now) {
                     live.state = State::Resyncing;
                     report.resync.push((asset.to_owned(), reason));
                 }
@@ -421,7 +464,7 @@ impl LiveBooks {
                     live.state = State::Resyncing;
                     report.resync.push((asset.to_owned(), Resync::Overflow));
                 }
-                live.pending.push(change);
+                live.pending.push(Pending::keep(change));
             }
         }
     }
