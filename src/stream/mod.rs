@@ -4,4 +4,5 @@
 
 pub mod health;
 pub mod live;
+pub mod options;
 pub mod protocol;

@@ -5,9 +5,8 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use js_sys::{Array, Function, Object, Promise};
+use js_sys::{Array, Object, Promise};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 use super::book::OrderBook;
 use super::call::Inner;
@@ -16,8 +15,10 @@ use super::transport::{Payload, Want};
 use crate::api;
 use crate::bounds::MAX_BOOK_BYTES;
 use crate::error::{Error, ErrorCode};
-use crate::stream::health::{Action, Health, HealthPolicy};
-use crate::stream::live::{HashCheck, LiveBooks, State};
+use crate::api::{Params, Value};
+use crate::stream::health::{Action, Health};
+use crate::stream::live::{LiveBooks, State};
+use crate::stream::options;
 use crate::stream::protocol::{self, Channel};
 
 #[wasm_bindgen(module = "/src/js/stream.js")]
@@ -137,42 +138,25 @@ struct CoreState {
 pub(super) fn open(inner: &Rc<Inner>, channel: Channel, ids: &JsValue, options: Option<&JsValue>) -> Result<JsValue, JsValue> {
     let ids = protocol::ids(channel, &to_value(ids, "ids")?)?;
     let options = options.filter(|o| !is_absent(o)).cloned().unwrap_or_else(|| Object::new().into());
-    if !options.is_object() {
+    let Value::Object(fields) = to_value(&options, "options")? else {
         return Err(Error::invalid("options", "must be an object").into());
-    }
-    let base = match read_opt(&options, "wsBaseUrl")? {
-        Some(url) => read_str(&url, "wsBaseUrl", 4096)?,
-        None => inner.transport.bases.clob.clone(),
     };
-    let url = protocol::socket_url(&base, channel)?;
-    let socket = match read_opt(&options, "WebSocket")? {
-        Some(ctor) => ctor,
-        None => js_sys::global().into(),
-    };
-    let socket = if socket.is_function() { socket } else { field(&socket, "WebSocket", "WebSocket")? };
+    let settings = options::settings(channel, &Params(fields), &inner.transport.bases.clob)?;
+    // The options that are JS objects, read as such.
+    let socket = field(&options, "WebSocket", "WebSocket")?;
+    let socket = if is_absent(&socket) { field(&js_sys::global(), "WebSocket", "WebSocket")? } else { socket };
     if !socket.is_function() {
         return Err(Error::invalid("WebSocket", "no WebSocket here: pass options.WebSocket (a constructor)").into());
     }
-    let on_event = match read_opt(&options, "onEvent")? {
-        Some(f) => f.dyn_into::<Function>().map_err(|_| Error::invalid("onEvent", "must be a function"))?.into(),
-        None => JsValue::UNDEFINED,
-    };
+    let on_event = field(&options, "onEvent", "onEvent")?;
+    if !is_absent(&on_event) && !on_event.is_function() {
+        return Err(Error::invalid("onEvent", "must be a function").into());
+    }
     let signal = read_signal(&field(&options, "signal", "signal")?)?.unwrap_or(JsValue::UNDEFINED);
-    let defaults = HealthPolicy::default();
-    let policy = HealthPolicy {
-        stall_after_ms: ms(&options, "stallAfterMs", defaults.stall_after_ms)?,
-        ping_every_ms: ms(&options, "pingEveryMs", defaults.ping_every_ms)?,
-        pong_within_ms: ms(&options, "pongWithinMs", defaults.pong_within_ms)?,
-        ..defaults
-    };
-    let verify = match read_opt(&options, "verify")? {
-        Some(v) => HashCheck::parse(&read_str(&v, "verify", 8)?)?,
-        None => HashCheck::LastPerFrame,
-    };
     if channel == Channel::User && inner.credentials.is_none() {
         return Err(crate::auth::missing_credentials().into());
     }
-    let mut books = LiveBooks::new(verify);
+    let mut books = LiveBooks::new(settings.verify);
     if channel == Channel::Market {
         for id in &ids {
             books.subscribe(id);
@@ -181,25 +165,9 @@ pub(super) fn open(inner: &Rc<Inner>, channel: Channel, ids: &JsValue, options: 
     let core = StreamCore {
         inner: inner.clone(),
         channel,
-        state: Rc::new(RefCell::new(CoreState { ids, books, health: Health::new(policy) })),
+        state: Rc::new(RefCell::new(CoreState { ids, books, health: Health::new(settings.health) })),
     };
-    open_stream(core, &url, &socket, &on_event, &signal)
-}
-
-fn read_opt(options: &JsValue, key: &'static str) -> Result<Option<JsValue>, Error> {
-    let value = field(options, key, key)?;
-    Ok((!is_absent(&value)).then_some(value))
-}
-
-/// A duration option: at least 100 ms, or `Infinity`.
-fn ms(options: &JsValue, key: &'static str, default: f64) -> Result<f64, Error> {
-    match read_opt(options, key)? {
-        None => Ok(default),
-        Some(v) => match v.as_f64() {
-            Some(n) if n >= 100.0 => Ok(n),
-            _ => Err(Error::invalid(key, "must be at least 100 milliseconds (or Infinity)")),
-        },
-    }
+    open_stream(core, &settings.url, &socket, &on_event, &signal)
 }
 
 /// What happened to the connection, for [`StreamCore::health`].
