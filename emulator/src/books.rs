@@ -142,7 +142,8 @@ impl BookFields<'_> {
     }
 }
 
-fn levels(s: &mut String, levels: &[(u64, u64)]) {
+/// Levels as the service writes them: `{"price":"0.45","size":"12.5"}`, comma-separated.
+pub(crate) fn levels(s: &mut String, levels: &[(u64, u64)]) {
     for (i, (p, q)) in levels.iter().enumerate() {
         if i > 0 {
             s.push(',');

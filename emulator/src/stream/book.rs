@@ -198,9 +198,9 @@ impl LiveBook {
             r#"{{"event_type":"book","market":"{}","asset_id":"{}","timestamp":"{}","hash":"{}","bids":["#,
             self.market, self.asset_id, self.timestamp, self.hash
         );
-        push_levels(&mut s, &self.bids);
+        crate::books::levels(&mut s, &self.bids);
         s.push_str(r#"],"asks":["#);
-        push_levels(&mut s, &self.asks);
+        crate::books::levels(&mut s, &self.asks);
         let _ =
             write!(s, r#"],"tick_size":"{}","last_trade_price":"{}"}}"#, decimal(self.tick, 6), self.last_trade_price);
         s
@@ -336,19 +336,6 @@ impl LiveBook {
         let (price, size) = *self.side(side).last()?;
         let taken = if size <= 1 || rng.random_bool(0.35) { size } else { rng.random_range(1..size) };
         Some(Change::Take { side, price, taken, remaining: size - taken })
-    }
-}
-
-fn push_levels(s: &mut String, levels: &[(u64, u64)]) {
-    for (i, (p, q)) in levels.iter().enumerate() {
-        if i > 0 {
-            s.push(',');
-        }
-        s.push_str(r#"{"price":""#);
-        push_decimal(s, *p, 6);
-        s.push_str(r#"","size":""#);
-        push_decimal(s, *q, 2);
-        s.push_str(r#""}"#);
     }
 }
 
