@@ -193,6 +193,11 @@ impl LiveBook {
                 book.apply_price_change(side, price, size).map_err(|_| Resync::Gap)?;
                 book.set_timestamp(&text).map_err(|_| Resync::Gap)?;
                 let check = policy == HashCheck::EveryEntry || (policy == HashCheck::LastPerFrame && check);
+                // Until a snapshot has told the market fields the hash covers, no check can match.
+                let check = check && self.market.is_some();
+                if !check {
+                    self.verified = false;
+                }
                 if let (true, Some(expected)) = (check, hash.filter(|h| !h.is_empty())) {
                     let matched = book.hash() == expected;
                     self.record(matched, now);
@@ -762,6 +767,31 @@ mod tests {
         let frame = svc.changes(&[(A, "BUY", "0.42", "9")]);
         assert_eq!(books.apply_frame(frame.as_bytes(), 2.0).unwrap().resync.len(), 1);
         assert_eq!(books.snapshots_due(), vec![A.to_owned()]);
+    }
+
+    #[test]
+    fn a_book_event_before_the_snapshot_is_applied_and_checked_once_the_market_fields_come() {
+        let mut svc = Service::new();
+        let mut books = LiveBooks::new(HashCheck::EveryEntry);
+        books.subscribe(A);
+        // The stream's dump comes first; the snapshot with min_order_size and neg_risk is still on the way.
+        let dump = svc.book_event(A);
+        assert_eq!(books.apply_frame(dump.as_bytes(), 1.0).unwrap().resync, vec![]);
+        let frame = svc.changes(&[(A, "BUY", "0.41", "9")]);
+        assert_eq!(books.apply_frame(frame.as_bytes(), 2.0).unwrap().resync, vec![]);
+        let live = books.get(A).unwrap();
+        assert_eq!((live.state, live.verified, live.mismatches), (State::Live, false, 0));
+        // An older snapshot only brings the fields; the next entry is checked and matches.
+        let old = {
+            let mut old = Service::new();
+            old.snapshot(A)
+        };
+        assert_eq!(books.snapshot(A, old, 3.0), FrameReport::default());
+        let frame = svc.changes(&[(A, "SELL", "0.62", "1")]);
+        assert_eq!(books.apply_frame(frame.as_bytes(), 4.0).unwrap().resync, vec![]);
+        let live = books.get(A).unwrap();
+        assert_eq!((live.verified, live.mismatches, live.verified_at_ms), (true, 0, 4.0));
+        equal(&books, &mut svc, A);
     }
 
     #[test]
