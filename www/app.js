@@ -21,6 +21,7 @@ const ctx = {
   isAbort: (error) => isPredictKitError(error) && error.code === "ABORTED",
   isPredictKitError,
   connectListeners: [],
+  releaseListeners: [],
 
   /**
    * Points the page at `baseUrl`, with the account's credentials or none. Throws INVALID_PARAMS for a
@@ -34,6 +35,8 @@ const ctx = {
       maxRetries: 2,
       onEvent: showRetryNotice,
     });
+    // Streams opened by the old client close before it is freed (sign-in, sign-out, base-URL change).
+    for (const listener of this.releaseListeners) listener();
     const previous = this.client;
     const serviceChanged = baseUrl !== this.baseUrl;
     this.client = client;
@@ -45,6 +48,10 @@ const ctx = {
   },
   onConnect(listener) {
     this.connectListeners.push(listener);
+  },
+  /** `listener()` runs when the current client is about to be replaced: close what it opened. */
+  onRelease(listener) {
+    this.releaseListeners.push(listener);
   },
   /**
    * Call when a request has settled. The retry notice goes once the retried attempt has been sent: a

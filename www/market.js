@@ -1,13 +1,28 @@
 // The market view: one outcome's order book (parsed in WebAssembly), its depth and price history, a
 // "what would it cost" estimate from OrderBook.simulate(), the fee rate and the comments.
+//
+// The book is live: a MarketStream (client.marketStream) follows every outcome of the market, keeps each
+// book in wasm and checks it against the service's hash. The page first shows the REST snapshot, then
+// re-renders from `stream.book(token)` on each `book_update` of the shown outcome, at most once per
+// animation frame. A pill says how the connection and the book are; "Pause" closes the stream (a page
+// that updates by itself must let the user stop it) and "Resume" opens a new one.
 import { $, h, cents, price, usd, usdShort, num, date, dateTime, shortId, jsonList, errorBox } from "./ui.js";
 import { depthChart, historyChart } from "./charts.js";
+import { livePill, ago } from "./live.js";
 
 const TABLE_LEVELS = 8;
 const CHART_LEVELS = 120;
 const COMMENTS_PAGE = 8;
 /** Price-history windows and their bucket size in minutes. */
 const INTERVALS = { "1h": 1, "6h": 5, "1d": 15, "1w": 60, max: 1440 };
+/** How long a resync or a stream error stays mentioned in the pill. */
+const NOTE_MS = 4000;
+const RESYNC_REASONS = {
+  hash_mismatch: "the book drifted from the service's hash",
+  book_mismatch: "a snapshot did not match its hash",
+  gap: "updates were missed",
+  overflow: "too many updates came while catching up",
+};
 
 export function marketView(ctx) {
   let controller = null;
@@ -22,15 +37,48 @@ export function marketView(ctx) {
   let feeBps = null;
   let route = {};
 
+  // Live updates.
+  /** The open MarketStream, or null (closed market, paused, another view). */
+  let stream = null;
+  /** The tokens the stream follows: every outcome of the market shown. */
+  let streamTokens = [];
+  /** Whether the page's stream is wanted for this market (false for a closed one). */
+  let streamable = false;
+  let paused = false;
+  /** requestAnimationFrame id of the pending re-render; 0 when none is pending. */
+  let frame = 0;
+  /** setInterval id that refreshes "verified N s ago". */
+  let ticker = 0;
+  /** Whether `book` is a copy of the stream's live book (else the REST snapshot). */
+  let bookIsLive = false;
+  /** The last resync of the shown outcome ({ reason, at }), the last stream error ({ text, at }). */
+  let lastResync = null;
+  let lastError = null;
+  /** The last `last_trade_price` event of the shown outcome. */
+  let lastTrade = null;
+  let openFailed = "";
+
+  const pill = livePill({ pill: $("live-status"), text: $("live-text"), announcer: $("live-announce") });
+  const liveToggle = $("live-toggle");
+  liveToggle.addEventListener("click", () => {
+    paused = !paused;
+    liveToggle.setAttribute("aria-pressed", String(paused));
+    liveToggle.textContent = paused ? "Resume" : "Pause";
+    liveToggle.setAttribute("aria-label", paused ? "Resume live updates" : "Pause live updates");
+    if (paused) closeStream();
+    else openStream();
+    renderLive();
+  });
+
   const simForm = $("sim-form");
   simForm.addEventListener("submit", (event) => {
     event.preventDefault();
-    renderSimulation();
+    renderSimulation(true);
   });
-  simForm.addEventListener("input", renderSimulation);
+  simForm.addEventListener("input", () => renderSimulation(true));
   simForm.addEventListener("change", () => {
     updateAmountLabel();
-    renderSimulation();
+    renderSimulation(true);
   });
   for (const button of document.querySelectorAll("#history-intervals button")) {
     button.addEventListener("click", () => {
@@ -43,6 +91,7 @@ export function marketView(ctx) {
   function freeBook() {
     book?.free();
     book = null;
+    bookIsLive = false;
   }
 
   function markPressed(selector, isOn) {
@@ -54,7 +103,11 @@ export function marketView(ctx) {
   }
 
   function resetPanels() {
-    for (const id of ["stat-bid", "stat-ask", "stat-spread", "stat-mid", "stat-last", "stat-fee"]) setText(id, "–");
+    for (const id of ["stat-bid", "stat-ask", "stat-spread", "stat-mid", "stat-last", "stat-fee"]) {
+      setText(id, "–");
+      delete $(id).dataset.value;
+      $(id).classList.remove("moved-up", "moved-down");
+    }
     $("book-table").replaceChildren(h("p", { class: "loading-line" }, "Loading the order book…"));
     $("book-meta").textContent = "";
     $("depth-chart").replaceChildren();
@@ -72,6 +125,11 @@ export function marketView(ctx) {
     controller?.abort();
     controller = new AbortController();
     const signal = controller.signal;
+    closeStream();
+    streamTokens = [];
+    streamable = false;
+    pill.reset();
+    $("live").hidden = true;
     freeBook();
     market = null;
     feeBps = null;
@@ -90,6 +148,7 @@ export function marketView(ctx) {
       $("comments-card").hidden = true;
       $("market-grid").classList.add("no-comments");
       document.title = "Order book · PredictKit demo";
+      startLive(tokens);
       selectOutcome(0);
       return;
     }
@@ -124,6 +183,8 @@ export function marketView(ctx) {
     ].filter(Boolean));
     $("outcome-tabs").replaceChildren(...outcomes.map((name, i) =>
       h("button", { type: "button", class: `tab o${i % 2}`, "aria-pressed": "false", onclick: () => selectOutcome(i, true) }, name)));
+    // A closed market's books do not move: no stream.
+    if (!market.closed) startLive(tokens.filter(Boolean));
     selectOutcome(Math.min(params.outcome ?? 0, Math.max(0, tokens.length - 1)));
     loadComments(market, signal);
   }
@@ -131,6 +192,8 @@ export function marketView(ctx) {
   function selectOutcome(index, fromTab = false) {
     outcomeIndex = index;
     outcomeRun += 1;
+    lastResync = null;
+    lastTrade = null;
     markPressed("#outcome-tabs button", (b) => [...b.parentElement.children].indexOf(b) === index);
     if (fromTab && market) history.replaceState(null, "", `#/market/${encodeURIComponent(market.id)}/${index}`);
     const token = tokens[index];
@@ -141,6 +204,10 @@ export function marketView(ctx) {
       return;
     }
     resetPanels();
+    // The stream may hold this outcome's live book already; the REST snapshot is for the first paint.
+    freeBook();
+    scheduleRender();
+    renderLive();
     const run = outcomeRun;
     Promise.allSettled([loadBook(token, run, signal), loadFee(token, run, signal), loadHistory(token, run, signal)])
       .then(() => { if (run === outcomeRun) $("view-market").dataset.state = "ready"; ctx.settled(); });
@@ -159,7 +226,8 @@ export function marketView(ctx) {
       $("book-table").replaceChildren(errorBox(message, () => selectOutcome(outcomeIndex)));
       return;
     }
-    if (run !== outcomeRun) {
+    if (run !== outcomeRun || bookIsLive) {
+      // Another outcome is shown, or the stream's live book (newer) is on screen already.
       fresh.free();
       return;
     }
@@ -168,6 +236,171 @@ export function marketView(ctx) {
     renderBook();
     renderDetails();
     renderSimulation();
+  }
+
+  // --- Live updates --------------------------------------------------------------------------------
+
+  /** Follows `ids` live (unless paused) and shows the pill. */
+  function startLive(ids) {
+    streamTokens = ids;
+    streamable = ids.length > 0;
+    $("live").hidden = !streamable;
+    if (streamable && !paused) openStream();
+    renderLive();
+  }
+
+  function openStream() {
+    closeStream();
+    if (!streamable || paused) return;
+    openFailed = "";
+    lastError = null;
+    let opened = null;
+    try {
+      opened = ctx.client.marketStream(streamTokens, { onEvent: (event) => onStreamEvent(opened, event) });
+    } catch (error) {
+      // No WebSocket in this browser, or a base URL the stream cannot use.
+      openFailed = ctx.describe(error);
+      renderLive();
+      return;
+    }
+    stream = opened;
+    ticker = setInterval(renderLive, 1000);
+    renderLive();
+  }
+
+  /** Closes the stream; the book on screen stays (it is the page's own copy). */
+  function closeStream() {
+    if (frame) cancelAnimationFrame(frame);
+    frame = 0;
+    clearInterval(ticker);
+    ticker = 0;
+    const closing = stream;
+    stream = null;
+    closing?.close();
+  }
+
+  function onStreamEvent(source, event) {
+    if (source !== stream) return;
+    const shown = tokens[outcomeIndex];
+    switch (event.event_type) {
+      case "book_update":
+        if (event.asset_id === shown) scheduleRender();
+        break;
+      case "last_trade_price":
+        if (event.asset_id === shown) lastTrade = event;
+        break;
+      case "resync":
+        if (event.asset_id === shown) {
+          lastResync = { reason: event.reason, at: Date.now() };
+          renderLive();
+        }
+        break;
+      case "status":
+        renderLive();
+        break;
+      case "error":
+        lastError = { text: ctx.describe(event.error), at: Date.now() };
+        renderLive();
+        break;
+    }
+  }
+
+  /** A burst of updates renders once, in the next frame (and not at all while the tab is hidden). */
+  function scheduleRender() {
+    if (!frame && stream) frame = requestAnimationFrame(renderLiveBook);
+  }
+
+  function renderLiveBook() {
+    frame = 0;
+    if (!stream) return;
+    const token = tokens[outcomeIndex];
+    const status = stream.bookStatus(token);
+    // While a book waits for its first dump or is being resynchronised, the last one rendered stays.
+    if (!token || !status || status.state !== "live") return renderLive();
+    const fresh = stream.book(token);
+    if (!fresh) return renderLive();
+    const before = statValues();
+    freeBook();
+    book = fresh;
+    bookIsLive = true;
+    renderBook();
+    renderDetails();
+    renderSimulation();
+    flashChanges(before);
+    renderLive();
+  }
+
+  function statValues() {
+    return { bid: $("stat-bid").dataset.value, ask: $("stat-ask").dataset.value, last: $("stat-last").dataset.value };
+  }
+
+  /** Briefly marks the figures that moved (not for users who ask for reduced motion: see style.css). */
+  function flashChanges(before) {
+    for (const [key, id] of [["bid", "stat-bid"], ["ask", "stat-ask"], ["last", "stat-last"]]) {
+      const el = $(id);
+      const was = before[key];
+      const now = el.dataset.value;
+      if (!was || !now || was === now) continue;
+      el.classList.remove("moved-up", "moved-down");
+      void el.offsetWidth; // restart the animation
+      el.classList.add(Number(now) > Number(was) ? "moved-up" : "moved-down");
+    }
+  }
+
+  /** The pill: the connection, then the shown book's state; and a sentence for screen readers. */
+  function renderLive() {
+    if (!streamable) return;
+    const now = Date.now();
+    const token = tokens[outcomeIndex];
+    const status = stream?.bookStatus(token);
+    const data = {
+      book: status?.state ?? "none",
+      verified: Boolean(status?.verified),
+      checks: status?.checks ?? 0,
+      mismatches: status?.mismatches ?? 0,
+      verifiedAt: status?.verifiedAt ?? "",
+    };
+    const detail = status
+      ? `${num(status.checks)} hash check${status.checks === 1 ? "" : "s"}, ${num(status.mismatches)} mismatch${status.mismatches === 1 ? "" : "es"}` +
+        (status.verifiedAt ? `; last verified at ${new Date(status.verifiedAt).toLocaleTimeString()}` : "")
+      : "";
+    let state;
+    if (paused) {
+      state = { status: "paused", tone: "paused", label: "Paused", announce: "Live updates paused." };
+    } else if (!stream) {
+      state = openFailed
+        ? { status: "unavailable", tone: "bad", label: "Live updates unavailable", detail: openFailed }
+        : { status: "closed", tone: "bad", label: "Offline" };
+    } else {
+      const connection = stream.status;
+      if (connection === "connecting") {
+        state = { status: connection, tone: "wait", label: "Connecting…" };
+      } else if (connection === "reconnecting") {
+        state = { status: connection, tone: "bad", label: "Reconnecting…", announce: "Connection lost. Reconnecting." };
+      } else if (connection === "stalled") {
+        state = { status: connection, tone: "wait", label: "Stalled · resubscribing…", announce: "Live updates stalled. Resubscribing." };
+      } else if (connection === "closed") {
+        state = { status: connection, tone: "bad", label: "Offline", announce: "Live updates stopped." };
+      } else if (!status || status.state === "waiting") {
+        state = { status: connection, tone: "wait", label: "Waiting for the live book…" };
+      } else if (status.state === "resyncing") {
+        state = { status: connection, tone: "wait", label: "Resyncing…", announce: "The order book is being resynchronised." };
+      } else if (lastResync && now - lastResync.at < NOTE_MS) {
+        state = {
+          status: connection, tone: "ok", label: "Live · resynced",
+          detail: `Resynchronised from a fresh snapshot: ${RESYNC_REASONS[lastResync.reason] ?? lastResync.reason}. ${detail}`,
+          announce: "Order book resynchronised and live.",
+        };
+      } else if (status.verified) {
+        state = { status: connection, tone: "ok", label: `Live · verified ${ago(status.verifiedAt, now)}`, announce: "Order book live and verified." };
+      } else {
+        state = { status: connection, tone: "wait", label: status.checks ? "Live · checking…" : "Live · not verified yet" };
+      }
+      if (lastError && now - lastError.at < NOTE_MS && state.tone === "ok") {
+        state.detail = `A stream message was skipped: ${lastError.text}`;
+      }
+    }
+    pill.set({ detail, ...state, data });
   }
 
   function renderBook() {
@@ -179,11 +412,19 @@ export function marketView(ctx) {
     setText("stat-ask", ask ? cents(ask.price) : "–");
     setText("stat-spread", spread !== undefined ? cents(spread) : "–");
     setText("stat-mid", mid !== undefined ? cents(mid) : "–");
-    setText("stat-last", book.lastTradePrice !== undefined ? cents(book.lastTradePrice) : "–");
+    const last = book.lastTradePrice;
+    setText("stat-last", last !== undefined ? cents(last) : "–");
     $("stat-bid").dataset.value = bid ? String(bid.price) : "";
     $("stat-ask").dataset.value = ask ? String(ask.price) : "";
-    $("book-meta").textContent = `${num(book.bidCount)} bids · ${num(book.askCount)} asks` +
-      (book.timestamp ? ` · as of ${dateTime(Number(book.timestamp))}` : "");
+    $("stat-last").dataset.value = last !== undefined ? String(last) : "";
+    $("stat-last").title = lastTrade && Number(lastTrade.price) === last
+      ? `${lastTrade.side === "BUY" ? "A buyer took" : "A seller hit"} ${num(lastTrade.size)} shares at ${cents(lastTrade.price)}, ${new Date(Number(lastTrade.timestamp)).toLocaleTimeString()}`
+      : "";
+    const meta = $("book-meta");
+    meta.textContent = `${num(book.bidCount)} bids · ${num(book.askCount)} asks` +
+      (book.timestamp ? ` · as of ${bookIsLive ? new Date(Number(book.timestamp)).toLocaleTimeString() : dateTime(Number(book.timestamp))}` : "");
+    meta.dataset.timestamp = book.timestamp !== undefined ? String(book.timestamp) : "";
+    meta.dataset.source = bookIsLive ? "stream" : "rest";
 
     const ladder = book.ladder({ levels: TABLE_LEVELS });
     const askRows = levelRows(ladder.askPrices, ladder.askDepth, "ask").reverse();
@@ -221,6 +462,12 @@ export function marketView(ctx) {
 
   /** Recomputes the service's SHA-1 book hash in WebAssembly and compares it with the one received. */
   function bookHashCheck() {
+    if (bookIsLive) {
+      const status = stream?.bookStatus(tokens[outcomeIndex]);
+      if (!status) return "–";
+      if (status.verified) return `Verified ✓ live (${num(status.checks)} check${status.checks === 1 ? "" : "s"})`;
+      return status.checks ? "Checking the live book…" : "Live, not checked yet";
+    }
     if (!book.receivedHash) return "–";
     if (book.hash() === book.receivedHash) return "Verified ✓";
     // Books recorded before the service added tick_size and friends were hashed another way.
@@ -271,13 +518,23 @@ export function marketView(ctx) {
     setText("sim-amount-label", unit === "shares" ? "Shares" : side === "BUY" ? "Dollars to spend" : "Dollars to receive");
   }
 
-  function renderSimulation() {
+  let announceTimer = 0;
+  /** Says the estimate the user asked for, once typing pauses (the live re-renders are not announced). */
+  function announceEstimate(text) {
+    clearTimeout(announceTimer);
+    announceTimer = setTimeout(() => { $("sim-announce").textContent = text; }, 600);
+  }
+
+  /** `byUser`: the user changed the form (announce the result); else the book moved. */
+  function renderSimulation(byUser = false) {
     const out = $("sim-result");
     if (!book) return;
     const { side, unit, amount } = simInputs();
     const value = Number(amount);
+    const say = (text) => { if (byUser) announceEstimate(text); };
     if (amount === "" || !(value > 0)) {
       out.replaceChildren(h("p", { class: "muted" }, "Enter a positive amount to see what it would cost."));
+      say("Enter a positive amount to see what it would cost.");
       return;
     }
     let r;
@@ -285,11 +542,14 @@ export function marketView(ctx) {
       r = book.simulate(side, unit === "shares" ? { size: value } : { notional: value });
     } catch (error) {
       out.replaceChildren(h("p", { class: "bad" }, ctx.describe(error)));
+      say(ctx.describe(error));
       return;
     }
     if (r.filled === 0) {
-      out.replaceChildren(h("p", { class: "bad" }, `There are no ${side === "BUY" ? "asks" : "bids"} to ${side === "BUY" ? "buy from" : "sell to"}.`));
+      const text = `There are no ${side === "BUY" ? "asks" : "bids"} to ${side === "BUY" ? "buy from" : "sell to"}.`;
+      out.replaceChildren(h("p", { class: "bad" }, text));
       out.dataset.filled = "0";
+      say(text);
       return;
     }
     const buying = side === "BUY";
@@ -313,6 +573,8 @@ export function marketView(ctx) {
     }
     out.dataset.filled = String(r.filled);
     out.replaceChildren(...children);
+    say(`${num(r.filled)} shares at ${cents(r.avgPrice)} on average: ${buying ? "total cost" : "you receive"} ${usd(r.notional)}` +
+      (r.remaining > 0 ? ". The book is too thin to fill all of it." : "."));
   }
 
   // --- Price history -------------------------------------------------------------------------------
@@ -416,10 +678,20 @@ export function marketView(ctx) {
     return item;
   }
 
+  // Streams belong to the client that opened them: close before it is replaced, then follow the new one.
+  ctx.onRelease(() => closeStream());
+  ctx.onConnect(({ serviceChanged }) => {
+    if ($("view-market").hidden || !route) return;
+    if (serviceChanged) show(route); // another service: its market, its books
+    else openStream();
+  });
+
   return {
     show,
     hide() {
       controller?.abort();
+      closeStream();
+      pill.reset();
       freeBook();
     },
   };

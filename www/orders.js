@@ -1,11 +1,23 @@
 // The orders view: sign in with API credentials, list the account's open orders (iterateOpenOrders),
 // cancel one (cancelOrder) or every order in a market (cancelMarketOrders), each after a confirmation.
 //
+// While signed in, a UserStream (client.userStream) keeps the list current: an order canceled elsewhere
+// is marked and leaves, a new one is added and a changed one refreshed (client.getOrder). Rows are
+// updated in place, so keyboard focus stays where it is. After a reconnect the list is re-read quietly,
+// since events sent while the socket was down are lost.
+//
 // The credentials go straight from the form into a new Client and the form is cleared: the page keeps
 // no copy, and nothing of them reaches the DOM, storage, cookies or the URL.
 import { $, h, cents, num, date, shortId, confirmDialog, pool } from "./ui.js";
+import { livePill } from "./live.js";
 
 const ROWS = 25;
+/** How long a row that left (canceled or filled elsewhere) stays marked before it goes. */
+const LEAVING_MS = 1600;
+/** How long a new or changed row stays marked. */
+const ARRIVED_MS = 3000;
+/** Statuses of orders that are no longer open. */
+const CLOSED = new Set(["CANCELED", "CANCELLED", "MATCHED", "INVALID", "EXPIRED", "CANCELED_MARKET_RESOLVED"]);
 
 export function ordersView(ctx) {
   const form = $("signin");
@@ -22,6 +34,22 @@ export function ordersView(ctx) {
   let loading = false;
   /** condition id → Promise of the catalog market (question and id), for the market column. */
   const markets = new Map();
+
+  // Live updates.
+  let userStream = null;
+  /** The socket went down since it last opened: catch up when it is open again. */
+  let streamDown = false;
+  /** Order events that came while the list was loading, applied to it once loaded. */
+  let queued = [];
+  /** Orders and markets this page is canceling: their CANCELLATION events are not news to the user. */
+  const cancelingIds = new Set();
+  const cancelingMarkets = new Set();
+  /** Cancellations from elsewhere not announced yet. */
+  let unannounced = [];
+  const pill = livePill({
+    pill: $("orders-live"), text: $("orders-live-text"), announcer: $("orders-announce"),
+    onAnnounced: () => { unannounced = []; },
+  });
 
   // --- Signing in and out --------------------------------------------------------------------------
 
@@ -96,43 +124,59 @@ export function ordersView(ctx) {
 
   // --- Loading -------------------------------------------------------------------------------------
 
-  async function loadOrders() {
+  /**
+   * Reads every open order. `quiet` (a catch-up after the stream reconnected) keeps the rows on screen
+   * and brings them in line with the answer, without progress or messages (an error leaves them as
+   * they are: Refresh is there).
+   */
+  async function loadOrders({ quiet = false } = {}) {
+    if (quiet && loading) return true; // a full load is under way already
     controller?.abort();
     controller = new AbortController();
     const signal = controller.signal;
     const client = ctx.client;
     loading = true;
-    orders = [];
-    visible = ROWS;
-    body.replaceChildren();
-    result.replaceChildren();
-    more.hidden = true;
-    progress.hidden = false;
-    progress.removeAttribute("value");
-    status.textContent = "Loading your open orders…";
-    $("orders-table").setAttribute("aria-busy", "true");
+    queued = [];
+    if (!quiet) {
+      orders = [];
+      visible = ROWS;
+      body.replaceChildren();
+      result.replaceChildren();
+      more.hidden = true;
+      progress.hidden = false;
+      progress.removeAttribute("value");
+      status.textContent = "Loading your open orders…";
+      $("orders-table").setAttribute("aria-busy", "true");
+    }
     const found = [];
     try {
       const iterable = client.iterateOpenOrders({}, {
         signal,
         onPage: ({ page, total, done }) => {
-          status.textContent = done ? `Loaded ${total} orders` : `Loading your open orders… ${total} so far (page ${page})`;
+          if (!quiet) status.textContent = done ? `Loaded ${total} orders` : `Loading your open orders… ${total} so far (page ${page})`;
         },
       });
       for await (const order of iterable) {
         found.push(order);
         // Show the first screenful as soon as it is in.
-        if (found.length === ROWS) {
+        if (!quiet && found.length === ROWS) {
           orders = found.slice();
           renderRows();
         }
       }
       if (client !== ctx.client) return false;
-      orders = found;
+      // Events that came meanwhile may be newer than the pages read before them.
+      const events = queued;
+      queued = [];
+      const gone = new Set(events.filter((e) => e.type === "CANCELLATION").map((e) => e.id));
+      orders = found.filter((o) => !gone.has(o.id));
+      loading = false;
       renderRows();
+      for (const event of events) if (event.type !== "CANCELLATION") refreshOrder(event.id);
       return true;
     } catch (error) {
       if (ctx.isAbort(error) || client !== ctx.client) return false;
+      if (quiet) return false; // the list on screen stays; Refresh is there
       lastError = ctx.describe(error);
       if (ctx.isPredictKitError(error) && (error.code === "UNAUTHORIZED" || error.code === "FORBIDDEN")) {
         ctx.connect(ctx.baseUrl); // wrong credentials: drop them
@@ -162,20 +206,78 @@ export function ordersView(ctx) {
     status.dataset.count = String(orders.length);
   }
 
+  /**
+   * Brings the table in line with `orders` (the first `visible` of them), in place: rows that stay are
+   * kept (with the focus inside them), rows that go are removed, new ones are inserted where they belong.
+   * Rows marked as leaving stay until their own timer removes them.
+   */
   function renderRows() {
     if (!loading || orders.length) summary();
-    const rows = orders.slice(0, visible);
-    body.replaceChildren(...rows.map(renderRow));
+    const want = orders.slice(0, visible);
+    const wanted = new Set(want.map((o) => o.id));
+    const counts = marketCounts();
+    const kept = new Map();
+    for (const row of [...body.children]) {
+      if (row.classList.contains("leaving")) continue;
+      if (wanted.has(row.dataset.orderId) && !kept.has(row.dataset.orderId)) kept.set(row.dataset.orderId, row);
+      else row.remove();
+    }
+    const added = [];
+    let previous = null;
+    for (const order of want) {
+      let row = kept.get(order.id);
+      if (!row || row.dataset.version !== version(order)) {
+        const fresh = renderRow(order, counts);
+        if (row) replaceKeepingFocus(row, fresh);
+        row = fresh;
+        added.push(order);
+      } else if (row.dataset.inMarket !== String(counts.get(order.market))) {
+        replaceKeepingFocus(row.querySelector("td.actions"), actionsCell(order, counts));
+        row.dataset.inMarket = String(counts.get(order.market));
+      }
+      const target = nextRow(previous);
+      if (target !== row) body.insertBefore(row, target);
+      previous = row;
+    }
     more.hidden = orders.length <= visible;
     more.textContent = `Show ${Math.min(ROWS, orders.length - visible)} more`;
-    resolveMarkets(rows);
+    if (added.length) resolveMarkets(added);
   }
 
-  function renderRow(order) {
-    const inMarket = orders.filter((o) => o.market === order.market).length;
+  /** The row after `row` (the first when null), skipping rows that are leaving. */
+  function nextRow(row) {
+    let next = row ? row.nextElementSibling : body.firstElementChild;
+    while (next?.classList.contains("leaving")) next = next.nextElementSibling;
+    return next;
+  }
+
+  /** Replaces `old` with `fresh`; a focused button inside moves to its counterpart (or the first button). */
+  function replaceKeepingFocus(old, fresh) {
+    const focused = old.contains(document.activeElement) ? document.activeElement : null;
+    old.replaceWith(fresh);
+    if (!focused) return;
+    const same = focused.classList.contains("danger") ? "button.danger" : "button.secondary";
+    (fresh.querySelector(same) ?? fresh.querySelector("button"))?.focus();
+  }
+
+  function marketCounts() {
+    const counts = new Map();
+    for (const o of orders) counts.set(o.market, (counts.get(o.market) ?? 0) + 1);
+    return counts;
+  }
+
+  /** What a row shows that can change: a different version is rendered anew. */
+  function version(order) {
+    return [order.price, order.originalSize, order.sizeMatched, order.status].join("|");
+  }
+
+  function renderRow(order, counts = marketCounts()) {
+    const known = markets.get(order.market)?.settled;
     const marketCell = h("td", { class: "market-cell", dataset: { label: "Market", market: order.market } },
-      h("span", { class: "market-name" }, shortId(order.market)));
-    return h("tr", { dataset: { orderId: order.id } },
+      known
+        ? h("a", { href: `#/market/${encodeURIComponent(known.id)}`, class: "market-name" }, known.question)
+        : h("span", { class: "market-name" }, shortId(order.market)));
+    return h("tr", { dataset: { orderId: order.id, version: version(order), inMarket: String(counts.get(order.market) ?? 1) } },
       marketCell,
       h("td", { dataset: { label: "Outcome" } }, order.outcome),
       h("td", { dataset: { label: "Side" } }, h("span", { class: `side ${order.side.toLowerCase()}` }, order.side === "BUY" ? "Buy" : "Sell")),
@@ -183,18 +285,32 @@ export function ordersView(ctx) {
       h("td", { class: "num", dataset: { label: "Size" } }, num(order.originalSize)),
       h("td", { class: "num", dataset: { label: "Filled" } }, num(order.sizeMatched)),
       h("td", { dataset: { label: "Placed" } }, date(order.createdAt)),
-      h("td", { class: "actions" },
-        h("button", { type: "button", class: "danger small", onclick: (e) => cancelOne(order, e.currentTarget),
-          "aria-label": `Cancel order: ${order.side === "BUY" ? "buy" : "sell"} ${num(order.originalSize)} ${order.outcome} at ${cents(order.price)}` }, "Cancel"),
-        inMarket > 1 && h("button", { type: "button", class: "secondary small", onclick: (e) => cancelMarket(order.market, e.currentTarget),
-          "aria-label": `Cancel all ${inMarket} orders in this market` }, `Cancel market (${inMarket})`)));
+      actionsCell(order, counts));
+  }
+
+  function actionsCell(order, counts) {
+    const inMarket = counts.get(order.market) ?? 1;
+    return h("td", { class: "actions" },
+      h("button", { type: "button", class: "danger small", onclick: (e) => cancelOne(order, e.currentTarget),
+        "aria-label": `Cancel order: ${describe(order)}` }, "Cancel"),
+      inMarket > 1 && h("button", { type: "button", class: "secondary small", onclick: (e) => cancelMarket(order.market, e.currentTarget),
+        "aria-label": `Cancel all ${inMarket} orders in this market` }, `Cancel market (${inMarket})`));
+  }
+
+  function describe(order) {
+    return `${order.side === "BUY" ? "buy" : "sell"} ${num(order.originalSize)} ${order.outcome} at ${cents(order.price)}`;
   }
 
   /** Replaces condition ids with market questions for the rows on screen (a few requests at a time). */
   async function resolveMarkets(rows) {
     const ids = [...new Set(rows.map((o) => o.market))];
     await pool(ids, 4, async (id) => {
-      if (!markets.has(id)) markets.set(id, ctx.client.getMarket(id).catch((error) => { markets.delete(id); throw error; }));
+      if (!markets.has(id)) {
+        const entry = ctx.client.getMarket(id).then(
+          (market) => { entry.settled = market; return market; },
+          (error) => { markets.delete(id); throw error; });
+        markets.set(id, entry);
+      }
       const market = await markets.get(id);
       for (const cell of body.querySelectorAll(`td[data-market="${id}"]`)) {
         cell.replaceChildren(h("a", { href: `#/market/${encodeURIComponent(market.id)}`, class: "market-name" }, market.question));
@@ -222,7 +338,9 @@ export function ordersView(ctx) {
       cancelLabel: "Keep order",
     });
     if (!ok) return;
+    cancelingIds.add(order.id);
     await runCancel(button, () => ctx.client.cancelOrder(order.id));
+    cancelingIds.delete(order.id);
   }
 
   async function cancelMarket(market, button) {
@@ -235,7 +353,9 @@ export function ordersView(ctx) {
       cancelLabel: "Keep orders",
     });
     if (!ok) return;
+    cancelingMarkets.add(market);
     await runCancel(button, () => ctx.client.cancelMarketOrders({ market }));
+    cancelingMarkets.delete(market);
   }
 
   async function runCancel(button, call) {
@@ -276,6 +396,135 @@ export function ordersView(ctx) {
     result.replaceChildren(h("div", { class: `result-box${refused.length ? " has-refused" : ""}`, dataset: { canceled: String(canceled.length), refused: String(refused.length) } }, lines));
   }
 
+  // --- Live updates (the user channel) -------------------------------------------------------------
+
+  function openUserStream() {
+    closeUserStream();
+    if (!ctx.account) return;
+    streamDown = false;
+    let opened = null;
+    try {
+      opened = ctx.client.userStream([], { onEvent: (event) => onUserEvent(opened, event) });
+    } catch (error) {
+      pill.set({ status: "unavailable", tone: "bad", label: "Live updates unavailable", detail: ctx.describe(error) });
+      return;
+    }
+    userStream = opened;
+    renderLive();
+  }
+
+  function closeUserStream() {
+    const closing = userStream;
+    userStream = null;
+    closing?.close();
+    pill.reset();
+  }
+
+  function onUserEvent(source, event) {
+    if (source !== userStream) return;
+    if (event.event_type === "status") {
+      if (event.status === "reconnecting" || event.status === "stalled") streamDown = true;
+      if (event.status === "open" && streamDown) {
+        streamDown = false;
+        loadOrders({ quiet: true }); // events sent while the socket was down are lost: read the list again
+      }
+      renderLive();
+    } else if (event.event_type === "error") {
+      renderLive(ctx.describe(event.error));
+    } else if (event.event_type === "order") {
+      if (loading) queued.push(event);
+      if (event.type === "CANCELLATION") orderLeft(event.id, "Canceled", event);
+      else refreshOrder(event.id);
+    } else if (event.event_type === "trade") {
+      // A fill: the orders it touched change (their UPDATE events follow on the service; read them anyway).
+      const ids = [event.taker_order_id, ...(event.maker_orders ?? []).map((m) => m?.order_id)].filter(Boolean);
+      for (const id of ids) if (orders.some((o) => o.id === id)) refreshOrder(id);
+    }
+  }
+
+  function renderLive(errorText) {
+    const status = userStream?.status ?? "closed";
+    const states = {
+      connecting: { tone: "wait", label: "Connecting…" },
+      open: { tone: "ok", label: "Live", announce: "Order updates are live." },
+      stalled: { tone: "wait", label: "Stalled · resubscribing…", announce: "Order updates stalled. Resubscribing." },
+      reconnecting: { tone: "bad", label: "Reconnecting…", announce: "Order updates lost the connection. Reconnecting." },
+      closed: { tone: "bad", label: "Offline" },
+    };
+    const state = states[status] ?? states.closed;
+    pill.set({
+      status,
+      ...state,
+      detail: errorText ?? (status === "open" ? "Orders canceled, placed or filled elsewhere show up here as they happen." : ""),
+    });
+  }
+
+  /** An order is no longer open: mark its row for a moment, then remove it. */
+  function orderLeft(id, label, event) {
+    const index = orders.findIndex((o) => o.id === id);
+    if (index < 0) return;
+    const [order] = orders.splice(index, 1);
+    const row = body.querySelector(`tr[data-order-id="${CSS.escape(id)}"]`);
+    const ours = cancelingIds.has(id) || cancelingMarkets.has(order.market) || cancelingMarkets.has(event?.market);
+    if (ours) {
+      // This page asked for it: the cancel result says so; the row goes at once.
+      row?.remove();
+    } else {
+      if (row) markLeaving(row, label);
+      unannounced.push(order);
+      pill.announce(unannounced.length === 1
+        ? `${label}: ${describe(unannounced[0])}.`
+        : `${unannounced.length} orders ${label.toLowerCase()} elsewhere.`);
+    }
+    renderRows();
+  }
+
+  function markLeaving(row, label) {
+    const hadFocus = row.contains(document.activeElement);
+    row.classList.add("leaving");
+    row.dataset.leaving = label;
+    row.querySelector("td.actions")?.replaceChildren(h("span", { class: "row-note" }, label));
+    setTimeout(() => row.remove(), LEAVING_MS);
+    if (hadFocus) {
+      // Keep keyboard users in the list: the next row's Cancel, else the heading.
+      let next = row.nextElementSibling;
+      while (next?.classList.contains("leaving")) next = next.nextElementSibling;
+      (next?.querySelector("button") ?? $("orders-heading")).focus();
+    }
+  }
+
+  /** Reads one order after a PLACEMENT or UPDATE and shows it as it is now. */
+  async function refreshOrder(id) {
+    const client = ctx.client;
+    let order;
+    try {
+      ({ order } = await client.getOrder(id));
+    } catch (error) {
+      if (client === ctx.client && ctx.isPredictKitError(error) && error.code === "NOT_FOUND") orderLeft(id, "Gone");
+      return;
+    } finally {
+      ctx.settled();
+    }
+    if (client !== ctx.client || !order) return;
+    if (CLOSED.has(String(order.status).toUpperCase())) {
+      orderLeft(id, String(order.status).toUpperCase() === "MATCHED" ? "Filled" : "Closed");
+      return;
+    }
+    const index = orders.findIndex((o) => o.id === id);
+    if (index >= 0) orders[index] = order;
+    else orders.unshift(order); // new: at the top, where it is seen
+    renderRows();
+    const row = body.querySelector(`tr[data-order-id="${CSS.escape(id)}"]`);
+    if (row) {
+      const label = index >= 0 ? "Updated" : "New";
+      row.classList.add("arrived");
+      row.dataset.arrived = label;
+      row.querySelector("td[data-label=Placed]")?.append(" ", h("span", { class: "row-note" }, label));
+      setTimeout(() => row.classList.remove("arrived"), ARRIVED_MS);
+    }
+    pill.announce(index >= 0 ? `Order updated: ${describe(order)}.` : `New order: ${describe(order)}.`);
+  }
+
   // --- View ----------------------------------------------------------------------------------------
 
   function render() {
@@ -285,8 +534,11 @@ export function ordersView(ctx) {
     if (signedIn) $("account-address").textContent = shortId(ctx.account);
   }
 
+  // The user stream belongs to the signed-in client: closed before it is replaced, opened with the new one.
+  ctx.onRelease(() => closeUserStream());
   ctx.onConnect(() => {
     render();
+    if (ctx.account) openUserStream();
     if (!ctx.account) {
       controller?.abort();
       orders = [];

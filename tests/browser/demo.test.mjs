@@ -1,7 +1,11 @@
 // The demo page (www/) end to end in real headless Chromium, driven by playwright-core, served by the
 // emulator with the page and the package on one origin. Every figure the page shows is checked against
 // the emulator's own answers (fetched here directly), and every cancellation against its state.
-import { test, before, after, beforeEach } from "node:test";
+//
+// The market page streams its books, and the emulator's simulator moves every subscribed book several
+// times a second. Tests that compare the page with a snapshot taken beforehand hold the market channel
+// silent (`stillBooks`); the live tests use the real stream and compare at equal book timestamps.
+import { test, before, after, beforeEach, afterEach } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { createHmac } from "node:crypto";
@@ -27,6 +31,12 @@ before(async () => {
 after(async () => browser?.close());
 beforeEach(async () => {
   await admin("POST", "/__admin/reset");
+});
+/** Pages a failed test left open are closed, so their sockets cannot take the next test's faults. */
+const openPages = new Set();
+afterEach(async () => {
+  for (const page of openPages) await page.close().catch(() => {});
+  openPages.clear();
 });
 
 // --- Helpers ---------------------------------------------------------------------------------------
@@ -60,9 +70,18 @@ async function signed(account, method, path, query = "", body) {
   return { status: res.status, body: await res.json() };
 }
 
-/** A page that records uncaught errors; `expectErrors` lets fault tests allow failed-load console lines. */
-async function openPage(viewport, hash = "") {
+/**
+ * A page that records uncaught errors and failed requests. `stillBooks`: the page's market channel is a
+ * socket that only answers PING, so no book moves while the test compares the page with GET /book.
+ */
+async function openPage(viewport, hash = "", { stillBooks = false } = {}) {
   const page = await browser.newPage({ viewport });
+  openPages.add(page);
+  if (stillBooks) {
+    await page.routeWebSocket(/\/ws\/market$/, (ws) => {
+      ws.onMessage((message) => { if (message === "PING") ws.send("PONG"); });
+    });
+  }
   page.errors = [];
   page.on("pageerror", (e) => page.errors.push(String(e)));
   page.failed = [];
@@ -95,6 +114,19 @@ function bestOf(book) {
   const asks = book.asks.map((l) => ({ price: Number(l.price), size: Number(l.size) })).sort((a, b) => a.price - b.price);
   return { bids, asks, bid: bids[0], ask: asks[0] };
 }
+
+/** Polls `check` (async, here in Node) until it is truthy. */
+async function until(check, what, timeoutMs = 10_000) {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.fail(`timed out waiting for ${what}`);
+}
+
+/** The emulator's open sockets of one channel. */
+const socketsOf = async (channel) => (await admin("GET", "/__admin/stream")).sockets.filter((s) => s.channel === channel);
 
 async function waitForStatus(page, selector, pattern) {
   await page.waitForFunction(([sel, source]) => new RegExp(source).test(document.querySelector(sel)?.textContent ?? ""),
@@ -179,7 +211,7 @@ test("events list: first render, live prices, load more, search, tag and status 
 // --- Market ----------------------------------------------------------------------------------------
 
 test("market view: book, depth, history, fee and comments; simulate() agrees with the book", async () => {
-  const page = await openPage(DESKTOP);
+  const page = await openPage(DESKTOP, "", { stillBooks: true });
   await firstRendered(page);
   const [event] = await api("/events?active=true&closed=false&limit=1&offset=0");
   const market = event.markets.find((m) => !m.closed);
@@ -279,7 +311,7 @@ test("market view: book, depth, history, fee and comments; simulate() agrees wit
   await page.waitForSelector("#history-chart svg path.line");
   assertClean(page);
 
-  const phone = await openPage(PHONE, `#/market/${market.id}`);
+  const phone = await openPage(PHONE, `#/market/${market.id}`, { stillBooks: true });
   await marketReady(phone);
   await phone.waitForSelector("#comments li");
   assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), "no sideways scrolling at 375 px");
@@ -290,7 +322,7 @@ test("market view: book, depth, history, fee and comments; simulate() agrees wit
 });
 
 test("a real recorded book renders exactly, and an empty-sided book says so", async () => {
-  const page = await openPage(DESKTOP, `#/token/${RECORDED_TOKEN}`);
+  const page = await openPage(DESKTOP, `#/token/${RECORDED_TOKEN}`, { stillBooks: true });
   await marketReady(page);
   assert.equal(await page.getAttribute("#stat-bid", "data-value"), "0.1");
   assert.equal(await page.getAttribute("#stat-ask", "data-value"), "0.14");
@@ -315,6 +347,170 @@ test("a real recorded book renders exactly, and an empty-sided book says so", as
   assert.match(await page.textContent("#sim-result"), /no bids to sell to/);
   assert.deepEqual(page.errors, []);
   assert.ok(page.failed.every((f) => f.startsWith("404 /fee-rate/")), page.failed.join(", "));
+  await page.close();
+});
+
+// --- Live market -----------------------------------------------------------------------------------
+
+/** The first open market of the first active event, and its outcome tokens. */
+async function openMarket() {
+  const [event] = await api("/events?active=true&closed=false&limit=1&offset=0");
+  const market = event.markets.find((m) => !m.closed);
+  return { market, tokens: JSON.parse(market.clobTokenIds) };
+}
+
+const pillLive = "#live-status[data-status=open][data-book=live][data-verified=true]";
+
+/** The book the page shows: its timestamp, best prices and the best rows of the ladder. */
+const shownBook = (page) => page.evaluate(() => ({
+  timestamp: document.querySelector("#book-meta").dataset.timestamp,
+  source: document.querySelector("#book-meta").dataset.source,
+  bid: document.querySelector("#stat-bid").dataset.value,
+  ask: document.querySelector("#stat-ask").dataset.value,
+  bidRow: document.querySelector(".ladder tr.bid.best td:nth-child(2)")?.textContent,
+  askRow: document.querySelector(".ladder tr.ask.best td:nth-child(2)")?.textContent,
+}));
+
+/**
+ * Checks the page against GET /book for `token`. The simulator keeps moving the book, so this takes a
+ * snapshot, waits for the page to show a book at least that new, and compares when both have the same
+ * timestamp (a newer page book means the snapshot is stale already: take another).
+ */
+async function assertSameAsService(page, token) {
+  const num = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
+  for (let attempt = 0; attempt < 30; attempt++) {
+    const raw = await api(`/book?token_id=${token}`);
+    await page.waitForFunction((ts) => BigInt(document.querySelector("#book-meta").dataset.timestamp || "0") >= BigInt(ts),
+      raw.timestamp, { timeout: 5_000 });
+    const shown = await shownBook(page);
+    if (shown.timestamp !== raw.timestamp) continue;
+    const { bid, ask } = bestOf(raw);
+    assert.equal(shown.source, "stream");
+    assert.equal(Number(shown.bid), bid.price, "best bid");
+    assert.equal(Number(shown.ask), ask.price, "best ask");
+    assert.equal(shown.bidRow, num.format(bid.size), "best bid size");
+    assert.equal(shown.askRow, num.format(ask.size), "best ask size");
+    return attempt;
+  }
+  assert.fail("the page never showed the book GET /book answered");
+}
+
+test("live market: a tick moves the ladder, best prices equal GET /book, the pill says live and verified", async () => {
+  const { market, tokens } = await openMarket();
+  const started = performance.now();
+  const page = await openPage(DESKTOP, `#/market/${market.id}`);
+  await marketReady(page);
+  await page.waitForSelector(pillLive, { timeout: 10_000 });
+  console.log(`# live and verified ${Math.round(performance.now() - started)} ms after opening the page`);
+  assert.match(await page.textContent("#live-text"), /^Live · verified (just now|\d+ s ago)$/);
+  assert.equal(await page.getAttribute("#live-status", "data-mismatches"), "0");
+  assert.equal(await page.getAttribute("#live-announce", "aria-live"), "polite");
+  await waitForStatus(page, "#live-announce", /^Order book live and verified\.$/);
+  // The pill's words carry the state (not only the dot's colour); the toggle is a real button.
+  assert.equal(await page.getAttribute("#live-toggle", "aria-pressed"), "false");
+  assert.match(await page.textContent("#market-details"), /Verified ✓ live \(\d+ checks?\)/);
+
+  // One socket follows both outcomes.
+  const marketSockets = await socketsOf("market");
+  assert.equal(marketSockets.length, 1);
+  assert.deepEqual([...marketSockets[0].assets_ids].sort(), [...tokens].sort());
+
+  // A burst of 200 changes now: the ladder moves, and renders are coalesced to at most one a frame.
+  await page.evaluate(() => {
+    window.__renders = 0;
+    window.__frames = 0;
+    new MutationObserver((records) => { window.__renders += records.filter((r) => r.addedNodes.length).length; })
+      .observe(document.querySelector("#book-table"), { childList: true });
+    const count = () => { window.__frames += 1; window.__counting = requestAnimationFrame(count); };
+    window.__counting = requestAnimationFrame(count);
+  });
+  const before = await page.innerHTML("#book-table");
+  const tickAt = performance.now();
+  const tick = await admin("POST", "/__admin/stream/tick", { asset_id: tokens[0], count: 200 });
+  await page.waitForFunction((ts) => BigInt(document.querySelector("#book-meta").dataset.timestamp || "0") >= BigInt(ts), tick.timestamp);
+  console.log(`# a 200-change tick (${tick.frames} frames) on screen in ${Math.round(performance.now() - tickAt)} ms`);
+  assert.notEqual(await page.innerHTML("#book-table"), before, "the ladder changed");
+  await page.waitForTimeout(300);
+  const { renders, frames } = await page.evaluate(() => {
+    cancelAnimationFrame(window.__counting);
+    return { renders: window.__renders, frames: window.__frames };
+  });
+  assert.ok(renders >= 1 && renders <= frames + 1, `${renders} renders in ${frames} frames`);
+  assert.ok(renders < tick.frames, `${renders} renders for ${tick.frames} frames of changes`);
+
+  const attempts = await assertSameAsService(page, tokens[0]);
+  console.log(`# page equals GET /book after ${attempts + 1} snapshot(s)`);
+  await page.waitForSelector(pillLive);
+
+  // The other outcome's live book is there at once.
+  await page.click("#outcome-tabs button:nth-child(2)");
+  await page.waitForSelector("#book-meta[data-source=stream]");
+  await assertSameAsService(page, tokens[1]);
+  await page.waitForSelector(pillLive);
+  await shot(page, "live-desktop", false);
+
+  // Pause closes the socket and freezes the book; resume opens a new one.
+  await page.click("#live-toggle");
+  await page.waitForSelector("#live-status[data-status=paused]");
+  assert.equal(await page.getAttribute("#live-toggle", "aria-pressed"), "true");
+  assert.equal(await page.textContent("#live-text"), "Paused");
+  await waitForStatus(page, "#live-announce", /^Live updates paused\.$/);
+  await until(async () => (await socketsOf("market")).length === 0, "the market socket to close");
+  const frozen = await shownBook(page);
+  await admin("POST", "/__admin/stream/tick", { asset_id: tokens[1], count: 20 });
+  await page.waitForTimeout(300);
+  assert.deepEqual(await shownBook(page), frozen, "a paused page does not move");
+  await page.click("#live-toggle");
+  await page.waitForSelector(pillLive, { timeout: 10_000 });
+  await assertSameAsService(page, tokens[1]);
+
+  // Leaving the market closes the stream.
+  await page.click(".breadcrumb a");
+  await firstRendered(page);
+  await until(async () => (await socketsOf("market")).length === 0, "the market socket to close");
+  assertClean(page);
+  await page.close();
+
+  const phone = await openPage(PHONE, `#/market/${market.id}`);
+  await phone.waitForSelector(pillLive, { timeout: 10_000 });
+  assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), "no sideways scrolling at 375 px");
+  await shot(phone, "live-phone", false);
+  assertClean(phone);
+  await phone.close();
+});
+
+test("live market: a dropped stream shows reconnecting, then live and verified again", async () => {
+  const { market, tokens } = await openMarket();
+  const page = await openPage(DESKTOP, `#/market/${market.id}`);
+  await page.waitForSelector(pillLive, { timeout: 10_000 });
+  const [first, ...others] = await socketsOf("market");
+  assert.equal(others.length, 0, "the drop goes to this page's socket");
+
+  const droppedAt = performance.now();
+  await admin("POST", "/__admin/stream/faults", { path: "/ws/market", faults: ["drop"] });
+  await page.waitForSelector("#live-status[data-status=reconnecting]", { timeout: 5_000 });
+  const lostAt = await page.evaluate(() => Date.now());
+  assert.equal(await page.textContent("#live-text"), "Reconnecting…");
+  assert.equal(await page.getAttribute("#live-status", "data-tone"), "bad");
+  await shot(page, "live-reconnecting-desktop", false);
+  // (Screen readers hear "Connection lost" only if it lasts past the once-a-second limit of the live
+  // region; a reconnect within the second is not worth interrupting them for.)
+
+  await page.waitForSelector("#live-status[data-status=open][data-book=live]", { timeout: 15_000 });
+  // A change now is checked against the service's hash on the new socket.
+  await admin("POST", "/__admin/stream/tick", { asset_id: tokens[0], count: 3 });
+  await page.waitForFunction((t) => {
+    const pill = document.querySelector("#live-status");
+    return pill.dataset.status === "open" && pill.dataset.verified === "true" && Number(pill.dataset.verifiedAt) > t;
+  }, lostAt, { timeout: 10_000 });
+  console.log(`# dropped to live and verified again in ${Math.round(performance.now() - droppedAt)} ms`);
+  assert.match(await page.textContent("#live-text"), /^Live · verified/);
+  await waitForStatus(page, "#live-announce", /^Order book live and verified\.$/);
+  const sockets = await socketsOf("market");
+  assert.equal(sockets.length, 1, "one socket: the new one");
+  assert.notEqual(sockets[0].id, first.id);
+  await assertSameAsService(page, tokens[0]);
+  assertClean(page);
   await page.close();
 });
 
@@ -395,10 +591,13 @@ test("sign in, list orders, cancel one and a whole market, each confirmed in a d
   const { requests: [marketCall] } = await admin("GET", "/__admin/requests?method=DELETE&path=/cancel-market-orders");
   assert.deepEqual(JSON.parse(marketCall.body), { market: conditionId });
 
-  // Cancelling an order that is already gone shows the service's reason.
+  // An order canceled elsewhere while its confirmation is open: the row leaves at once (the user
+  // channel), and confirming anyway shows the service's reason.
   const staleId = await page.getAttribute("#orders-body tr:first-child", "data-order-id");
-  await signed(demo, "DELETE", "/order", "", JSON.stringify({ orderId: staleId }));
   await page.click("#orders-body tr:first-child button.danger");
+  await page.waitForSelector("dialog#confirm[open]");
+  await signed(demo, "DELETE", "/order", "", JSON.stringify({ orderId: staleId }));
+  await page.waitForSelector(`#orders-body tr[data-order-id="${staleId}"]`, { state: "detached", timeout: 10_000 });
   await page.click("#confirm-ok");
   await page.waitForSelector("#cancel-result .result-box[data-refused='1']");
   assert.match(await page.textContent("#cancel-result"), /Not canceled: 1.*order already canceled/s);
@@ -425,6 +624,132 @@ test("sign in, list orders, cancel one and a whole market, each confirmed in a d
   await shot(phone, "cancel-dialog-phone", false);
   assertClean(phone);
   await phone.close();
+});
+
+test("my orders follow the user channel: an order canceled elsewhere leaves without a reload", async () => {
+  const [demo] = await admin("GET", "/__admin/accounts");
+  const page = await openPage(DESKTOP, "#/orders");
+  await page.waitForFunction(() => document.querySelector("#cred-secret").value !== "");
+  await page.click("#signin button[type=submit]");
+  await page.waitForSelector("#orders-status[data-count='300']", { timeout: 15_000 });
+  await page.waitForSelector("#orders-live[data-status=open]", { timeout: 10_000 });
+  assert.equal(await page.textContent("#orders-live-text"), "Live");
+  // The socket is subscribed for this account (the credentials went in its first message, nowhere else).
+  await until(async () => (await socketsOf("user")).some((s) => s.authenticated && s.account === demo.address),
+    "the user socket to subscribe");
+  await page.waitForSelector("#orders-body a.market-name");
+  await admin("DELETE", "/__admin/requests");
+
+  // A keyboard user sits on the 5th row's Cancel button while the 3rd row is canceled elsewhere.
+  const ids = await page.$$eval("#orders-body tr", (rows) => rows.map((r) => r.dataset.orderId));
+  await page.focus(`#orders-body tr[data-order-id="${ids[4]}"] button.danger`);
+  const canceledAt = performance.now();
+  const answer = await signed(demo, "DELETE", "/order", "", JSON.stringify({ orderId: ids[2] }));
+  assert.deepEqual(answer.body.canceled, [ids[2]]);
+  const leaving = `#orders-body tr.leaving[data-order-id="${ids[2]}"]`;
+  await page.waitForSelector(leaving, { timeout: 5_000 });
+  console.log(`# canceled elsewhere, marked in the list ${Math.round(performance.now() - canceledAt)} ms later`);
+  assert.equal(await page.textContent(`${leaving} .row-note`), "Canceled");
+  assert.equal(await page.getAttribute("#orders-status", "data-count"), "299");
+  await shot(page, "orders-live-desktop", false);
+  await page.waitForSelector(`#orders-body tr[data-order-id="${ids[2]}"]`, { state: "detached", timeout: 5_000 });
+  await waitForStatus(page, "#orders-announce", /^Canceled: (buy|sell) [\d,.]+ .+ at [\d.]+¢\.$/);
+  // No reload: the page did not read the list again.
+  assert.equal((await admin("GET", "/__admin/requests?path=/data/orders")).count, 0);
+  // The rows stayed in place: still 25, in order, the next one moved up, focus where it was.
+  assert.deepEqual(await page.$$eval("#orders-body tr", (rows) => rows.map((r) => r.dataset.orderId)),
+    [...ids.slice(0, 2), ...ids.slice(3), (await allOrders(demo))[24].id]);
+  assert.equal(await page.evaluate(() => document.activeElement.closest("tr")?.dataset.orderId), ids[4]);
+  assert.equal(await page.textContent("#orders-status"), `299 open orders in ${new Set((await allOrders(demo)).map((o) => o.market)).size} markets`);
+
+  // A whole market canceled elsewhere: each of its rows leaves.
+  const conditionId = await page.getAttribute("#orders-body tr:first-child td[data-market]", "data-market");
+  const inMarket = (await allOrders(demo)).filter((o) => o.market === conditionId);
+  await admin("DELETE", "/__admin/requests");
+  await signed(demo, "DELETE", "/cancel-market-orders", "", JSON.stringify({ market: conditionId }));
+  await page.waitForFunction(([id, n]) => document.querySelector("#orders-status").dataset.count === String(n) &&
+    !document.querySelector(`#orders-body td[data-market="${id}"]`), [conditionId, 299 - inMarket.length], { timeout: 5_000 });
+  assert.equal((await admin("GET", "/__admin/requests?path=/data/orders")).count, 0);
+
+  // A cancellation whose event is lost with the socket (dropped as it was sent): after the reconnect
+  // the page reads the list again, quietly, and the order is gone.
+  await admin("POST", "/__admin/stream/faults", { path: "/ws/user", faults: ["drop"] });
+  const lostId = await page.getAttribute("#orders-body tr:first-child", "data-order-id");
+  const countBefore = Number(await page.getAttribute("#orders-status", "data-count"));
+  await admin("DELETE", "/__admin/requests");
+  await signed(demo, "DELETE", "/order", "", JSON.stringify({ orderId: lostId }));
+  await page.waitForSelector("#orders-live[data-status=reconnecting]", { timeout: 5_000 });
+  assert.equal(await page.textContent("#orders-live-text"), "Reconnecting…");
+  await page.waitForSelector(`#orders-body tr[data-order-id="${lostId}"]`, { state: "detached", timeout: 15_000 });
+  await page.waitForSelector("#orders-live[data-status=open]");
+  assert.equal(await page.getAttribute("#orders-status", "data-count"), String(countBefore - 1));
+  assert.equal((await admin("GET", "/__admin/requests?path=/data/orders")).count, 3, "the list was read again");
+  assert.equal(await page.locator("#orders-body tr").count(), 25);
+
+  // Signing out closes the user channel.
+  await page.click("#signout");
+  await until(async () => (await socketsOf("user")).length === 0, "the user socket to close");
+  const html = await page.content();
+  for (const secret of [demo.secret, demo.passphrase, demo.apiKey]) assert.ok(!html.includes(secret));
+  assertClean(page);
+  await page.close();
+});
+
+test("my orders: PLACEMENT adds a row, UPDATE refreshes it, a filled order leaves (events injected)", async () => {
+  // The emulator sends only CANCELLATION today, so the other order events are injected into the real
+  // user socket, and the REST answers are shaped to match them: the list misses one order (to be
+  // "placed"), and GET /data/order shows a partial fill for one and a full fill for another.
+  const [demo] = await admin("GET", "/__admin/accounts");
+  const all = await allOrders(demo);
+  const [placed, partial, filled] = [all[0], all[1], all[2]];
+  const page = await browser.newPage({ viewport: DESKTOP });
+  openPages.add(page);
+  page.errors = [];
+  page.on("pageerror", (e) => page.errors.push(String(e)));
+  let userSocket = null;
+  await page.routeWebSocket(/\/ws\/user$/, (ws) => {
+    ws.connectToServer(); // messages go both ways unchanged
+    userSocket = ws;
+  });
+  await page.route(/\/data\/orders(\?|$)/, async (route) => {
+    const response = await route.fetch();
+    const body = await response.json();
+    body.data = body.data.filter((o) => o.id !== placed.id);
+    await route.fulfill({ response, json: body });
+  });
+  await page.route(new RegExp(`/data/order/(${partial.id}|${filled.id})$`), async (route) => {
+    const response = await route.fetch();
+    const body = await response.json();
+    if (body.order.id === partial.id) body.order.sizeMatched = "50";
+    else Object.assign(body.order, { sizeMatched: body.order.originalSize, status: "MATCHED" });
+    await route.fulfill({ response, json: body });
+  });
+  await page.goto(`${PAGE_URL}#/orders`);
+  await page.waitForFunction(() => document.querySelector("#cred-secret").value !== "");
+  await page.click("#signin button[type=submit]");
+  await page.waitForSelector("#orders-status[data-count='299']", { timeout: 15_000 });
+  await page.waitForSelector("#orders-live[data-status=open]");
+  assert.ok(userSocket, "the page's user socket was routed");
+  const order = (o, type) => JSON.stringify({
+    event_type: "order", type, id: o.id, market: o.market, asset_id: o.assetId, side: o.side, price: o.price,
+    original_size: o.originalSize, size_matched: o.sizeMatched, outcome: o.outcome, status: "LIVE", timestamp: String(Date.now()),
+  });
+
+  userSocket.send(order(placed, "PLACEMENT"));
+  await page.waitForSelector(`#orders-body tr:first-child[data-order-id="${placed.id}"][data-arrived=New]`);
+  assert.equal(await page.getAttribute("#orders-status", "data-count"), "300");
+
+  userSocket.send(order(partial, "UPDATE"));
+  const partialRow = `#orders-body tr[data-order-id="${partial.id}"]`;
+  await page.waitForSelector(`${partialRow}[data-arrived=Updated]`);
+  assert.equal(await page.textContent(`${partialRow} td[data-label=Filled]`), "50");
+
+  userSocket.send(order(filled, "UPDATE"));
+  await page.waitForSelector(`#orders-body tr.leaving[data-order-id="${filled.id}"][data-leaving=Filled]`);
+  await page.waitForSelector(`#orders-body tr[data-order-id="${filled.id}"]`, { state: "detached" });
+  assert.equal(await page.getAttribute("#orders-status", "data-count"), "299");
+  assert.deepEqual(page.errors, []);
+  await page.close();
 });
 
 /** Every open order of the account, read from the emulator with a request signed here. */
