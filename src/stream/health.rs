@@ -114,13 +114,13 @@ impl Health {
         }
     }
 
-    /// A new socket is being opened.
+    /// A new socket is being opened (the first one too: its status is told like every other).
     pub fn connecting(&mut self) -> Vec<Action> {
-        let mut actions = Vec::new();
-        if self.status != Status::Closed {
-            self.set(Status::Connecting, &mut actions);
+        if self.status == Status::Closed {
+            return Vec::new();
         }
-        actions
+        self.status = Status::Connecting;
+        vec![Action::Status(Status::Connecting)]
     }
 
     /// The socket opened and the subscription was sent.
@@ -240,8 +240,8 @@ mod tests {
 
     fn open_at(now: f64) -> Health {
         let mut h = Health::new(HealthPolicy { stall_after_ms: 30_000.0, ..HealthPolicy::default() });
-        h.connecting();
-        h.opened(now);
+        assert_eq!(h.connecting(), vec![Action::Status(Status::Connecting)]);
+        assert_eq!(h.opened(now), vec![Action::Status(Status::Open)]);
         h
     }
 

@@ -333,9 +333,18 @@ impl LiveBooks {
         let newer = live.book.is_none() || live.state != State::Live || taken > live.timestamp();
         live.market = Some(snapshot.clone());
         if !newer {
-            // The live book is ahead: only the market fields are new; the next check verifies them.
+            // The live book is as new or ahead: only the market fields are new. A book as new as the
+            // snapshot can be checked against its hash now (a quiet market sends no entry to check at).
+            let same = taken == live.timestamp();
+            let expected = snapshot.received_hash();
             if let Some(book) = live.book.as_mut() {
                 let _ = book.adopt_market_fields(&snapshot);
+                if let (true, Some(expected), true) = (same, expected, policy != HashCheck::Off) {
+                    if book.hash() == expected {
+                        live.record(true, now);
+                        report.changed(asset_id);
+                    }
+                }
             }
             return report;
         }
@@ -781,6 +790,13 @@ mod tests {
         assert_eq!(books.apply_frame(frame.as_bytes(), 2.0).unwrap().resync, vec![]);
         let live = books.get(A).unwrap();
         assert_eq!((live.state, live.verified, live.mismatches), (State::Live, false, 0));
+        // A quiet market: a snapshot as new as the live book verifies it at once.
+        let mut quiet = LiveBooks::new(HashCheck::LastPerFrame);
+        quiet.subscribe(B);
+        quiet.apply_frame(svc.book_event(B).as_bytes(), 1.0).unwrap();
+        assert_eq!(quiet.snapshot(B, svc.snapshot(B), 2.0), FrameReport { changed: vec![B.into()], resync: vec![] });
+        let live = quiet.get(B).unwrap();
+        assert_eq!((live.verified, live.checks, live.verified_at_ms), (true, 1, 2.0));
         // An older snapshot only brings the fields; the next entry is checked and matches.
         let old = {
             let mut old = Service::new();
