@@ -30,10 +30,12 @@ impl<'a> Scanner<'a> {
         self.pos
     }
 
+    #[inline(always)]
     fn peek(&self) -> Option<u8> {
         self.bytes.get(self.pos).copied()
     }
 
+    #[inline(always)]
     pub fn skip_ws(&mut self) {
         while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.peek() {
             self.pos += 1;
@@ -41,6 +43,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// Skips white space and, if the next byte is `b`, consumes it.
+    #[inline(always)]
     pub fn eat(&mut self, b: u8) -> bool {
         self.skip_ws();
         if self.peek() == Some(b) {
@@ -71,6 +74,9 @@ impl<'a> Scanner<'a> {
         let start = self.pos;
         let mut escaped = false;
         loop {
+            // Plain bytes in one tight loop: most strings have no escape.
+            let rest = self.bytes.get(self.pos..).unwrap_or_default();
+            self.pos += rest.iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20).unwrap_or(rest.len());
             match self.peek() {
                 None => return Err(Error::decode("unterminated string")),
                 Some(b'"') => break,

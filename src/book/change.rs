@@ -14,9 +14,9 @@ impl OrderBook {
     /// for the hash.
     pub fn apply_price_change(&mut self, side: Side, price: &str, size: &str) -> Result<(), Error> {
         let price_units = fixed::parse(price.as_bytes())
-            .ok_or(Error::invalid("price", "must be a non-negative decimal with at most 6 decimals"))?;
+            .ok_or_else(|| Error::invalid("price", "must be a non-negative decimal with at most 6 decimals"))?;
         let size_units = fixed::parse(size.as_bytes())
-            .ok_or(Error::invalid("size", "must be a non-negative decimal with at most 6 decimals"))?;
+            .ok_or_else(|| Error::invalid("size", "must be a non-negative decimal with at most 6 decimals"))?;
         let text = if size_units == 0 { None } else { Some((self.store(price)?, self.store(size)?)) };
         let levels = match side {
             Side::Buy => &mut self.bids,

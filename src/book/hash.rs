@@ -139,7 +139,8 @@ impl Buffered {
 }
 
 impl Sink for Buffered {
-    #[inline]
+    // Inlined into the level loop: a call per piece costs more than the copy under opt-level "z".
+    #[inline(always)]
     fn put(&mut self, bytes: &[u8]) {
         if bytes.len() >= DIRECT {
             self.sha.update(&self.buf);

@@ -447,6 +447,7 @@ impl OrderBook {
     }
 
     /// The bytes of a span, wherever it points.
+    #[inline(always)]
     fn raw(&self, span: Span) -> &[u8] {
         let (buf, start) = if span.start & Span::EXTRA != 0 {
             (&self.extra, span.start & !Span::EXTRA)

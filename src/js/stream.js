@@ -164,13 +164,13 @@ class Stream {
     } catch {
       data = undefined;
     }
-    const report = this._core.frame(data, Date.now());
-    if (report.pong) return this._health(TICK);
-    if (report.error) {
-      this._emit({ event_type: "error", error: report.error });
-      return this._health(TICK);
-    }
-    if (this._onEvent || this._iterating) {
+    // The health timer is not re-armed here: a message only makes the next check due later, and a check
+    // that comes early does nothing but arm the timer for the right time.
+    const listening = Boolean(this._onEvent || this._iterating);
+    const report = this._core.frame(data, Date.now(), listening);
+    if (report.pong) return;
+    if (report.error) return this._emit({ event_type: "error", error: report.error });
+    if (listening) {
       let events;
       try {
         events = JSON.parse(data);
@@ -180,8 +180,7 @@ class Stream {
       for (const event of Array.isArray(events) ? events : [events]) this._emit(event);
     }
     this._report(report);
-    this._health(TICK);
-    this._snapshots();
+    if (report.resync.length) this._snapshots();
   }
 
   _report(report) {
@@ -254,7 +253,8 @@ class Stream {
       done.then((report) => {
         if (!this._core) return;
         this._report(report);
-        this._snapshots();
+        if (report.retry) setTimeout(() => this._snapshots(), 1000);
+        else this._snapshots();
       });
     }
   }

@@ -233,8 +233,9 @@ impl StreamCore {
     }
 
     /// One message of the socket: `PONG`, or a frame of events applied to the live books. Answers
-    /// `{ pong }`, or `{ changed: [[asset, verified]], resync: [[asset, reason]], error? }`.
-    pub fn frame(&self, data: &JsValue, now: f64) -> JsValue {
+    /// `{ pong }`, or `{ changed: [[asset, verified]], resync: [[asset, reason]], error? }`; `changed` only
+    /// when someone listens (`listening`): it is what `book_update` events are made of.
+    pub fn frame(&self, data: &JsValue, now: f64, listening: bool) -> JsValue {
         let out = Object::new();
         let text = match read_str(data, "frame", MAX_BOOK_BYTES) {
             Ok(text) => text,
@@ -251,9 +252,10 @@ impl StreamCore {
         let result = self.with(Err(Error::decode("the stream is busy")), |s| {
             s.health.message(now);
             match self.channel {
-                Channel::Market => {
-                    s.books.apply_frame(text.as_bytes(), now).map(|r| (verified(&s.books, r.changed), r.resync))
-                }
+                Channel::Market => s.books.apply_frame(text.as_bytes(), now).map(|r| {
+                    let changed = if listening { verified(&s.books, r.changed) } else { Vec::new() };
+                    (changed, r.resync)
+                }),
                 Channel::User => {
                     let mut scan = crate::json::Scanner::new(text.as_bytes());
                     scan.skip_value().and_then(|()| scan.finish()).map(|()| (Vec::new(), Vec::new()))
@@ -298,7 +300,8 @@ impl StreamCore {
     }
 
     /// Starts fetching the snapshots (GET /book, with the client's budgets and retries) that the books
-    /// need now; one promise per asset, each resolving to a report like `frame`'s (never rejecting).
+    /// need now; one promise per asset, each resolving to a report like `frame`'s (never rejecting), with
+    /// `retry` when the snapshot could not be had.
     pub fn snapshots(&self) -> Array {
         let due = self.with(Vec::new(), |s| s.books.snapshots_due());
         due.into_iter().map(|asset| JsValue::from(self.snapshot(asset))).collect()
@@ -323,16 +326,22 @@ impl StreamCore {
                 _ => false,
             };
             let now = js_sys::Date::now();
-            let Some(state) = state.upgrade() else { return Ok(out.into()) };
-            let Ok(mut s) = state.try_borrow_mut() else { return Ok(out.into()) };
+            // A closed stream needs nothing; a busy one gets the snapshot again later.
+            let Some(state) = state.upgrade() else { return Ok(report(&out, &[], &[], None)) };
+            let Ok(mut s) = state.try_borrow_mut() else {
+                set(&out, "retry", &JsValue::TRUE);
+                return Ok(report(&out, &[], &[], None));
+            };
             match fetched.take().filter(|_| sent) {
                 Some(book) => {
                     let r = s.books.snapshot(&asset, book, now);
                     Ok(report(&out, &verified(&s.books, r.changed), &resync_pairs(&r.resync), None))
                 }
                 None => {
+                    // Due again: the driver asks for it after a pause.
                     s.books.snapshot_failed(&asset);
-                    Ok(out.into())
+                    set(&out, "retry", &JsValue::TRUE);
+                    Ok(report(&out, &[], &[], None))
                 }
             }
         }))
