@@ -4,17 +4,11 @@
 //
 // Environment: PREDICTKIT_PKG_DIR (default pkg/), CHROMIUM (default /usr/bin/chromium), BENCH_SIZES
 // (levels per side, comma-separated; default 10,1000,10000,100000).
-import { createServer } from "node:http";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { extname, join, normalize } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { build } from "esbuild";
-import { chromium } from "playwright-core";
-
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const BENCH = join(ROOT, "bench");
-const PKG = process.env.PREDICTKIT_PKG_DIR ?? join(ROOT, "pkg");
+import { BENCH, launch, serve } from "./harness.mjs";
 
 const work = mkdtempSync(join(tmpdir(), "predictkit-bench-"));
 const upstream = join(work, "upstream.js");
@@ -27,33 +21,12 @@ await build({
   logLevel: "warning",
 });
 
-const TYPES = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm" };
-
-/** Serves /bench/* from bench/ (plus the bundle) and /pkg/* from the built package (its entry and web build). */
-const server = createServer((req, res) => {
-  const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname));
-  let file = null;
-  if (path === "/bench/upstream.js") file = upstream;
-  else if (path.startsWith("/bench/")) file = join(BENCH, path.slice(7));
-  else if (path.startsWith("/pkg/")) file = join(PKG, path.slice(5));
-  try {
-    if (!file || file.includes("..")) throw new Error("not found");
-    const body = readFileSync(file);
-    res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" });
-    res.end(body);
-  } catch {
-    res.writeHead(404).end("not found");
-  }
-});
-await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+// Serves /bench/* from bench/ (plus the bundle) and /pkg/* from the built package (its entry and web build).
+const server = await serve({ routes: { "/bench/upstream.js": upstream } });
 const sizes = process.env.BENCH_SIZES ? `?sizes=${process.env.BENCH_SIZES}` : "";
-const url = `http://127.0.0.1:${server.address().port}/bench/book.html${sizes}`;
+const url = `${server.origin}/bench/book.html${sizes}`;
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
+const browser = await launch();
 let result;
 try {
   const page = await browser.newPage();

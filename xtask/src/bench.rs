@@ -1,6 +1,6 @@
-//! `cargo xtask bench`: builds the packages, then runs the order-book benchmark (bench/run.mjs) and the
-//! client and signing benchmark (bench/client.mjs) once each in headless Chromium, printing medians,
-//! ratios and the targets met or missed.
+//! `cargo xtask bench`: builds the packages, then runs the order-book benchmark (bench/run.mjs), the
+//! client and signing benchmark (bench/client.mjs) and the streaming benchmark (bench/stream.mjs) once
+//! each in headless Chromium, printing medians, ratios and the targets met or missed.
 
 use std::process::Command;
 
@@ -26,5 +26,12 @@ pub fn bench() -> Result<bool> {
         .env("PREDICTKIT_EMULATOR_BIN", emulator)
         .env("CHROMIUM", setup::chromium()))?;
     crate::done("client bench", t);
+    let t = step("streaming benchmark in headless Chromium (bench/stream.mjs)");
+    cmd(Command::new("node")
+        .arg(root().join("bench").join("stream.mjs"))
+        .current_dir(root())
+        .env("PREDICTKIT_PKG_DIR", pkg_dir())
+        .env("CHROMIUM", setup::chromium()))?;
+    crate::done("stream bench", t);
     Ok(true)
 }
