@@ -164,11 +164,12 @@ class Stream {
     } catch {
       data = undefined;
     }
-    // The health timer is not re-armed here: a message only makes the next check due later, and a check
-    // that comes early does nothing but arm the timer for the right time.
+    // The health timer is not re-armed for a frame: a message only makes the next check due later, and a
+    // check that comes early does nothing but arm the timer for the right time. A PONG (one per PING) may
+    // make it due earlier: the next PING, rather than the PONG's deadline.
     const listening = Boolean(this._onEvent || this._iterating);
     const report = this._core.frame(data, Date.now(), listening);
-    if (report.pong) return;
+    if (report.pong) return this._health(TICK);
     if (report.error) return this._emit({ event_type: "error", error: report.error });
     if (listening) {
       let events;
