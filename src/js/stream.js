@@ -15,8 +15,11 @@ export function openStream(core, url, WebSocketImpl, onEvent, signal) {
 }
 
 class Stream {
+  // Private: the core makes the subscription message, which for the user channel holds the credentials.
+  #core;
+
   constructor(core, url, WebSocketImpl, onEvent, signal) {
-    this._core = core;
+    this.#core = core;
     this._url = url;
     this._WebSocket = WebSocketImpl;
     this._onEvent = onEvent;
@@ -58,26 +61,26 @@ class Stream {
   }
 
   _follow(subscribe, ids) {
-    if (!this._core) return;
-    const message = this._core.follow(subscribe, ids);
+    if (!this.#core) return;
+    const message = this.#core.follow(subscribe, ids);
     // Before the socket is open the change needs no message: the subscription sent on open has it.
     if (message !== undefined && this._open) this._send(message);
     this._snapshots();
   }
 
   book(assetId) {
-    return this._core?.book(assetId, false);
+    return this.#core?.book(assetId, false);
   }
 
   bookStatus(assetId) {
-    return this._core?.book(assetId, true);
+    return this.#core?.book(assetId, true);
   }
 
   close() {
-    if (!this._core) return;
+    if (!this.#core) return;
     this._health(CLOSE);
-    const core = this._core;
-    this._core = null;
+    const core = this.#core;
+    this.#core = null;
     clearTimeout(this._timer);
     clearTimeout(this._reconnect);
     this._forget?.();
@@ -111,7 +114,7 @@ class Stream {
       }
       return Promise.resolve({ done: false, value });
     }
-    if (!this._core) return Promise.resolve({ done: true, value: undefined });
+    if (!this.#core) return Promise.resolve({ done: true, value: undefined });
     return new Promise((resolve) => this._waiters.push(resolve));
   }
 
@@ -134,7 +137,7 @@ class Stream {
   }
 
   _connect() {
-    if (!this._core) return;
+    if (!this.#core) return;
     this._health(CONNECTING);
     let socket;
     try {
@@ -152,7 +155,7 @@ class Stream {
 
   _opened() {
     this._open = true;
-    if (!this._send(this._core.hello())) return;
+    if (!this._send(this.#core.hello())) return;
     this._health(OPENED);
     this._snapshots();
   }
@@ -168,7 +171,7 @@ class Stream {
     // check that comes early does nothing but arm the timer for the right time. A PONG (one per PING) may
     // make it due earlier: the next PING, rather than the PONG's deadline.
     const listening = Boolean(this._onEvent || this._iterating);
-    const report = this._core.frame(data, Date.now(), listening);
+    const report = this.#core.frame(data, Date.now(), listening);
     if (report.pong) return this._health(TICK);
     if (report.error) return this._emit({ event_type: "error", error: report.error });
     if (listening) {
@@ -224,11 +227,11 @@ class Stream {
    * ["status", s], ["error", e], ["next", at]] (`next`: when to tell it again that time passed).
    */
   _health(kind, cause) {
-    if (!this._core) return;
-    const actions = this._core.health(kind, Date.now(), Math.random(), cause);
+    if (!this.#core) return;
+    const actions = this.#core.health(kind, Date.now(), Math.random(), cause);
     for (const [what, arg] of actions) {
       if (what === "ping") this._send("PING");
-      else if (what === "resubscribe") this._send(this._core.hello());
+      else if (what === "resubscribe") this._send(this.#core.hello());
       else if (what === "status") {
         this._status = arg;
         this._emit({ event_type: "status", status: arg });
@@ -249,10 +252,10 @@ class Stream {
 
   /** Fetches the snapshots the core asks for; it applies them, and what they did is reported. */
   _snapshots() {
-    if (!this._core) return;
-    for (const done of this._core.snapshots()) {
+    if (!this.#core) return;
+    for (const done of this.#core.snapshots()) {
       done.then((report) => {
-        if (!this._core) return;
+        if (!this.#core) return;
         this._report(report);
         if (report.retry) setTimeout(() => this._snapshots(), 1000);
         else this._snapshots();

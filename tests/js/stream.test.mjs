@@ -196,6 +196,8 @@ test("the user channel reports cancellations; its secret is in no URL, event or 
     assert.equal(event.type, "CANCELLATION");
     const everything = JSON.stringify(events.list) + urls.join();
     for (const secret of [account.secret, account.passphrase]) assert.ok(!everything.includes(secret));
+    // Nothing reachable on the stream object makes the subscription message (it holds the credentials).
+    assert.equal(Object.values(stream).some((v) => typeof v?.hello === "function"), false);
   } finally {
     stream.close();
   }
