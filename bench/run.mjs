@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
-import { BENCH, launch, serve } from "./harness.mjs";
+import { BENCH, launch, serve, ratio, time } from "./harness.mjs";
 
 const work = mkdtempSync(join(tmpdir(), "predictkit-bench-"));
 const upstream = join(work, "upstream.js");
@@ -44,14 +44,6 @@ if (result.error) {
   process.exit(1);
 }
 
-/** A duration in ns as a short human string. */
-function time(ns) {
-  if (ns == null) return "—";
-  if (ns < 1e3) return `${ns.toFixed(ns < 10 ? 2 : 1)} ns`;
-  if (ns < 1e6) return `${(ns / 1e3).toFixed(ns < 1e4 ? 2 : 1)} µs`;
-  return `${(ns / 1e6).toFixed(ns < 1e7 ? 2 : 1)} ms`;
-}
-const ratio = (other, ours) => (other == null ? "—" : `${(other / ours).toFixed(other / ours < 10 ? 2 : 1)}×`);
 
 const header = ["operation", "levels/side", "ours", "ours/level", "JSON.parse", "×", "plain JS", "×", "upstream", "×"];
 const lines = result.rows.map((r) => [

@@ -24,7 +24,7 @@
 // (smaller batches and a 1 s load, to try the script out; its numbers are not the benchmark's).
 import { createHash, randomBytes } from "node:crypto";
 import { availableParallelism, loadavg } from "node:os";
-import { launch, serve } from "./harness.mjs";
+import { launch, serve, ratio, time } from "./harness.mjs";
 import { sha1Hex } from "./sha1.mjs";
 import { TruthBook, frame, ids, rng } from "./stream-frames.mjs";
 
@@ -146,14 +146,6 @@ try {
   await server.close();
 }
 
-/** A duration in ns as a short human string. */
-function time(ns) {
-  if (ns == null) return "—";
-  if (ns < 1e3) return `${ns.toFixed(ns < 10 ? 2 : 1)} ns`;
-  if (ns < 1e6) return `${(ns / 1e3).toFixed(ns < 1e4 ? 2 : 1)} µs`;
-  return `${(ns / 1e6).toFixed(ns < 1e7 ? 2 : 1)} ms`;
-}
-const ratio = (other, ours) => (other == null ? "—" : `${(other / ours).toFixed(other / ours < 10 ? 2 : 1)}×`);
 /** A markdown table, columns padded; `right(i)` tells which columns align right. */
 function table(header, lines, right) {
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));

@@ -28,15 +28,20 @@ fn auth(app: &App, method: &Method, uri: &Uri, headers: &HeaderMap, body: &[u8])
     authenticate(&app.catalog, &app.auth, headers, method.as_str(), uri.path(), body)
 }
 
-pub fn order_json(c: &Catalog, o: &Order, canceled: bool) -> Value {
-    let m = &c.markets[o.market];
-    let status = if canceled {
+/// An order's status as the service reports it.
+pub fn order_status(o: &Order, canceled: bool) -> &'static str {
+    if canceled {
         "CANCELED"
     } else if o.size_matched > 0 {
         "MATCHED"
     } else {
         "LIVE"
-    };
+    }
+}
+
+pub fn order_json(c: &Catalog, o: &Order, canceled: bool) -> Value {
+    let m = &c.markets[o.market];
+    let status = order_status(o, canceled);
     json!({
         "associateTrades": if o.size_matched > 0 { vec![format!("{}-trade", &o.id[2..18])] } else { Vec::new() },
         "id": o.id, "status": status, "market": m.condition_id, "originalSize": o.original_size.to_string(),

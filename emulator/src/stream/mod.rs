@@ -217,13 +217,7 @@ impl OrderEventType {
 pub fn order_event(c: &Catalog, index: usize, kind: OrderEventType, canceled: bool) -> (String, Value) {
     let o = &c.orders[index];
     let m = &c.markets[o.market];
-    let status = if canceled {
-        "CANCELED"
-    } else if o.size_matched > 0 {
-        "MATCHED"
-    } else {
-        "LIVE"
-    };
+    let status = crate::account::order_status(o, canceled);
     let trades: Vec<String> = if o.size_matched > 0 { vec![format!("{}-trade", &o.id[2..18])] } else { Vec::new() };
     let event = json!({
         "event_type": "order", "id": o.id, "owner": c.accounts[o.account].api_key, "market": m.condition_id,
