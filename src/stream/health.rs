@@ -84,6 +84,8 @@ pub struct Health {
     failures: u32,
     /// When the last resubscription for a stall went (a second stall reconnects instead).
     resubscribed_ms: Option<f64>,
+    /// When the socket being opened was started (a socket that never opens counts as closed).
+    connecting_since: f64,
 }
 
 impl Health {
@@ -96,6 +98,7 @@ impl Health {
             awaiting_pong: false,
             failures: 0,
             resubscribed_ms: None,
+            connecting_since: 0.0,
         }
     }
 
@@ -114,12 +117,14 @@ impl Health {
         }
     }
 
-    /// A new socket is being opened (the first one too: its status is told like every other).
-    pub fn connecting(&mut self) -> Vec<Action> {
+    /// A new socket is being opened (the first one too: its status is told like every other). One that
+    /// has not opened `pong_within_ms` later counts as closed.
+    pub fn connecting(&mut self, now: f64) -> Vec<Action> {
         if self.status == Status::Closed {
             return Vec::new();
         }
         self.status = Status::Connecting;
+        self.connecting_since = now;
         vec![Action::Status(Status::Connecting)]
     }
 
@@ -191,6 +196,10 @@ impl Health {
     /// what is due).
     pub fn tick(&mut self, now: f64, random: f64) -> Vec<Action> {
         let mut actions = Vec::new();
+        if self.status == Status::Connecting && now - self.connecting_since >= self.policy.pong_within_ms {
+            // A socket that never opens (a black hole, a socket that never answers) is a failed one.
+            return self.closed(random);
+        }
         if !matches!(self.status, Status::Open | Status::Stalled) {
             return actions;
         }
@@ -221,6 +230,9 @@ impl Health {
 
     /// When [`Health::tick`] next has something to do (`INFINITY` when nothing is scheduled).
     pub fn next_check(&self) -> f64 {
+        if self.status == Status::Connecting {
+            return self.connecting_since + self.policy.pong_within_ms;
+        }
         if !matches!(self.status, Status::Open | Status::Stalled) {
             return f64::INFINITY;
         }
@@ -240,7 +252,7 @@ mod tests {
 
     fn open_at(now: f64) -> Health {
         let mut h = Health::new(HealthPolicy { stall_after_ms: 30_000.0, ..HealthPolicy::default() });
-        assert_eq!(h.connecting(), vec![Action::Status(Status::Connecting)]);
+        assert_eq!(h.connecting(now - 5.0), vec![Action::Status(Status::Connecting)]);
         assert_eq!(h.opened(now), vec![Action::Status(Status::Open)]);
         h
     }
@@ -298,7 +310,7 @@ mod tests {
         let mut h = open_at(0.0);
         let mut delays = Vec::new();
         for _ in 0..9 {
-            h.connecting();
+            h.connecting(0.0);
             let actions = h.closed(0.0);
             let Some(Action::Reconnect { delay_ms }) = actions.last().copied() else { panic!("{actions:?}") };
             delays.push(delay_ms);
@@ -323,9 +335,22 @@ mod tests {
         assert_eq!(h.closed(0.5), vec![]);
         assert_eq!(h.opened(1.0), vec![]);
         assert_eq!(h.message(2.0), vec![]);
-        assert_eq!(h.connecting(), vec![]);
+        assert_eq!(h.connecting(3.0), vec![]);
         assert_eq!(h.status(), Status::Closed);
         assert_eq!(h.next_check(), f64::INFINITY);
+    }
+
+    #[test]
+    fn a_socket_that_never_opens_is_a_failed_one() {
+        let mut h = Health::new(HealthPolicy::default());
+        h.connecting(1_000.0);
+        assert_eq!(h.next_check(), 11_000.0);
+        assert_eq!(h.tick(10_999.0, 0.0), vec![]);
+        assert_eq!(h.tick(11_000.0, 0.0), vec![Action::Status(Status::Reconnecting), Action::Reconnect { delay_ms: 500.0 }]);
+        // The next attempt waits longer, and opening in time is fine.
+        h.connecting(12_000.0);
+        assert_eq!(h.opened(12_500.0), vec![Action::Status(Status::Open)]);
+        assert_eq!(h.next_check(), 22_500.0);
     }
 
     #[test]

@@ -201,7 +201,7 @@ impl StreamCore {
     pub fn health(&self, kind: u32, now: f64, random: f64, cause: &JsValue) -> Array {
         let (list, next) = self.with((Vec::new(), f64::INFINITY), |s| {
             let list = match kind {
-                CONNECTING => s.health.connecting(),
+                CONNECTING => s.health.connecting(now),
                 OPENED => s.health.opened(now),
                 CLOSED => {
                     // Every book waits for the new socket's dump.

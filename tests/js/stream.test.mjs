@@ -206,7 +206,7 @@ test("the user channel reports cancellations; its secret is in no URL, event or 
   assert.throws(() => anonymous.userStream([], { WebSocket }), (e) => e.code === "UNAUTHORIZED");
 });
 
-test("hostile stream options and sockets give typed errors", () => {
+test("hostile stream options and sockets give typed errors", async () => {
   const client = new pk.Client({ baseUrl: EMULATOR });
   const bad = [
     [[1], { WebSocket }],
@@ -225,6 +225,16 @@ test("hostile stream options and sockets give typed errors", () => {
   for (const [index, [ids, options]] of bad.entries()) {
     assert.throws(() => client.marketStream(ids, options), (e) => pk.isPredictKitError(e) && e.code === "INVALID_PARAMS", `case ${index}`);
   }
+  // A socket that never opens (nor closes): given up after pongWithinMs, and tried again.
+  const made = [];
+  const Silent = function (url) {
+    made.push(url);
+  };
+  const silent = client.marketStream(["1"], { WebSocket: Silent, pongWithinMs: 200 });
+  await new Promise((r) => setTimeout(r, 1_500));
+  assert.ok(made.length >= 2, `${made.length} sockets made`);
+  assert.notEqual(silent.status, "open");
+  silent.close();
   // A WebSocket constructor that throws: the stream reports it and keeps trying, until closed.
   const events = collector();
   const stream = client.marketStream(["1"], { WebSocket: function () { throw new Error("no sockets here"); }, onEvent: events.onEvent });
