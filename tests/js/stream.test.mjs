@@ -225,6 +225,27 @@ test("hostile stream options and sockets give typed errors", async () => {
   for (const [index, [ids, options]] of bad.entries()) {
     assert.throws(() => client.marketStream(ids, options), (e) => pk.isPredictKitError(e) && e.code === "INVALID_PARAMS", `case ${index}`);
   }
+  // The stream's own methods with hostile values: typed errors, and the stream goes on.
+  const trap = new Proxy([], { get() { throw new Error("trap"); }, ownKeys() { throw new Error("trap"); } });
+  const huge = [];
+  huge.length = 2 ** 32 - 1;
+  const live = client.marketStream(["1"], { WebSocket: function () {} });
+  for (const bad of [trap, huge, "x", 1, [1], [{}], null]) {
+    for (const method of ["subscribe", "unsubscribe"]) {
+      assert.throws(() => live[method](bad), (e) => pk.isPredictKitError(e) && e.code === "INVALID_PARAMS", `${method} of case ${[trap, huge, "x", 1, [1], [{}], null].indexOf(bad)}`);
+    }
+    assert.equal(live.book(bad), undefined);
+    assert.equal(live.bookStatus(bad), undefined);
+  }
+  live.subscribe(["2"]);
+  assert.equal(live.bookStatus("2").state, "waiting");
+  live.close();
+  // After close everything is quiet: no throw, nothing kept.
+  live.subscribe(["3"]);
+  live.unsubscribe(["2"]);
+  live.close();
+  assert.equal(live.book("2"), undefined);
+  assert.equal(live.status, "closed");
   // A socket that never opens (nor closes): given up after pongWithinMs, and tried again.
   const made = [];
   const Silent = function (url) {
