@@ -135,7 +135,7 @@ pub fn check(name: &'static str, kind: Kind, value: &Value) -> Result<String, Er
             if *n < min {
                 return Err(Error::invalid(name, "must be at least 0"));
             }
-            decimal_text(*n).ok_or(Error::invalid(name, "must be below 10^15"))
+            decimal_text(*n).ok_or_else(|| Error::invalid(name, "must be below 10^15"))
         }
         (Kind::Number { .. }, _) => Err(Error::invalid(name, "must be a finite number")),
         (Kind::Bool, Value::Bool(b)) => Ok(if *b { "true" } else { "false" }.to_owned()),

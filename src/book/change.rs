@@ -22,7 +22,16 @@ impl OrderBook {
             Side::Buy => &mut self.bids,
             Side::Sell => &mut self.asks,
         };
-        levels.set(price_units, size_units, text);
+        // A kept summary takes the level's text as the hash writes it.
+        let mut level = Vec::new();
+        if let (Some(_), Some((p, s))) = (&levels.summary, text) {
+            let raw = |span: Span| {
+                let start = (span.start & !Span::EXTRA) as usize;
+                self.extra.get(start..start.saturating_add(span.len as usize)).unwrap_or_default()
+            };
+            super::hash::level_text(&mut level, raw(p), raw(s));
+        }
+        levels.set(price_units, size_units, text, &level);
         self.compact();
         Ok(())
     }
@@ -134,8 +143,11 @@ impl BookSide {
         }
     }
 
-    fn set(&mut self, price: u64, size: u64, text: Option<(Span, Span)>) {
+    /// `level` is the level's text for a kept summary (see `OrderBook::keep_summary`).
+    fn set(&mut self, price: u64, size: u64, text: Option<(Span, Span)>, level: &[u8]) {
         let Some(ascending) = self.ascending() else {
+            // Kept again when next asked for.
+            self.summary = None;
             // Unsorted: find the price anywhere, add at the end, and rank again.
             let mut found = false;
             let mut i = 0;
@@ -178,6 +190,9 @@ impl BookSide {
             }
             Some(text) => (start, Some(text)),
         };
+        if let Some(summary) = &mut self.summary {
+            summary.splice(start, end, text.map(|_| level));
+        }
         if remove_from < end {
             self.prices.drain(remove_from..end);
             self.sizes.drain(remove_from..end);
@@ -298,5 +313,34 @@ mod tests {
         assert!(b.extra.len() < COMPACT_AT * 2, "{}", b.extra.len());
         assert_eq!(b.best_bid(), Some(Level { price: 450_000, size: 50_000_000_000 }));
         assert!(String::from_utf8(b.hash_input()).unwrap().contains(r#"{"price":"0.45","size":"50000"}"#));
+    }
+
+    proptest::proptest! {
+        /// A kept summary (live books) hashes exactly what the book written from scratch hashes, through
+        /// any mix of new levels, new sizes, removals and repeated prices, on sorted and unsorted sides.
+        #[test]
+        fn a_kept_summary_always_equals_the_book_written_afresh(
+            unsorted in proptest::bool::ANY,
+            keep_at in 0usize..40,
+            changes in proptest::collection::vec((proptest::bool::ANY, 1u32..30, 0u32..4), 0..80),
+        ) {
+            let first = if unsorted { r#"{"price":"0.4","size":"1"},{"price":"0.2","size":"1"},{"price":"0.4","size":"2"}"# }
+                else { r#"{"price":"0.2","size":"1"},{"price":"0.4","size":"1"},{"price":"0.4","size":"2"}"# };
+            let json = format!(r#"{{"market":"m","asset_id":"1","timestamp":"5","hash":"h","bids":[{first}],"asks":[{{"price":"0.9", "size":"3"}},{{"price":"0.8","size":"1"}}],"tick_size":"0.01"}}"#);
+            let mut kept = OrderBook::from_bytes(json.as_bytes()).unwrap();
+            let mut fresh = kept.clone();
+            for (n, (buy, tick, size)) in changes.into_iter().enumerate() {
+                let side = if buy { Side::Buy } else { Side::Sell };
+                let price = format!("0.{tick:02}");
+                let size = if size == 0 { "0".to_owned() } else { format!("{size}.5") };
+                kept.apply_price_change(side, &price, &size).unwrap();
+                fresh.apply_price_change(side, &price, &size).unwrap();
+                if n >= keep_at {
+                    kept.keep_summary();
+                }
+                proptest::prop_assert_eq!(String::from_utf8(kept.hash_input()).unwrap(), String::from_utf8(fresh.hash_input()).unwrap());
+                proptest::prop_assert_eq!(kept.hash(), fresh.hash());
+            }
+        }
     }
 }

@@ -20,16 +20,26 @@ impl OrderBook {
     /// except `hash` (always `""`), `bids` and `asks`; levels in the order held (as received, with price
     /// changes placed where the service places them).
     pub fn hash(&self) -> String {
+        hex(&self.digest())
+    }
+
+    /// The hash's 20 bytes.
+    pub fn digest(&self) -> [u8; 20] {
         let mut out = Buffered::new();
         self.write_json(&mut out);
-        hex(&out.finish())
+        out.finish()
     }
 
     /// The compact JSON the hash covers.
     pub fn hash_input(&self) -> Vec<u8> {
         let mut out = Vec::new();
-        self.write_json(&mut out);
+        self.write_hash_input(&mut out);
         out
+    }
+
+    /// Appends the compact JSON the hash covers to `out`.
+    pub fn write_hash_input(&self, out: &mut Vec<u8>) {
+        self.write_json(out);
     }
 
     fn write_json(&self, out: &mut impl Sink) {
@@ -62,6 +72,10 @@ impl OrderBook {
     }
 
     fn put_levels(&self, out: &mut impl Sink, side: &BookSide) {
+        if let Some(summary) = &side.summary {
+            out.put(summary.levels());
+            return;
+        }
         // Source bytes `[start, end)` not yet written: consecutive received levels, commas included.
         let mut run: Option<(usize, usize)> = None;
         for (i, &(price, size)) in side.text.iter().enumerate() {
@@ -99,6 +113,109 @@ impl OrderBook {
         }
         if let Some((from, to)) = run {
             out.put(self.src.get(from..to).unwrap_or_default());
+        }
+    }
+}
+
+impl OrderBook {
+    /// Keeps each side's levels as the hash writes them from now on, so that a hash is one SHA-1 over
+    /// ready bytes: for live books, whose hash is checked after every change. Cheap when already kept.
+    pub fn keep_summary(&mut self) {
+        for is_bid in [true, false] {
+            let side = if is_bid { &self.bids } else { &self.asks };
+            if side.summary.is_some() {
+                continue;
+            }
+            let mut summary = Summary::default();
+            let mut level = Vec::new();
+            for &(price, size) in &side.text {
+                level.clear();
+                if side.compact && (price.start | size.start) & Span::EXTRA == 0 {
+                    let start = (price.start as usize).saturating_sub(LEVEL_HEAD.len());
+                    let end = size.start as usize + size.len as usize + 1;
+                    level.extend_from_slice(self.src.get(start..end).unwrap_or_default());
+                } else {
+                    level_text(&mut level, self.raw(price), self.raw(size));
+                }
+                summary.push(&level);
+            }
+            let side = if is_bid { &mut self.bids } else { &mut self.asks };
+            side.summary = Some(summary);
+        }
+    }
+}
+
+impl OrderBook {
+    /// The length of the kept levels' text (see [`OrderBook::keep_summary`]): most of the hash input.
+    pub fn summary_len(&self) -> usize {
+        [&self.bids, &self.asks].iter().filter_map(|side| side.summary.as_ref()).map(|s| s.text.len()).sum()
+    }
+}
+
+/// `{"price":P,"size":S}` with `price` and `size` as JSON values (quotes included).
+pub(super) fn level_text(out: &mut Vec<u8>, price: &[u8], size: &[u8]) {
+    out.extend_from_slice(LEVEL_HEAD);
+    out.extend_from_slice(price);
+    out.extend_from_slice(b",\"size\":");
+    out.extend_from_slice(size);
+    out.push(b'}');
+}
+
+/// A side's levels as the hash writes them, each followed by a comma (the last one is not hashed), and
+/// each level's length with its comma: kept current by every change once a live book asks for it.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Summary {
+    text: Vec<u8>,
+    lens: Vec<u32>,
+}
+
+impl Summary {
+    fn push(&mut self, level: &[u8]) {
+        self.text.extend_from_slice(level);
+        self.text.push(b',');
+        self.lens.push(level.len() as u32 + 1);
+    }
+
+    /// The levels joined by commas.
+    fn levels(&self) -> &[u8] {
+        self.text.get(..self.text.len().saturating_sub(1)).unwrap_or_default()
+    }
+
+    /// Replaces levels `from..to` with `level` (its text, no comma), or with nothing.
+    pub(super) fn splice(&mut self, from: usize, to: usize, level: Option<&[u8]>) {
+        let to = to.min(self.lens.len());
+        let from = from.min(to);
+        let mut start = 0;
+        let mut end = 0;
+        for (i, &len) in self.lens.iter().enumerate().take(to) {
+            if i < from {
+                start += len as usize;
+            }
+            end += len as usize;
+        }
+        let old = self.text.len();
+        let (start, end) = (start.min(old), end.min(old));
+        let new = level.map_or(0, |l| l.len() + 1);
+        // Move what follows into place, then write the level with its comma.
+        let len = old - (end - start) + new;
+        if len > old {
+            self.text.resize(len, 0);
+        }
+        self.text.copy_within(end..old, start + new);
+        self.text.truncate(len);
+        if let (Some(level), Some(room)) = (level, self.text.get_mut(start..start + new)) {
+            let (text, comma) = room.split_at_mut(level.len());
+            text.copy_from_slice(level);
+            comma.fill(b',');
+        }
+        // Levels `from..to` become one (the first) or none.
+        match (level, self.lens.get_mut(from)) {
+            (Some(_), Some(len)) if from < to => {
+                *len = new as u32;
+                self.lens.drain(from + 1..to);
+            }
+            (Some(_), _) => self.lens.insert(from, new as u32),
+            (None, _) => drop(self.lens.drain(from..to)),
         }
     }
 }

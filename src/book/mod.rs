@@ -106,6 +106,8 @@ pub struct BookSide {
     /// levels, and runs of them, straight from the source. Price changes keep this true: they only
     /// remove levels or give them text in the arena.
     compact: bool,
+    /// The levels' text as the hash writes it, once a live book keeps it (see `OrderBook::keep_summary`).
+    summary: Option<hash::Summary>,
 }
 
 impl BookSide {
@@ -118,6 +120,7 @@ impl BookSide {
             best: None,
             is_bid,
             compact: true,
+            summary: None,
         }
     }
 

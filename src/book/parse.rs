@@ -101,6 +101,7 @@ fn levels(c: &mut Cursor<'_>, side: &mut BookSide, first: bool) -> Result<(), Er
     side.prices.clear();
     side.sizes.clear();
     side.text.clear();
+    side.summary = None;
     side.compact = true;
     c.expect(b'[', "bids and asks must be arrays")?;
     let mut order = Monotony::default();
@@ -395,8 +396,8 @@ fn general_level(c: &mut Cursor<'_>) -> Result<(u64, u64, (Span, Span)), Error> 
             break;
         }
     }
-    let (price, price_text) = price.ok_or(Error::decode(NO_PRICE))?;
-    let (size, size_text) = size.ok_or(Error::decode(NO_SIZE))?;
+    let (price, price_text) = price.ok_or_else(|| Error::decode(NO_PRICE))?;
+    let (size, size_text) = size.ok_or_else(|| Error::decode(NO_SIZE))?;
     Ok((price, size, (price_text, size_text)))
 }
 
@@ -499,7 +500,7 @@ impl<'a> Cursor<'a> {
             value = fixed::parse(text);
             Ok(())
         })?;
-        Ok((value.ok_or(Error::decode(what))?, span))
+        Ok((value.ok_or_else(|| Error::decode(what))?, span))
     }
 }
 

@@ -9,6 +9,23 @@ const MAX_QUEUED = 10000;
 const MAX_TIMER_MS = 2147483647;
 // What happened to the connection, for core.health().
 const CONNECTING = 0, OPENED = 1, CLOSED = 2, TICK = 3, CLOSE = 4;
+// core.frame() flags.
+const LISTENING = 1, PLATFORM_DIGEST = 2;
+
+// The platform's SHA-1 (native, off the main thread), taken once at load so that a page replacing
+// crypto.subtle later changes nothing; null where there is none (crypto.subtle needs a secure context:
+// then the core hashes books itself).
+const encoder = new TextEncoder();
+
+const digestSha1 = (() => {
+  try {
+    const subtle = globalThis.crypto?.subtle;
+    const digest = subtle?.digest;
+    return typeof digest === "function" ? (bytes) => digest.call(subtle, "SHA-1", bytes) : null;
+  } catch {
+    return null;
+  }
+})();
 
 export function openStream(core, url, WebSocketImpl, onEvent, signal) {
   return new Stream(core, url, WebSocketImpl, onEvent, signal);
@@ -30,6 +47,9 @@ class Stream {
     this._waiters = [];
     this._iterating = false;
     this._dropped = 0;
+    // Hash checks handed to the platform and not answered yet; `settled()` promises waiting for none.
+    this._digesting = 0;
+    this._settled = [];
     if (signal) {
       if (signal.aborted) {
         queueMicrotask(() => this.close());
@@ -50,6 +70,12 @@ class Stream {
   /** Events dropped because a `for await` fell more than 10,000 events behind. */
   get dropped() {
     return this._dropped;
+  }
+
+  /** Resolves when the hash checks under way (computed by the platform) have come back. */
+  settled() {
+    if (!this._digesting || !this.#core) return Promise.resolve();
+    return new Promise((resolve) => this._settled.push(resolve));
   }
 
   subscribe(ids) {
@@ -87,6 +113,7 @@ class Stream {
     this._drop(this._socket);
     this._socket = null;
     for (const resolve of this._waiters.splice(0)) resolve({ done: true, value: undefined });
+    for (const resolve of this._settled.splice(0)) resolve();
     core.free();
   }
 
@@ -171,9 +198,14 @@ class Stream {
     // check that comes early does nothing but arm the timer for the right time. A PONG (one per PING) may
     // make it due earlier: the next PING, rather than the PONG's deadline.
     const listening = Boolean(this._onEvent || this._iterating);
-    const report = this.#core.frame(data, Date.now(), listening);
-    if (report.pong) return this._health(TICK);
-    if (report.error) return this._emit({ event_type: "error", error: report.error });
+    // Text goes to the core as UTF-8 (anything else is not a frame of this protocol, and the core says so).
+    const bytes = typeof data === "string" ? encoder.encode(data) : data;
+    const report = this.#core.frame(bytes, Date.now(), (listening ? LISTENING : 0) | (digestSha1 ? PLATFORM_DIGEST : 0));
+    if (report === undefined && !listening) return;
+    // First: the due checks' bytes are views into wasm memory, valid until wasm runs again.
+    if (report?.due) this._digest(report.due);
+    if (report?.pong) return this._health(TICK);
+    if (report?.error) return this._emit({ event_type: "error", error: report.error });
     if (listening) {
       let events;
       try {
@@ -183,8 +215,35 @@ class Stream {
       }
       for (const event of Array.isArray(events) ? events : [events]) this._emit(event);
     }
+    if (report === undefined) return;
     this._report(report);
     if (report.resync.length) this._snapshots();
+  }
+
+  /** Hands each due check's bytes to the platform's SHA-1 (which copies them at once) and its answer back. */
+  _digest(due) {
+    for (const [id, bytes] of due) {
+      let digest;
+      try {
+        digest = digestSha1(bytes);
+      } catch (error) {
+        digest = Promise.reject(error);
+      }
+      this._digesting++;
+      Promise.resolve(digest)
+        .then((buffer) => new Uint8Array(buffer), () => undefined)
+        .then((digest) => this._digested(id, digest));
+    }
+  }
+
+  _digested(id, digest) {
+    this._digesting--;
+    const report = this.#core?.digested(id, digest, Date.now());
+    if (report) {
+      this._report(report);
+      if (report.resync.length) this._snapshots();
+    }
+    if (!this._digesting) for (const resolve of this._settled.splice(0)) resolve();
   }
 
   _report(report) {
@@ -256,6 +315,7 @@ class Stream {
     for (const done of this.#core.snapshots()) {
       done.then((report) => {
         if (!this.#core) return;
+        if (report.due) this._digest(report.due);
         this._report(report);
         if (report.retry) setTimeout(() => this._snapshots(), 1000);
         else this._snapshots();

@@ -60,6 +60,113 @@ impl Resync {
 /// Changes kept per asset while its snapshot is on the way; beyond this the snapshot is fetched again.
 pub const MAX_PENDING: usize = 10_000;
 
+/// Hash checks waiting for the platform's digest at most; beyond this, books are hashed here.
+pub const MAX_AWAITING: usize = 1_024;
+
+/// Books whose hash input is shorter are hashed here even when the platform can: a platform digest costs
+/// the main thread ~10 µs whatever its length (measured in Chromium by `cargo xtask bench`), the SHA-1
+/// here ~1.5 µs per KiB; from 16 KiB (about 250 levels a side) the platform's is the cheaper.
+pub const PLATFORM_FROM: usize = 16 * 1024;
+
+/// Where the books' hashes are computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hasher {
+    /// Here, by SHA-1 in this crate, as the change is applied.
+    Here,
+    /// By the platform (the browser's or Node's native SHA-1, off the main thread) for books whose levels'
+    /// text is at least `from` bytes ([`PLATFORM_FROM`]), here for smaller ones: a check hands the book's
+    /// hash input out as [`Due`] and its answer comes back through [`LiveBooks::digested`].
+    Platform { from: usize },
+}
+
+/// A check whose digest the binding is to compute: `input[start..end]` of [`LiveBooks::take_due`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Due {
+    pub id: u32,
+    pub start: usize,
+    pub end: usize,
+}
+
+/// A check handed to the platform, waiting for its digest.
+#[derive(Clone, Debug)]
+struct Awaiting {
+    id: u32,
+    asset: String,
+    /// The book's epoch when checked: an answer for a book since replaced is moot.
+    epoch: u32,
+    expected: [u8; 20],
+    /// What a mismatch means: a price change's hash, or a whole book's own.
+    reason: Resync,
+}
+
+/// The checks of the books of one stream: how they are hashed and those under way.
+#[derive(Debug)]
+struct Checks {
+    hasher: Hasher,
+    next_id: u32,
+    awaiting: Vec<Awaiting>,
+    due: Vec<Due>,
+    /// The hash inputs of the due checks, one after another.
+    input: Vec<u8>,
+}
+
+/// What a check of a book against an expected hash came to, when it came to something now.
+enum Checked {
+    Matched,
+    Mismatched,
+    /// Handed to the platform: the answer comes later.
+    Deferred,
+}
+
+impl Checks {
+    /// Before a frame or snapshot: the bytes of the last one's checks are no longer needed (the binding
+    /// hands them to the platform at once); checks it never handed over will not be answered.
+    fn begin(&mut self) {
+        for due in self.due.drain(..) {
+            self.awaiting.retain(|a| a.id != due.id);
+        }
+        self.input.clear();
+    }
+
+    /// Checks `book` against `expected` (40 hex digits): here, or by handing its input to the platform.
+    fn check(&mut self, book: &mut OrderBook, expected: &str, asset: &str, epoch: u32, reason: Resync) -> Checked {
+        let Some(want) = hex20(expected) else { return Checked::Mismatched };
+        book.keep_summary();
+        let platform = matches!(self.hasher, Hasher::Platform { from } if book.summary_len() >= from);
+        if platform && self.awaiting.len() < MAX_AWAITING {
+            let start = self.input.len();
+            book.write_hash_input(&mut self.input);
+            let id = self.next_id;
+            self.next_id = self.next_id.wrapping_add(1);
+            self.due.push(Due { id, start, end: self.input.len() });
+            self.awaiting.push(Awaiting { id, asset: asset.to_owned(), epoch, expected: want, reason });
+            return Checked::Deferred;
+        }
+        if book.digest() == want {
+            Checked::Matched
+        } else {
+            Checked::Mismatched
+        }
+    }
+}
+
+/// 40 hex digits (either case) as 20 bytes.
+fn hex20(text: &str) -> Option<[u8; 20]> {
+    let digits = text.as_bytes();
+    if digits.len() != 40 {
+        return None;
+    }
+    let mut out = [0u8; 20];
+    for (byte, pair) in out.iter_mut().zip(digits.chunks(2)) {
+        let nibble = |c: u8| (c as char).to_digit(16);
+        *byte = match pair {
+            [hi, lo] => (nibble(*hi)? * 16 + nibble(*lo)?) as u8,
+            _ => return None,
+        };
+    }
+    Some(out)
+}
+
 /// One change of a book, as a frame carries it (borrowed from the frame's bytes).
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Change<'a> {
@@ -150,6 +257,10 @@ pub struct LiveBook {
     pending: Vec<Pending>,
     /// A snapshot is being fetched for it.
     fetching: bool,
+    /// Bumped whenever the book is replaced or left, so that a late check of an older book is ignored.
+    epoch: u32,
+    /// The check (handed to the platform) of the book as it is now; none when changed unchecked since.
+    current: Option<u32>,
 }
 
 impl LiveBook {
@@ -165,6 +276,8 @@ impl LiveBook {
             mismatches: 0,
             pending: Vec::new(),
             fetching: false,
+            epoch: 0,
+            current: None,
         }
     }
 
@@ -184,7 +297,7 @@ impl LiveBook {
     }
 
     /// Applies one change to the live book; `Err` when the book cannot take it.
-    fn apply(&mut self, change: Change<'_>, policy: HashCheck, now: f64) -> Result<(), Resync> {
+    fn apply(&mut self, change: Change<'_>, policy: HashCheck, checks: &mut Checks, now: f64) -> Result<(), Resync> {
         let book = self.book.as_mut().ok_or(Resync::Gap)?;
         let timestamp = change.timestamp();
         let text = digits(timestamp);
@@ -195,47 +308,63 @@ impl LiveBook {
                 let check = policy == HashCheck::EveryEntry || (policy == HashCheck::LastPerFrame && check);
                 // Until a snapshot has told the market fields the hash covers, no check can match.
                 let check = check && self.market.is_some();
-                if !check {
-                    self.verified = false;
-                }
-                if let (true, Some(expected)) = (check, hash.filter(|h| !h.is_empty())) {
-                    let matched = book.hash() == expected;
-                    self.record(matched, now);
-                    if !matched {
-                        return Err(Resync::HashMismatch);
-                    }
+                self.current = None;
+                // A change left unchecked (by policy, or without a hash) leaves the book unverified.
+                match hash.filter(|h| check && !h.is_empty()) {
+                    Some(expected) => return self.check(expected, Resync::HashMismatch, checks, now),
+                    None => self.verified = false,
                 }
             }
             Change::TickSize { tick_size, .. } => book.set_tick_size(tick_size).map_err(|_| Resync::Gap)?,
             Change::LastTrade { price, .. } => book.set_last_trade_price(price).map_err(|_| Resync::Gap)?,
         }
+        self.current = None;
         Ok(())
     }
 
+    /// Checks the book as it is now against `expected`; `reason` is what a mismatch means.
+    fn check(&mut self, expected: &str, reason: Resync, checks: &mut Checks, now: f64) -> Result<(), Resync> {
+        let Some(book) = self.book.as_mut() else { return Err(Resync::Gap) };
+        match checks.check(book, expected, &self.asset_id, self.epoch, reason) {
+            Checked::Matched => {
+                self.record(true, now);
+                Ok(())
+            }
+            Checked::Mismatched => {
+                self.record(false, now);
+                Err(reason)
+            }
+            Checked::Deferred => {
+                // `verified` tells the last check that came back until this one does.
+                self.current = checks.awaiting.last().map(|a| a.id);
+                Ok(())
+            }
+        }
+    }
+
+    /// Leaves the book for a snapshot (`reason`): what waited is dropped, checks under way are moot.
+    fn resync(&mut self) {
+        self.state = State::Resyncing;
+        self.verified = false;
+        self.pending.clear();
+        self.epoch = self.epoch.wrapping_add(1);
+    }
+
     /// Installs `book` as the live book and checks it against its own hash, when the market fields are known.
-    fn install(&mut self, mut book: OrderBook, policy: HashCheck, now: f64) -> Result<(), Resync> {
+    fn install(&mut self, mut book: OrderBook, policy: HashCheck, checks: &mut Checks, now: f64) -> Result<(), Resync> {
         if let Some(market) = &self.market {
             let _ = book.adopt_market_fields(market);
         }
         let received = book.received_hash().filter(|h| !h.is_empty());
         let checkable = policy != HashCheck::Off && self.market.is_some();
-        let result = match (checkable, received) {
-            (true, Some(expected)) => {
-                let matched = book.hash() == expected;
-                self.record(matched, now);
-                if matched {
-                    Ok(())
-                } else {
-                    Err(Resync::BookMismatch)
-                }
-            }
-            _ => {
-                self.verified = false;
-                Ok(())
-            }
-        };
         self.book = Some(book);
-        result
+        self.epoch = self.epoch.wrapping_add(1);
+        self.verified = false;
+        self.current = None;
+        match (checkable, received) {
+            (true, Some(expected)) => self.check(&expected, Resync::BookMismatch, checks, now),
+            _ => Ok(()),
+        }
     }
 }
 
@@ -261,11 +390,74 @@ impl FrameReport {
 pub struct LiveBooks {
     pub policy: HashCheck,
     books: Vec<LiveBook>,
+    checks: Checks,
 }
 
 impl LiveBooks {
     pub fn new(policy: HashCheck) -> Self {
-        Self { policy, books: Vec::new() }
+        let checks = Checks { hasher: Hasher::Here, next_id: 0, awaiting: Vec::new(), due: Vec::new(), input: Vec::new() };
+        Self { policy, books: Vec::new(), checks }
+    }
+
+    /// Where hashes are computed from now on; leaving the platform drops the checks under way.
+    pub fn set_hasher(&mut self, hasher: Hasher) {
+        if hasher == Hasher::Here {
+            self.checks.awaiting.clear();
+        }
+        self.checks.hasher = hasher;
+    }
+
+    pub fn hasher(&self) -> Hasher {
+        self.checks.hasher
+    }
+
+    /// The checks handed to the platform since the last call, and the bytes they hash; the bytes stay
+    /// until the next frame or snapshot.
+    pub fn take_due(&mut self) -> (Vec<Due>, &[u8]) {
+        (std::mem::take(&mut self.checks.due), &self.checks.input)
+    }
+
+    /// Whether checks are due for the platform (see [`LiveBooks::take_due`]).
+    pub fn due(&self) -> bool {
+        !self.checks.due.is_empty()
+    }
+
+    /// Checks handed to the platform whose digest has not come back.
+    pub fn awaiting(&self) -> usize {
+        self.checks.awaiting.len()
+    }
+
+    /// The platform's digest for check `id`, or `None` when it could not compute one (then books are
+    /// hashed here from now on). A match verifies the book if it has not changed unchecked since; a
+    /// mismatch resynchronises it; an answer about a book since replaced changes nothing.
+    pub fn digested(&mut self, id: u32, digest: Option<&[u8]>, now: f64) -> FrameReport {
+        let mut report = FrameReport::default();
+        let Some(at) = self.checks.awaiting.iter().position(|a| a.id == id) else { return report };
+        let check = self.checks.awaiting.remove(at);
+        let Some(digest) = digest else {
+            self.set_hasher(Hasher::Here);
+            return report;
+        };
+        let Some(live) = self.books.iter_mut().find(|b| b.asset_id == check.asset) else { return report };
+        if live.epoch != check.epoch || live.state != State::Live {
+            return report;
+        }
+        if digest == check.expected {
+            live.checks += 1;
+            if live.current == Some(id) {
+                let was = live.verified;
+                live.verified = true;
+                live.verified_at_ms = now;
+                if !was {
+                    report.changed(&check.asset);
+                }
+            }
+        } else {
+            live.mismatches += 1;
+            live.resync();
+            report.resync.push((check.asset, check.reason));
+        }
+        report
     }
 
     /// Starts keeping a book for `asset_id` (its first `book` event or snapshot fills it).
@@ -285,7 +477,7 @@ impl LiveBooks {
     }
 
     fn get_mut(&mut self, asset_id: &str) -> Option<&mut LiveBook> {
-        self.books.iter_mut().find(|b| b.asset_id == asset_id)
+        find(&mut self.books, asset_id)
     }
 
     pub fn assets(&self) -> impl Iterator<Item = &str> {
@@ -298,6 +490,7 @@ impl LiveBooks {
             live.state = State::Waiting;
             live.verified = false;
             live.pending.clear();
+            live.epoch = live.epoch.wrapping_add(1);
         }
     }
 
@@ -327,7 +520,9 @@ impl LiveBooks {
     pub fn snapshot(&mut self, asset_id: &str, snapshot: OrderBook, now: f64) -> FrameReport {
         let policy = self.policy;
         let mut report = FrameReport::default();
-        let Some(live) = self.get_mut(asset_id) else { return report };
+        self.checks.begin();
+        let checks = &mut self.checks;
+        let Some(live) = find(&mut self.books, asset_id) else { return report };
         live.fetching = false;
         let taken = snapshot.timestamp().and_then(|t| t.parse::<u64>().ok()).unwrap_or(0);
         let newer = live.book.is_none() || live.state != State::Live || taken > live.timestamp();
@@ -349,17 +544,16 @@ impl LiveBooks {
             return report;
         }
         report.changed(asset_id);
-        if let Err(reason) = live.install(snapshot, policy, now) {
-            live.state = State::Resyncing;
-            live.pending.clear();
+        if let Err(reason) = live.install(snapshot, policy, checks, now) {
+            live.resync();
             report.resync.push((asset_id.to_owned(), reason));
             return report;
         }
         live.state = State::Live;
         let pending = std::mem::take(&mut live.pending);
         for change in pending.iter().filter(|c| c.timestamp() > taken) {
-            if let Err(reason) = live.apply(change.change(), policy, now) {
-                live.state = State::Resyncing;
+            if let Err(reason) = live.apply(change.change(), policy, checks, now) {
+                live.resync();
                 report.resync.push((asset_id.to_owned(), reason));
                 break;
             }
@@ -372,6 +566,7 @@ impl LiveBooks {
     /// nothing it had not applied before the bad part.
     pub fn apply_frame(&mut self, frame: &[u8], now: f64) -> Result<FrameReport, Error> {
         let mut report = FrameReport::default();
+        self.checks.begin();
         let mut s = Scanner::new(frame);
         if s.peek_kind() == Some(b'[') {
             s.array(|s| self.event(s, frame, now, &mut report))?;
@@ -390,7 +585,7 @@ impl LiveBooks {
         let end = s.pos();
         match event.event_type.as_deref() {
             Some("book") => {
-                let bytes = frame.get(start..end).ok_or(Error::decode("a book event was cut off"))?;
+                let bytes = frame.get(start..end).ok_or_else(|| Error::decode("a book event was cut off"))?;
                 self.book_event(bytes, event.asset_id.as_deref(), now, report)
             }
             Some("price_change") => self.price_change(&event, now, report),
@@ -418,19 +613,18 @@ impl LiveBooks {
     }
 
     fn book_event(&mut self, bytes: &[u8], asset: Option<&str>, now: f64, report: &mut FrameReport) -> Result<(), Error> {
-        let asset = asset.ok_or(Error::decode("a book event without asset_id"))?;
+        let asset = asset.ok_or_else(|| Error::decode("a book event without asset_id"))?;
         let book = OrderBook::from_bytes(bytes)?;
         let policy = self.policy;
-        let Some(live) = self.get_mut(asset) else { return Ok(()) };
+        let Some(live) = find(&mut self.books, asset) else { return Ok(()) };
         report.changed(asset);
-        match live.install(book, policy, now) {
+        match live.install(book, policy, &mut self.checks, now) {
             Ok(()) => {
                 live.state = State::Live;
                 live.pending.clear();
             }
             Err(reason) => {
-                live.state = State::Resyncing;
-                live.pending.clear();
+                live.resync();
                 report.resync.push((asset.to_owned(), reason));
             }
         }
@@ -459,7 +653,8 @@ impl LiveBooks {
     /// One change for one asset: applied when its book is live, kept while a snapshot is on the way.
     fn change(&mut self, asset: &str, change: Change<'_>, now: f64, report: &mut FrameReport) {
         let policy = self.policy;
-        let Some(live) = self.get_mut(asset) else { return };
+        let checks = &mut self.checks;
+        let Some(live) = find(&mut self.books, asset) else { return };
         match live.state {
             State::Live => {
                 if change.timestamp() < live.timestamp() {
@@ -467,15 +662,14 @@ impl LiveBooks {
                     return;
                 }
                 report.changed(asset);
-                if let Err(reason) = live.apply(change, policy, now) {
-                    live.state = State::Resyncing;
+                if let Err(reason) = live.apply(change, policy, checks, now) {
+                    live.resync();
                     report.resync.push((asset.to_owned(), reason));
                 }
             }
             State::Waiting | State::Resyncing => {
                 if live.pending.len() >= MAX_PENDING {
-                    live.pending.clear();
-                    live.state = State::Resyncing;
+                    live.resync();
                     report.resync.push((asset.to_owned(), Resync::Overflow));
                 }
                 live.pending.push(Pending::keep(change));
@@ -543,7 +737,7 @@ impl<'a> Event<'a> {
             .as_deref()
             .filter(|t| !t.is_empty() && t.len() <= 19 && t.bytes().all(|b| b.is_ascii_digit()))
             .and_then(|t| t.parse().ok())
-            .ok_or(Error::decode("an event's timestamp must be milliseconds as digits"))
+            .ok_or_else(|| Error::decode("an event's timestamp must be milliseconds as digits"))
     }
 }
 
@@ -558,6 +752,10 @@ fn text<'a>(s: &mut Scanner<'a>) -> Result<Cow<'a, str>, Error> {
     }
 }
 
+fn find<'a>(books: &'a mut [LiveBook], asset_id: &str) -> Option<&'a mut LiveBook> {
+    books.iter_mut().find(|b| b.asset_id == asset_id)
+}
+
 fn digits(n: u64) -> String {
     let mut out = Vec::with_capacity(20);
     crate::book::fixed::push_digits(n, &mut out);
@@ -567,6 +765,46 @@ fn digits(n: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use sha1::{Digest, Sha1};
+    use std::cell::Cell;
+
+    thread_local! {
+        /// Where the tests' books are hashed: every test runs with both (see `every_test_with_platform_digests`).
+        static HASHER: Cell<Hasher> = const { Cell::new(Hasher::Here) };
+    }
+
+    fn books_new(policy: HashCheck) -> LiveBooks {
+        let mut books = LiveBooks::new(policy);
+        books.set_hasher(HASHER.with(Cell::get));
+        books
+    }
+
+    /// What the binding does with due checks: the platform's SHA-1 of each, handed back at once.
+    fn answer(books: &mut LiveBooks, mut report: FrameReport, now: f64) -> FrameReport {
+        let (due, input) = books.take_due();
+        let digests: Vec<(u32, [u8; 20])> =
+            due.iter().map(|d| (d.id, Sha1::digest(&input[d.start..d.end]).into())).collect();
+        for (id, digest) in digests {
+            let more = books.digested(id, Some(&digest), now);
+            for asset in more.changed {
+                report.changed(&asset);
+            }
+            report.resync.extend(more.resync);
+        }
+        assert_eq!(books.awaiting(), 0);
+        report
+    }
+
+    fn apply(books: &mut LiveBooks, frame: &[u8], now: f64) -> Result<FrameReport, Error> {
+        let report = books.apply_frame(frame, now)?;
+        Ok(answer(books, report, now))
+    }
+
+    fn snap(books: &mut LiveBooks, asset: &str, snapshot: OrderBook, now: f64) -> FrameReport {
+        let report = books.snapshot(asset, snapshot, now);
+        answer(books, report, now)
+    }
 
     const A: &str = "111";
     const B: &str = "222";
@@ -632,10 +870,10 @@ mod tests {
     }
 
     fn live(policy: HashCheck, svc: &mut Service) -> LiveBooks {
-        let mut books = LiveBooks::new(policy);
+        let mut books = books_new(policy);
         for asset in [A, B] {
             books.subscribe(asset);
-            assert!(books.snapshot(asset, svc.snapshot(asset), 1.0).resync.is_empty());
+            assert!(snap(&mut books, asset, svc.snapshot(asset), 1.0).resync.is_empty());
         }
         books
     }
@@ -650,13 +888,13 @@ mod tests {
         let mut svc = Service::new();
         let mut books = live(HashCheck::EveryEntry, &mut svc);
         let frame = svc.book_event(A);
-        let report = books.apply_frame(frame.as_bytes(), 2.0).unwrap();
+        let report = apply(&mut books, frame.as_bytes(), 2.0).unwrap();
         assert_eq!(report, FrameReport { changed: vec![A.into()], resync: vec![] });
         for i in 0..200u32 {
             let price = format!("0.{}", 10 + i % 30);
             let size = (i % 7).to_string();
             let frame = svc.changes(&[(A, "BUY", &price, &size), (B, "SELL", "0.7", &(i % 3).to_string()), (A, "SELL", "0.65", "4")]);
-            let report = books.apply_frame(frame.as_bytes(), 3.0).unwrap();
+            let report = apply(&mut books, frame.as_bytes(), 3.0).unwrap();
             assert!(report.resync.is_empty(), "{i}: {report:?}");
             assert_eq!(report.changed, vec![A.to_owned(), B.to_owned()]);
         }
@@ -675,18 +913,18 @@ mod tests {
         // The service changes a level without telling: the next entry's hash cannot match.
         svc.changes(&[(A, "BUY", "0.41", "9")]);
         let frame = svc.changes(&[(A, "SELL", "0.58", "2")]);
-        let report = books.apply_frame(frame.as_bytes(), 5.0).unwrap();
+        let report = apply(&mut books, frame.as_bytes(), 5.0).unwrap();
         assert_eq!(report.resync, vec![(A.to_owned(), Resync::HashMismatch)]);
         let live = books.get(A).unwrap();
         assert_eq!((live.state, live.verified, live.mismatches), (State::Resyncing, false, 1));
         // While the snapshot is on the way, changes wait; those newer than it are applied on it.
         let waiting = svc.changes(&[(A, "BUY", "0.42", "1")]);
-        assert_eq!(books.apply_frame(waiting.as_bytes(), 6.0).unwrap(), FrameReport::default());
+        assert_eq!(apply(&mut books, waiting.as_bytes(), 6.0).unwrap(), FrameReport::default());
         let snapshot = svc.snapshot(A);
         let newer = svc.changes(&[(A, "BUY", "0.43", "2"), (B, "BUY", "0.3", "1")]);
-        let report = books.apply_frame(newer.as_bytes(), 7.0).unwrap();
+        let report = apply(&mut books, newer.as_bytes(), 7.0).unwrap();
         assert_eq!(report.changed, vec![B.to_owned()]);
-        let report = books.snapshot(A, snapshot, 8.0);
+        let report = snap(&mut books, A, snapshot, 8.0);
         assert_eq!(report, FrameReport { changed: vec![A.into()], resync: vec![] });
         equal(&books, &mut svc, A);
         let live = books.get(A).unwrap();
@@ -702,7 +940,7 @@ mod tests {
             // A wrong hash on the first entry only: a per-frame check does not look at it.
             let (first, rest) = frame.split_once(r#""hash":""#).unwrap();
             let frame = format!(r#"{first}"hash":"0{}"#, &rest[1..]);
-            let report = books.apply_frame(frame.as_bytes(), 2.0).unwrap();
+            let report = apply(&mut books, frame.as_bytes(), 2.0).unwrap();
             assert_eq!(!report.resync.is_empty(), detected, "{policy:?}");
             let verified = books.get(A).unwrap().verified;
             assert_eq!(verified, policy == HashCheck::LastPerFrame, "{policy:?}");
@@ -721,10 +959,10 @@ mod tests {
             format!(r#"[{{"event_type":"last_trade_price","asset_id":"{A}","market":"0xm","price":"0.45","side":"BUY","size":"5","fee_rate_bps":"0","timestamp":"{}","transaction_hash":"0x1"}}]"#, svc.now),
         ];
         for frame in &frames {
-            assert!(books.apply_frame(frame.as_bytes(), 2.0).unwrap().resync.is_empty());
+            assert!(apply(&mut books, frame.as_bytes(), 2.0).unwrap().resync.is_empty());
         }
         let frame = svc.changes(&[(A, "BUY", "0.455", "3")]);
-        assert!(books.apply_frame(frame.as_bytes(), 3.0).unwrap().resync.is_empty());
+        assert!(apply(&mut books, frame.as_bytes(), 3.0).unwrap().resync.is_empty());
         equal(&books, &mut svc, A);
     }
 
@@ -734,9 +972,9 @@ mod tests {
         let mut books = live(HashCheck::LastPerFrame, &mut svc);
         let good = svc.book_event(B);
         let bad = good.replacen(r#""size":"10""#, r#""size":"11""#, 1);
-        assert_eq!(books.apply_frame(bad.as_bytes(), 2.0).unwrap().resync, vec![(B.to_owned(), Resync::BookMismatch)]);
+        assert_eq!(apply(&mut books, bad.as_bytes(), 2.0).unwrap().resync, vec![(B.to_owned(), Resync::BookMismatch)]);
         assert_eq!(books.get(B).unwrap().state, State::Resyncing);
-        let report = books.apply_frame(format!("[{good}]").as_bytes(), 3.0).unwrap();
+        let report = apply(&mut books, format!("[{good}]").as_bytes(), 3.0).unwrap();
         assert_eq!(report, FrameReport { changed: vec![B.into()], resync: vec![] });
         assert!(books.get(B).unwrap().verified);
     }
@@ -744,54 +982,54 @@ mod tests {
     #[test]
     fn changes_before_the_first_book_wait_for_it() {
         let mut svc = Service::new();
-        let mut books = LiveBooks::new(HashCheck::LastPerFrame);
+        let mut books = books_new(HashCheck::LastPerFrame);
         books.subscribe(A);
         let early = svc.changes(&[(A, "BUY", "0.41", "9")]);
-        assert_eq!(books.apply_frame(early.as_bytes(), 1.0).unwrap(), FrameReport::default());
+        assert_eq!(apply(&mut books, early.as_bytes(), 1.0).unwrap(), FrameReport::default());
         let later = svc.changes(&[(A, "BUY", "0.42", "1")]);
-        books.apply_frame(later.as_bytes(), 1.0).unwrap();
-        assert!(books.snapshot(A, svc.snapshot(A), 2.0).resync.is_empty());
+        apply(&mut books, later.as_bytes(), 1.0).unwrap();
+        assert!(snap(&mut books, A, svc.snapshot(A), 2.0).resync.is_empty());
         equal(&books, &mut svc, A);
         // Unknown assets are not kept.
         let other = svc.changes(&[(B, "BUY", "0.3", "1")]);
-        assert_eq!(books.apply_frame(other.as_bytes(), 3.0).unwrap(), FrameReport::default());
+        assert_eq!(apply(&mut books, other.as_bytes(), 3.0).unwrap(), FrameReport::default());
         assert!(books.get(B).is_none());
     }
 
     #[test]
     fn snapshots_are_due_once_until_they_come() {
         let mut svc = Service::new();
-        let mut books = LiveBooks::new(HashCheck::LastPerFrame);
+        let mut books = books_new(HashCheck::LastPerFrame);
         books.subscribe(A);
         books.subscribe(B);
         assert_eq!(books.snapshots_due(), vec![A.to_owned(), B.to_owned()]);
         assert!(books.snapshots_due().is_empty());
-        books.snapshot(A, svc.snapshot(A), 1.0);
+        snap(&mut books, A, svc.snapshot(A), 1.0);
         books.snapshot_failed(B);
         assert_eq!(books.snapshots_due(), vec![B.to_owned()]);
-        books.snapshot(B, svc.snapshot(B), 1.0);
+        snap(&mut books, B, svc.snapshot(B), 1.0);
         assert!(books.snapshots_due().is_empty());
         // A mismatch makes the asset due again.
         svc.changes(&[(A, "BUY", "0.41", "9")]);
         let frame = svc.changes(&[(A, "BUY", "0.42", "9")]);
-        assert_eq!(books.apply_frame(frame.as_bytes(), 2.0).unwrap().resync.len(), 1);
+        assert_eq!(apply(&mut books, frame.as_bytes(), 2.0).unwrap().resync.len(), 1);
         assert_eq!(books.snapshots_due(), vec![A.to_owned()]);
     }
 
     #[test]
     fn a_book_event_before_the_snapshot_is_applied_and_checked_once_the_market_fields_come() {
         let mut svc = Service::new();
-        let mut books = LiveBooks::new(HashCheck::EveryEntry);
+        let mut books = books_new(HashCheck::EveryEntry);
         books.subscribe(A);
         // The stream's dump comes first; the snapshot with min_order_size and neg_risk is still on the way.
         let dump = svc.book_event(A);
-        assert_eq!(books.apply_frame(dump.as_bytes(), 1.0).unwrap().resync, vec![]);
+        assert_eq!(apply(&mut books, dump.as_bytes(), 1.0).unwrap().resync, vec![]);
         let frame = svc.changes(&[(A, "BUY", "0.41", "9")]);
-        assert_eq!(books.apply_frame(frame.as_bytes(), 2.0).unwrap().resync, vec![]);
+        assert_eq!(apply(&mut books, frame.as_bytes(), 2.0).unwrap().resync, vec![]);
         let live = books.get(A).unwrap();
         assert_eq!((live.state, live.verified, live.mismatches), (State::Live, false, 0));
         // A quiet market: a snapshot as new as the live book verifies it at once.
-        let mut quiet = LiveBooks::new(HashCheck::LastPerFrame);
+        let mut quiet = books_new(HashCheck::LastPerFrame);
         quiet.subscribe(B);
         quiet.apply_frame(svc.book_event(B).as_bytes(), 1.0).unwrap();
         assert_eq!(quiet.snapshot(B, svc.snapshot(B), 2.0), FrameReport { changed: vec![B.into()], resync: vec![] });
@@ -802,9 +1040,9 @@ mod tests {
             let mut old = Service::new();
             old.snapshot(A)
         };
-        assert_eq!(books.snapshot(A, old, 3.0), FrameReport::default());
+        assert_eq!(snap(&mut books, A, old, 3.0), FrameReport::default());
         let frame = svc.changes(&[(A, "SELL", "0.62", "1")]);
-        assert_eq!(books.apply_frame(frame.as_bytes(), 4.0).unwrap().resync, vec![]);
+        assert_eq!(apply(&mut books, frame.as_bytes(), 4.0).unwrap().resync, vec![]);
         let live = books.get(A).unwrap();
         assert_eq!((live.verified, live.mismatches, live.verified_at_ms), (true, 0, 4.0));
         equal(&books, &mut svc, A);
@@ -826,27 +1064,168 @@ mod tests {
             r#"{"event_type":"tick_size_change","asset_id":"111","timestamp":"5"}"#,
             r#"{"event_type":"best_bid_ask"} trailing"#,
         ] {
-            let e = books.apply_frame(frame.as_bytes(), 1.0).unwrap_err();
+            let e = apply(&mut books, frame.as_bytes(), 1.0).unwrap_err();
             assert_eq!(e.code, crate::error::ErrorCode::Decode, "{frame}");
         }
         // The books are untouched.
         equal(&books, &mut svc, A);
         // Events for the page only are fine.
-        assert_eq!(books.apply_frame(br#"{"event_type":"new_market","id":"1"}"#, 1.0).unwrap(), FrameReport::default());
+        assert_eq!(apply(&mut books, br#"{"event_type":"new_market","id":"1"}"#, 1.0).unwrap(), FrameReport::default());
     }
 
     #[test]
     fn too_many_waiting_changes_ask_for_a_snapshot_again() {
         let mut svc = Service::new();
-        let mut books = LiveBooks::new(HashCheck::LastPerFrame);
+        let mut books = books_new(HashCheck::LastPerFrame);
         books.subscribe(A);
         let mut overflowed = 0;
         for i in 0..=MAX_PENDING {
             let frame = svc.changes(&[(A, "BUY", "0.41", &(i % 5 + 1).to_string())]);
-            overflowed += books.apply_frame(frame.as_bytes(), 1.0).unwrap().resync.len();
+            overflowed += apply(&mut books, frame.as_bytes(), 1.0).unwrap().resync.len();
         }
         assert_eq!(overflowed, 1);
-        assert!(books.snapshot(A, svc.snapshot(A), 2.0).resync.is_empty());
+        assert!(snap(&mut books, A, svc.snapshot(A), 2.0).resync.is_empty());
         equal(&books, &mut svc, A);
+    }
+
+    #[test]
+    fn every_test_with_platform_digests() {
+        let tests: [fn(); 10] = [
+            changes_keep_books_equal_to_the_service_and_verified,
+            a_wrong_hash_resyncs_and_the_snapshot_catches_up,
+            last_per_frame_checks_once_per_asset_and_every_entry_each,
+            tick_size_and_last_trade_events_move_the_hash,
+            book_events_are_checked_against_their_own_hash,
+            changes_before_the_first_book_wait_for_it,
+            snapshots_are_due_once_until_they_come,
+            a_book_event_before_the_snapshot_is_applied_and_checked_once_the_market_fields_come,
+            bad_frames_are_decode_errors,
+            too_many_waiting_changes_ask_for_a_snapshot_again,
+        ];
+        HASHER.with(|h| h.set(Hasher::Platform { from: 0 }));
+        for test in tests {
+            test();
+        }
+        HASHER.with(|h| h.set(Hasher::Here));
+    }
+
+    /// The platform's answers, one by one, as `(id, digest of its bytes)`.
+    fn due(books: &mut LiveBooks) -> Vec<(u32, [u8; 20])> {
+        let (due, input) = books.take_due();
+        due.iter().map(|d| (d.id, Sha1::digest(&input[d.start..d.end]).into())).collect()
+    }
+
+    #[test]
+    fn a_platform_answer_verifies_only_the_book_as_it_still_is() {
+        let mut svc = Service::new();
+        let mut books = live(HashCheck::LastPerFrame, &mut svc);
+        books.set_hasher(Hasher::Platform { from: 0 });
+        let first = svc.changes(&[(A, "BUY", "0.41", "9")]);
+        assert_eq!(books.apply_frame(first.as_bytes(), 2.0).unwrap().changed, vec![A.to_owned()]);
+        let answers = due(&mut books);
+        assert_eq!((answers.len(), books.awaiting()), (1, 1));
+        // Until the answer, `verified` tells the last answer (the snapshot's).
+        assert!(books.get(A).unwrap().verified);
+        assert_eq!(books.digested(answers[0].0, Some(&answers[0].1), 3.0), FrameReport::default());
+        let live = books.get(A).unwrap();
+        assert_eq!((live.verified, live.verified_at_ms, live.checks), (true, 3.0, 2));
+
+        // A change without a hash after a checked one: the late answer counts, but does not verify.
+        let second = svc.changes(&[(A, "BUY", "0.42", "1")]);
+        books.apply_frame(second.as_bytes(), 4.0).unwrap();
+        let answers = due(&mut books);
+        let unchecked = svc.changes(&[(A, "BUY", "0.43", "1")]).replace(r#""hash":""#, r#""hash":"x"#);
+        let unchecked = unchecked.replace(r#""hash":"x"#, r#""_":""#);
+        books.apply_frame(unchecked.as_bytes(), 5.0).unwrap();
+        assert!(!books.get(A).unwrap().verified);
+        assert_eq!(books.digested(answers[0].0, Some(&answers[0].1), 6.0), FrameReport::default());
+        let live = books.get(A).unwrap();
+        assert_eq!((live.verified, live.checks, live.mismatches), (false, 3, 0));
+        // The same answer twice, or an answer nobody asked for, does nothing.
+        assert_eq!(books.digested(answers[0].0, Some(&answers[0].1), 6.0), FrameReport::default());
+        assert_eq!(books.digested(9_999, Some(&[0; 20]), 6.0), FrameReport::default());
+        assert_eq!(books.get(A).unwrap().checks, 3);
+    }
+
+    #[test]
+    fn a_wrong_platform_answer_resyncs_and_a_late_one_for_a_replaced_book_is_ignored() {
+        let mut svc = Service::new();
+        let mut books = live(HashCheck::LastPerFrame, &mut svc);
+        books.set_hasher(Hasher::Platform { from: 0 });
+        svc.changes(&[(A, "BUY", "0.41", "9")]);
+        let wrong = svc.changes(&[(A, "SELL", "0.58", "2")]);
+        assert!(books.apply_frame(wrong.as_bytes(), 2.0).unwrap().resync.is_empty());
+        let wrong_answers = due(&mut books);
+        let report = books.digested(wrong_answers[0].0, Some(&wrong_answers[0].1), 3.0);
+        assert_eq!(report.resync, vec![(A.to_owned(), Resync::HashMismatch)]);
+        let live = books.get(A).unwrap();
+        assert_eq!((live.state, live.verified, live.mismatches), (State::Resyncing, false, 1));
+        // A check of the old book still under way when the snapshot comes: its answer is moot.
+        let report = books.snapshot(A, svc.snapshot(A), 4.0);
+        assert!(report.resync.is_empty());
+        let fresh = due(&mut books);
+        assert_eq!(books.digested(wrong_answers[0].0, Some(&wrong_answers[0].1), 4.6), FrameReport::default());
+        assert_eq!(books.digested(fresh[0].0, Some(&fresh[0].1), 5.0), FrameReport { changed: vec![A.into()], resync: vec![] });
+        assert!(books.get(A).unwrap().verified);
+    }
+
+    #[test]
+    fn platform_failures_and_floods_fall_back_to_hashing_here() {
+        let mut svc = Service::new();
+        let mut books = live(HashCheck::EveryEntry, &mut svc);
+        books.set_hasher(Hasher::Platform { from: 0 });
+        // Checks never handed over (the binding did not take them) are dropped at the next frame.
+        let frame = svc.changes(&[(A, "BUY", "0.41", "9")]);
+        books.apply_frame(frame.as_bytes(), 2.0).unwrap();
+        assert_eq!(books.awaiting(), 1);
+        let frame = svc.changes(&[(A, "BUY", "0.42", "9")]);
+        books.apply_frame(frame.as_bytes(), 3.0).unwrap();
+        assert_eq!(books.awaiting(), 1);
+        // More checks under way than MAX_AWAITING: the rest are hashed here, at once.
+        let mut handed = Vec::new();
+        for i in 0..MAX_AWAITING + 5 {
+            let frame = svc.changes(&[(B, "SELL", "0.7", &(1 + i % 5).to_string())]);
+            assert!(books.apply_frame(frame.as_bytes(), 4.0).unwrap().resync.is_empty());
+            handed.extend(due(&mut books));
+        }
+        assert_eq!(books.awaiting(), MAX_AWAITING);
+        assert_eq!(books.get(B).unwrap().checks, 1 + 5);
+        // The platform cannot digest: from then on books are hashed here, and checks under way are dropped.
+        assert_eq!(books.digested(handed[0].0, None, 5.0), FrameReport::default());
+        assert_eq!((books.hasher(), books.awaiting()), (Hasher::Here, 0));
+        let frame = svc.changes(&[(B, "SELL", "0.7", "9")]);
+        books.apply_frame(frame.as_bytes(), 6.0).unwrap();
+        let live = books.get(B).unwrap();
+        assert_eq!((live.verified, live.verified_at_ms, books.take_due().0.len()), (true, 6.0, 0));
+        // An expected hash that is not 40 hex digits never matches, wherever books are hashed.
+        let frame = svc.changes(&[(B, "SELL", "0.7", "8")]);
+        let (head, tail) = frame.split_once(r#""hash":""#).unwrap();
+        let frame = format!(r#"{head}"hash":"zz{}"#, &tail[2..]);
+        assert_eq!(books.apply_frame(frame.as_bytes(), 7.0).unwrap().resync, vec![(B.to_owned(), Resync::HashMismatch)]);
+    }
+
+    #[test]
+    fn hex_digests_are_read_in_either_case_and_nothing_else() {
+        let d: [u8; 20] = Sha1::digest(b"abc").into();
+        assert_eq!(hex20("a9993e364706816aba3e25717850c26c9cd0d89d"), Some(d));
+        assert_eq!(hex20("A9993E364706816ABA3E25717850C26C9CD0D89D"), Some(d));
+        for bad in ["", "a9993e", "a9993e364706816aba3e25717850c26c9cd0d89", "g9993e364706816aba3e25717850c26c9cd0d89d", "a9993e364706816aba3e25717850c26c9cd0d89d0", "+9993e364706816aba3e25717850c26c9cd0d89d"] {
+            assert_eq!(hex20(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn small_books_are_hashed_here_and_large_ones_by_the_platform() {
+        // (levels' text of the test books: about 110 bytes.)
+        for (from, handed) in [(0, 1), (100, 1), (PLATFORM_FROM, 0), (usize::MAX, 0)] {
+            let mut svc = Service::new();
+            let mut books = live(HashCheck::LastPerFrame, &mut svc);
+            books.set_hasher(Hasher::Platform { from });
+            let frame = svc.changes(&[(A, "BUY", "0.41", "9")]);
+            books.apply_frame(frame.as_bytes(), 2.0).unwrap();
+            let handed_over = books.take_due().0.len();
+            let live = books.get(A).unwrap();
+            assert_eq!((handed_over, live.verified_at_ms == 2.0), (handed, handed == 0), "from {from}");
+        }
     }
 }

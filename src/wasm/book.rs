@@ -419,7 +419,7 @@ fn level(level: Option<Level>) -> JsValue {
 /// An amount (cash, shares, a price distance) rounded to 10^-6 (`Infinity` means more than any book
 /// holds); negative or NaN is INVALID_PARAMS.
 pub(super) fn amount_units(param: &'static str, value: f64) -> Result<u64, Error> {
-    fixed::nearest_units(value).ok_or(Error::invalid(param, "must be a non-negative number"))
+    fixed::nearest_units(value).ok_or_else(|| Error::invalid(param, "must be a non-negative number"))
 }
 
 /// `INVALID_PARAMS`: an options object whose reading threw.
@@ -447,7 +447,7 @@ fn decimal_text(value: &JsValue, param: &'static str) -> Result<String, Error> {
         return read_str(value, param, 64);
     }
     let units = value.as_f64().and_then(fixed::from_f64);
-    let units = units.ok_or(Error::invalid(param, "must be a decimal string or a number with at most 6 decimals"))?;
+    let units = units.ok_or_else(|| Error::invalid(param, "must be a decimal string or a number with at most 6 decimals"))?;
     let mut out = Vec::new();
     fixed::format(units, &mut out);
     Ok(String::from_utf8(out).unwrap_or_default())

@@ -41,7 +41,7 @@ pub fn to_value(value: &JsValue, param: &'static str) -> Result<Value, Error> {
 }
 
 fn to_value_at(value: &JsValue, param: &'static str, depth: u32, budget: &mut u32) -> Result<Value, Error> {
-    *budget = budget.checked_sub(1).ok_or(Error::invalid(param, "holds too many values"))?;
+    *budget = budget.checked_sub(1).ok_or_else(|| Error::invalid(param, "holds too many values"))?;
     if value.is_undefined() {
         Ok(Value::Undefined)
     } else if value.is_null() {
@@ -109,11 +109,11 @@ pub fn items(value: &JsValue, param: &'static str) -> Result<Option<Array>, Erro
 
 /// A string argument of at most `max` UTF-16 units.
 pub fn read_str(value: &JsValue, param: &'static str, max: u32) -> Result<String, Error> {
-    let text = value.dyn_ref::<JsString>().ok_or(Error::invalid(param, "must be a string"))?;
+    let text = value.dyn_ref::<JsString>().ok_or_else(|| Error::invalid(param, "must be a string"))?;
     if text.length() > max {
         return Err(Error::invalid(param, "is too long"));
     }
-    text.as_string().ok_or(Error::invalid(param, "must be a string"))
+    text.as_string().ok_or_else(|| Error::invalid(param, "must be a string"))
 }
 
 /// An optional string argument: `undefined` and `null` are none.
@@ -127,7 +127,7 @@ pub fn read_opt_str(value: &JsValue, param: &'static str, max: u32) -> Result<Op
 
 /// A number argument (no coercion: `"1"` and `1n` are not numbers).
 pub fn read_f64(value: &JsValue, param: &'static str) -> Result<f64, Error> {
-    value.as_f64().ok_or(Error::invalid(param, "must be a number"))
+    value.as_f64().ok_or_else(|| Error::invalid(param, "must be a number"))
 }
 
 /// The bytes of a genuine `Uint8Array` of at most `max` bytes, copied into wasm memory.
@@ -245,7 +245,7 @@ pub fn opt_string(obj: &JsValue, key: &'static str) -> Result<Option<String>, Er
 
 /// A required string property of a caller's object.
 pub fn req_string(obj: &JsValue, key: &'static str) -> Result<String, Error> {
-    opt_string(obj, key)?.ok_or(Error::invalid(key, "is required"))
+    opt_string(obj, key)?.ok_or_else(|| Error::invalid(key, "is required"))
 }
 
 /// A whole-number timestamp given as a string of digits or as a number, as its decimal text.

@@ -66,7 +66,7 @@ pub fn calculate_sell_market_price(
 }
 
 fn market_price(levels: &JsValue, side: Side, amount: &JsValue, order_type: &JsValue) -> Result<f64, JsValue> {
-    let array = items(levels, "levels")?.ok_or(Error::invalid("levels", "must be an array of { price, size }"))?;
+    let array = items(levels, "levels")?.ok_or_else(|| Error::invalid("levels", "must be an array of { price, size }"))?;
     let amount = amount_units("amount", read_f64(amount, "amount")?)?;
     let order_type = read_order_type(order_type)?;
     let mut read = Vec::with_capacity(array.length() as usize);
@@ -89,7 +89,7 @@ fn decimal(value: &JsValue, param: &'static str) -> Result<u64, Error> {
     } else {
         value.as_f64().and_then(fixed::from_f64)
     };
-    units.ok_or(Error::invalid(param, "must be a non-negative decimal with at most 6 decimals"))
+    units.ok_or_else(|| Error::invalid(param, "must be a non-negative decimal with at most 6 decimals"))
 }
 
 /// Decimal places of a number as JavaScript writes it, counting exponent notation (`1.23e-7` has 9).

@@ -5,19 +5,19 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use js_sys::{Array, Object, Promise};
+use js_sys::{Array, Object, Promise, Uint8Array};
 use wasm_bindgen::prelude::*;
 
 use super::book::OrderBook;
 use super::call::Inner;
-use super::interop::{error_with_cause, field, is_absent, promise, read_signal, read_str, set, to_value};
+use super::interop::{error_with_cause, field, is_absent, promise, read_bytes, read_signal, read_str, set, to_value};
 use super::transport::{Payload, Want};
 use crate::api;
 use crate::bounds::MAX_BOOK_BYTES;
 use crate::error::{Error, ErrorCode};
 use crate::api::{Params, Value};
 use crate::stream::health::{Action, Health};
-use crate::stream::live::{LiveBooks, State};
+use crate::stream::live::{FrameReport, Hasher, LiveBooks, State, PLATFORM_FROM};
 use crate::stream::options;
 use crate::stream::protocol::{self, Channel};
 
@@ -90,7 +90,9 @@ export type StreamEvent = MarketStreamEvent | UserStreamEvent;
 /** Whether a live book is current. */
 export interface LiveBookStatus {
   state: "waiting" | "live" | "resyncing";
-  /** The last check against the service's hash matched. */
+  /** The last check against the service's hash matched. Checks are computed by the platform's SHA-1
+   * (crypto.subtle, off the main thread) where there is one, so a check's answer comes a moment after its
+   * change; `settled()` waits for them. Without crypto.subtle (an insecure context) they are computed at once. */
   verified: boolean;
   /** When (`Date.now()`) it last matched; undefined before that. */
   verifiedAt?: number;
@@ -114,6 +116,8 @@ export interface MarketStream extends Stream<MarketStreamEvent> {
   /** A copy of the live book of an asset (free it when done), or undefined before it has one. */
   book(assetId: string): OrderBook | undefined;
   bookStatus(assetId: string): LiveBookStatus | undefined;
+  /** Resolves when every hash check under way has come back (at once when none is). */
+  settled(): Promise<void>;
 }
 
 export interface UserStream extends Stream<UserStreamEvent> {}
@@ -132,6 +136,8 @@ struct CoreState {
     ids: Vec<String>,
     books: LiveBooks,
     health: Health,
+    /// The driver has said whether the platform digests (see `FRAME_PLATFORM_DIGEST`).
+    digest_offered: bool,
 }
 
 /// Opens a stream of `channel` for `ids` with `options`; the JS object the caller gets.
@@ -165,7 +171,7 @@ pub(super) fn open(inner: &Rc<Inner>, channel: Channel, ids: &JsValue, options: 
     let core = StreamCore {
         inner: inner.clone(),
         channel,
-        state: Rc::new(RefCell::new(CoreState { ids, books, health: Health::new(settings.health) })),
+        state: Rc::new(RefCell::new(CoreState { ids, books, health: Health::new(settings.health), digest_offered: false })),
     };
     open_stream(core, &settings.url, &socket, &on_event, &signal)
 }
@@ -176,6 +182,10 @@ const OPENED: u32 = 1;
 const CLOSED: u32 = 2;
 const TICK: u32 = 3;
 const CLOSE: u32 = 4;
+
+/// `frame` flags: someone listens for events; the platform can compute SHA-1 (crypto.subtle).
+const FRAME_LISTENING: u32 = 1;
+const FRAME_PLATFORM_DIGEST: u32 = 2;
 
 // Few exports, each doing one kind of thing: every export costs the wasm its own shim.
 #[wasm_bindgen]
@@ -232,43 +242,74 @@ impl StreamCore {
         out
     }
 
-    /// One message of the socket: `PONG`, or a frame of events applied to the live books. Answers
+    /// One message of the socket (its text as UTF-8 bytes): `PONG`, or a frame of events applied to the live books. Answers
     /// `{ pong }`, or `{ changed: [[asset, verified]], resync: [[asset, reason]], error? }`; `changed` only
     /// when someone listens (`listening`): it is what `book_update` events are made of.
-    pub fn frame(&self, data: &JsValue, now: f64, listening: bool) -> JsValue {
-        let out = Object::new();
-        let text = match read_str(data, "frame", MAX_BOOK_BYTES) {
-            Ok(text) => text,
+    pub fn frame(&self, data: &JsValue, now: f64, flags: u32) -> JsValue {
+        let listening = flags & FRAME_LISTENING != 0;
+        let out = || Object::new();
+        // The driver hands text frames over as UTF-8 (TextEncoder's copy is native; a string argument's is not).
+        let text = match read_bytes(data, "frame", MAX_BOOK_BYTES) {
+            Ok(bytes) => bytes,
             Err(_) => {
                 self.with((), |s| drop(s.health.message(now)));
-                return report(&out, &[], &[], Some(Error::decode("a stream frame that is not text")));
+                return report(&out(), &[], &[], Some(Error::decode("a stream frame that is not text")));
             }
         };
-        if text == "PONG" {
+        if text == b"PONG" {
             self.with((), |s| s.health.pong(now));
+            let out = out();
             set(&out, "pong", &JsValue::TRUE);
             return out.into();
         }
         let result = self.with(Err(Error::decode("the stream is busy")), |s| {
             s.health.message(now);
+            if !s.digest_offered {
+                s.digest_offered = true;
+                if flags & FRAME_PLATFORM_DIGEST != 0 {
+                    s.books.set_hasher(Hasher::Platform { from: PLATFORM_FROM });
+                }
+            }
             match self.channel {
-                Channel::Market => s.books.apply_frame(text.as_bytes(), now).map(|r| {
+                Channel::Market => s.books.apply_frame(&text, now).map(|r| {
                     let changed = if listening { verified(&s.books, r.changed) } else { Vec::new() };
-                    (changed, r.resync)
+                    (changed, resync_pairs(&r.resync), s.books.due())
                 }),
                 Channel::User => {
-                    let mut scan = crate::json::Scanner::new(text.as_bytes());
-                    scan.skip_value().and_then(|()| scan.finish()).map(|()| (Vec::new(), Vec::new()))
+                    let mut scan = crate::json::Scanner::new(&text);
+                    scan.skip_value().and_then(|()| scan.finish()).map(|()| (Vec::new(), Vec::new(), false))
                 }
             }
         });
         match result {
-            Ok((changed, resync)) => report(&out, &changed, &resync_pairs(&resync), None),
+            // Most frames: nothing for the driver to do or tell.
+            Ok((changed, resync, false)) if changed.is_empty() && resync.is_empty() => JsValue::UNDEFINED,
+            Ok((changed, resync, due)) => {
+                let out = report(&out(), &changed, &resync, None);
+                // Last, after every allocation: views into wasm memory, which the driver hands to the
+                // platform before anything else runs in wasm.
+                if due {
+                    self.with((), |s| attach_due(&out, &mut s.books, false));
+                }
+                out
+            }
             Err(mut e) => {
                 e.message = "a stream frame could not be read".into();
-                report(&out, &[], &[], Some(e))
+                report(&out(), &[], &[], Some(e))
             }
         }
+    }
+
+    /// The platform's SHA-1 (a `Uint8Array`) of due check `id`, or undefined when it could not compute one:
+    /// undefined, or a report like `frame`'s.
+    pub fn digested(&self, id: u32, digest: &JsValue, now: f64) -> JsValue {
+        let digest = read_bytes(digest, "digest", 20).ok();
+        let r = self.with(FrameReport::default(), |s| s.books.digested(id, digest.as_deref(), now));
+        if r.changed.is_empty() && r.resync.is_empty() {
+            return JsValue::UNDEFINED;
+        }
+        let changed = self.with(Vec::new(), |s| verified(&s.books, r.changed));
+        report(&Object::new(), &changed, &resync_pairs(&r.resync), None)
     }
 
     /// Follows more ids (`subscribe`) or fewer on the live socket: the message to send, or undefined when
@@ -335,7 +376,10 @@ impl StreamCore {
             match fetched.take().filter(|_| sent) {
                 Some(book) => {
                     let r = s.books.snapshot(&asset, book, now);
-                    Ok(report(&out, &verified(&s.books, r.changed), &resync_pairs(&r.resync), None))
+                    let out = report(&out, &verified(&s.books, r.changed), &resync_pairs(&r.resync), None);
+                    // Copies: the driver gets them a turn later, when wasm memory may have moved.
+                    attach_due(&out, &mut s.books, true);
+                    Ok(out)
                 }
                 None => {
                     // Due again: the driver asks for it after a pause.
@@ -377,6 +421,24 @@ impl StreamCore {
 /// Changed assets with whether their book is verified now.
 fn verified(books: &LiveBooks, changed: Vec<String>) -> Vec<(String, bool)> {
     changed.into_iter().map(|a| { let v = books.get(&a).is_some_and(|b| b.verified); (a, v) }).collect()
+}
+
+/// Adds the checks due for the platform to a report, as `due: [[id, bytes]]`: views into wasm memory
+/// (valid until wasm next allocates), or copies.
+fn attach_due(out: &JsValue, books: &mut LiveBooks, copy: bool) {
+    let (due, input) = books.take_due();
+    if due.is_empty() {
+        return;
+    }
+    let list = Array::new();
+    for d in due {
+        let bytes = input.get(d.start..d.end).unwrap_or_default();
+        // SAFETY: a view is only made for `frame`, whose driver passes it to crypto.subtle.digest (which
+        // copies it) before anything else runs in wasm: the memory under it neither moves nor changes.
+        let view = if copy { Uint8Array::from(bytes) } else { unsafe { Uint8Array::view(bytes) } };
+        list.push(&Array::of2(&JsValue::from(d.id), &view));
+    }
+    set(&Object::from(out.clone()), "due", &list);
 }
 
 fn resync_pairs(list: &[(String, crate::stream::live::Resync)]) -> Vec<(String, &'static str)> {

@@ -1411,7 +1411,9 @@ export type StreamEvent = MarketStreamEvent | UserStreamEvent;
 /** Whether a live book is current. */
 export interface LiveBookStatus {
     state: "waiting" | "live" | "resyncing";
-    /** The last check against the service's hash matched. */
+    /** The last check against the service's hash matched. Checks are computed by the platform's SHA-1
+     * (crypto.subtle, off the main thread) where there is one, so a check's answer comes a moment after its
+     * change; `settled()` waits for them. Without crypto.subtle (an insecure context) they are computed at once. */
     verified: boolean;
     /** When (`Date.now()`) it last matched; undefined before that. */
     verifiedAt?: number;
@@ -1435,6 +1437,8 @@ export interface MarketStream extends Stream<MarketStreamEvent> {
     /** A copy of the live book of an asset (free it when done), or undefined before it has one. */
     book(assetId: string): OrderBook | undefined;
     bookStatus(assetId: string): LiveBookStatus | undefined;
+    /** Resolves when every hash check under way has come back (at once when none is). */
+    settled(): Promise<void>;
 }
 
 export interface UserStream extends Stream<UserStreamEvent> {}

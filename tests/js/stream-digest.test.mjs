@@ -1,0 +1,113 @@
+// Live books large enough (over 16 KiB of levels) for their hash checks to go to the platform's SHA-1
+// (crypto.subtle, off the main thread), and the same books where there is no crypto.subtle (a child Node
+// without the global webcrypto, as an insecure page has none), where the core hashes them at once. The
+// service's side is the benchmark's reference implementation (bench/stream-frames.mjs), fed through a fake
+// socket; snapshots come from an in-memory fetch.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { TruthBook, frame, ids, rng } from "../../bench/stream-frames.mjs";
+import { pk } from "./helpers.mjs";
+
+const PLATFORM = typeof globalThis.crypto?.subtle?.digest === "function";
+
+class FakeSocket {
+  static last = null;
+  constructor() {
+    this.sent = [];
+    FakeSocket.last = this;
+    queueMicrotask(() => this.onopen?.({ type: "open" }));
+  }
+  send(text) {
+    this.sent.push(text);
+  }
+  close() {}
+}
+
+/** A 300-level book (about 20 KB of levels) and a stream following it, live and verified. */
+async function liveBigBook(onEvent) {
+  const random = rng(42);
+  const { asset, market } = ids(random);
+  const truth = new TruthBook({ random, levels: 300, asset, market, timestamp: 1_700_000_000_000 });
+  const fetch = async (url) => {
+    assert.equal(new URL(String(url)).searchParams.get("token_id"), asset);
+    return new Response(truth.snapshot(), { status: 200 });
+  };
+  const client = new pk.Client({ baseUrl: "http://service.invalid", fetch, rateLimits: false });
+  const stream = client.marketStream([asset], { WebSocket: FakeSocket, onEvent });
+  for (let i = 0; i < 500 && !stream.bookStatus(asset)?.verified; i++) {
+    await stream.settled();
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  assert.ok(stream.bookStatus(asset).verified, JSON.stringify(stream.bookStatus(asset)));
+  return { truth, asset, market, stream, socket: FakeSocket.last, client };
+}
+
+async function scenario() {
+  const events = [];
+  const { truth, asset, market, stream, socket, client } = await liveBigBook((e) => events.push(e));
+  let ts = 1_700_000_000_000;
+  const before = stream.bookStatus(asset).checks;
+  // One change: checked by the platform, so its answer comes after onmessage returns; here, at once.
+  socket.onmessage({ data: frame(market, ++ts, [truth.change(ts, true)]) });
+  const atOnce = stream.bookStatus(asset).checks - before;
+  await stream.settled();
+  assert.equal(stream.bookStatus(asset).checks - before, 1);
+  for (let i = 0; i < 200; i++) {
+    ts++;
+    const n = 1 + (i % 4);
+    socket.onmessage({ data: frame(market, ts, Array.from({ length: n }, () => truth.change(ts, true))) });
+  }
+  await stream.settled();
+  let status = stream.bookStatus(asset);
+  assert.equal(status.checks - before, 201, JSON.stringify(status));
+  assert.equal(status.mismatches, 0);
+  assert.ok(status.verified);
+  const book = stream.book(asset);
+  assert.equal(book.hash(), truth.hash());
+  book.free();
+
+  // The service moves a level without saying so: the next check fails, the book is fetched again.
+  truth.change(ts, false);
+  ts++;
+  socket.onmessage({ data: frame(market, ts, [truth.change(ts, true)]) });
+  await stream.settled();
+  for (let i = 0; i < 500 && !(stream.bookStatus(asset).verified && events.some((e) => e.event_type === "resync")); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    await stream.settled();
+  }
+  const resync = events.find((e) => e.event_type === "resync");
+  assert.deepEqual(resync, { event_type: "resync", asset_id: asset, reason: "hash_mismatch" });
+  status = stream.bookStatus(asset);
+  assert.ok(status.verified && status.mismatches === 1, JSON.stringify(status));
+  const again = stream.book(asset);
+  assert.equal(again.hash(), truth.hash());
+  again.free();
+  stream.close();
+  // Closed with nothing under way: settled at once, and the client still answers.
+  await stream.settled();
+  client.free();
+  return { atOnce };
+}
+
+if (process.env.STREAM_DIGEST_CHILD) {
+  const { atOnce } = await scenario();
+  process.stdout.write(JSON.stringify({ platform: PLATFORM, atOnce }));
+} else {
+  test("large books are checked by the platform's SHA-1: answers after the frame, books verified, a mismatch resyncs", async () => {
+    assert.ok(PLATFORM, "Node 20 has crypto.subtle");
+    const { atOnce } = await scenario();
+    assert.equal(atOnce, 0, "the check was answered inside onmessage: not handed to the platform");
+  });
+
+  test("without crypto.subtle the core hashes the same books at once, with the same results", () => {
+    const child = spawnSync(process.execPath, ["--no-experimental-global-webcrypto", fileURLToPath(import.meta.url)], {
+      env: { ...process.env, STREAM_DIGEST_CHILD: "1" },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    assert.equal(child.status, 0, child.stderr);
+    assert.deepEqual(JSON.parse(child.stdout), { platform: false, atOnce: 1 });
+  });
+}
