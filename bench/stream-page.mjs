@@ -5,9 +5,9 @@
 // The SDK side is used as a page uses it: the package entry, a Client whose `fetch` answers GET /book from
 // memory (the snapshot a stream asks for to learn min_order_size and neg_risk), and `client.marketStream`
 // with a fake WebSocket (FakeSocket below) that opens at once, answers PING with PONG, and lets the
-// benchmark deliver frames synchronously by calling `socket.onmessage({ data })`, as a browser would. The
-// driver's work for a frame is synchronous, so the time of that call is the time from the frame's text to
-// an updated, hash-checked book.
+// benchmark deliver frames synchronously by calling `socket.onmessage({ data })`, as a browser would. A
+// batch's time is that of its onmessage calls and of `stream.settled()` after them (the checks of large
+// books are answered by crypto.subtle a moment later): from the frames' text to updated, hash-checked books.
 import init, { Client } from "/pkg/index.mjs";
 import { PlainStream } from "/bench/plain-stream.mjs";
 

@@ -8,8 +8,9 @@
 // 2. In headless Chromium (bench/stream.html, bench/stream-page.mjs), one run:
 //    - per entry, on 50- and 1,000-level books (levels per side), frames of 1 and of 5 entries of one asset,
 //      verify "frame" and "entry" (and "off", and "frame" with an onEvent listener, for 5-entry frames, to
-//      show what the checks and the listener cost): the time of `socket.onmessage({ data })` (the driver's work is
-//      synchronous: the frame's text to an updated, hash-checked book), against a careful plain-JS keeper
+//      show what the checks and the listener cost): the time of `socket.onmessage({ data })` for a batch, and of
+//      `stream.settled()` after it (large books' checks are answered by crypto.subtle): the frames' text to
+//      updated, hash-checked books, against a careful plain-JS keeper
 //      of books (bench/plain-stream.mjs) awaiting crypto.subtle's SHA-1, and the same with a synchronous
 //      pure-JS SHA-1. Batches replay the same frames from the same state; medians of 7 after 2 warm-ups,
 //      both sides interleaved in the same run; every batch ends with its book checked against the reference
