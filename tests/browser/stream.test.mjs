@@ -481,3 +481,71 @@ test("a quiet market's book is verified once the snapshot gives the market field
   assert.equal(r.status.verified, true, JSON.stringify(r));
   assert.equal(r.updates.at(-1), true, JSON.stringify(r.updates));
 });
+
+test("a large book is checked by the browser's crypto.subtle: answers come after the frame, a mismatch resyncs", async () => {
+  // The service's side (bench/stream-frames.mjs, the benchmark's reference) runs here; the page gets its
+  // snapshots and frames: 300 levels a side, past the 16 KiB from which the platform hashes.
+  const { TruthBook, frame, ids, rng } = await import("../../bench/stream-frames.mjs");
+  const random = rng(7);
+  const { asset, market } = ids(random);
+  const truth = new TruthBook({ random, levels: 300, asset, market, timestamp: 1_700_000_000_000 });
+  const first = truth.snapshot();
+  let ts = 1_700_000_000_000;
+  const good = [];
+  for (let i = 0; i < 100; i++) {
+    ts++;
+    good.push(frame(market, ts, Array.from({ length: 1 + (i % 3) }, () => truth.change(ts, true))));
+  }
+  const goodHash = truth.hash();
+  truth.change(ts, false); // moved without a word: the next check fails
+  ts++;
+  const wrong = frame(market, ts, [truth.change(ts, true)]);
+  const second = truth.snapshot();
+  const result = await page.evaluate(async ({ asset, first, second, good, wrong }) => {
+    let snapshot = first;
+    const fetch = async () => new Response(snapshot, { status: 200 });
+    let socket;
+    class FakeSocket {
+      constructor() { socket = this; queueMicrotask(() => this.onopen?.({})); }
+      send() {}
+      close() {}
+    }
+    const events = [];
+    const client = new window.pk.Client({ baseUrl: "http://service.invalid", fetch, rateLimits: false });
+    const stream = client.marketStream([asset], { WebSocket: FakeSocket, onEvent: (e) => events.push(e) });
+    const wait = async (ok) => {
+      for (let i = 0; i < 1000 && !ok(); i++) {
+        await stream.settled();
+        await new Promise((r) => setTimeout(r, 2));
+      }
+    };
+    await wait(() => stream.bookStatus(asset)?.verified);
+    const start = stream.bookStatus(asset);
+    socket.onmessage({ data: good[0] });
+    const atOnce = stream.bookStatus(asset).checks - start.checks;
+    for (const data of good.slice(1)) socket.onmessage({ data });
+    await stream.settled();
+    const after = stream.bookStatus(asset);
+    const book = stream.book(asset);
+    const hash = book.hash();
+    book.free();
+    snapshot = second;
+    socket.onmessage({ data: wrong });
+    await wait(() => events.some((e) => e.event_type === "resync") && stream.bookStatus(asset).verified);
+    const resynced = stream.bookStatus(asset);
+    const last = stream.book(asset);
+    const lastHash = last.hash();
+    last.free();
+    stream.close();
+    client.free();
+    return { atOnce, checks: after.checks - start.checks, after, hash, resync: events.find((e) => e.event_type === "resync"), resynced, lastHash, subtle: typeof crypto.subtle?.digest };
+  }, { asset, first, second, good, wrong });
+  assert.equal(result.subtle, "function");
+  assert.equal(result.atOnce, 0, "answered inside onmessage: not handed to crypto.subtle");
+  assert.equal(result.checks, 100);
+  assert.ok(result.after.verified && result.after.mismatches === 0, JSON.stringify(result.after));
+  assert.equal(result.hash, goodHash);
+  assert.deepEqual(result.resync, { event_type: "resync", asset_id: asset, reason: "hash_mismatch" });
+  assert.ok(result.resynced.verified && result.resynced.mismatches === 1, JSON.stringify(result.resynced));
+  assert.equal(result.lastHash, truth.hash());
+});
