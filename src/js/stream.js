@@ -7,10 +7,12 @@
 /** Events kept for a `for await` that is slower than the stream; past this the oldest are dropped. */
 const MAX_QUEUED = 10000;
 const MAX_TIMER_MS = 2147483647;
+/** The longest frame the core reads (bounds::MAX_BOOK_BYTES); longer text is never encoded. */
+const MAX_FRAME = 64 * 1024 * 1024;
+/** How long the platform's SHA-1 may take to answer a check before the core stops relying on it. */
+const DIGEST_WITHIN_MS = 2000;
 // What happened to the connection, for core.health().
 const CONNECTING = 0, OPENED = 1, CLOSED = 2, TICK = 3, CLOSE = 4;
-// core.frame() flags.
-const LISTENING = 1, PLATFORM_DIGEST = 2;
 
 // The platform's SHA-1 (native, off the main thread), taken once at load so that a page replacing
 // crypto.subtle later changes nothing; null where there is none (crypto.subtle needs a secure context:
@@ -26,6 +28,11 @@ const digestSha1 = (() => {
     return null;
   }
 })();
+
+/** Whether checks can be handed to the platform's SHA-1 (asked by the core when a stream opens). */
+export function platformDigest() {
+  return digestSha1 !== null;
+}
 
 export function openStream(core, url, WebSocketImpl, onEvent, signal) {
   return new Stream(core, url, WebSocketImpl, onEvent, signal);
@@ -199,8 +206,9 @@ class Stream {
     // make it due earlier: the next PING, rather than the PONG's deadline.
     const listening = Boolean(this._onEvent || this._iterating);
     // Text goes to the core as UTF-8 (anything else is not a frame of this protocol, and the core says so).
-    const bytes = typeof data === "string" ? encoder.encode(data) : data;
-    const report = this.#core.frame(bytes, Date.now(), (listening ? LISTENING : 0) | (digestSha1 ? PLATFORM_DIGEST : 0));
+    // Longer than the core reads (64 MiB), a string is not copied at all: the core reports it as DECODE.
+    const bytes = typeof data === "string" && data.length <= MAX_FRAME ? encoder.encode(data) : data;
+    const report = this.#core.frame(bytes, Date.now(), listening);
     if (report === undefined && !listening) return;
     // First: the due checks' bytes are views into wasm memory, valid until wasm runs again.
     if (report?.due) this._digest(report.due);
@@ -230,9 +238,18 @@ class Stream {
         digest = Promise.reject(error);
       }
       this._digesting++;
+      // An answer that does not come in time counts as none: the core then hashes books itself.
+      let answered = false;
+      const answer = (digest) => {
+        if (answered) return;
+        answered = true;
+        clearTimeout(timer);
+        this._digested(id, digest);
+      };
+      const timer = setTimeout(() => answer(undefined), DIGEST_WITHIN_MS);
       Promise.resolve(digest)
         .then((buffer) => new Uint8Array(buffer), () => undefined)
-        .then((digest) => this._digested(id, digest));
+        .then(answer);
     }
   }
 

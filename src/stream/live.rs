@@ -782,10 +782,7 @@ mod tests {
 
     /// What the binding does with due checks: the platform's SHA-1 of each, handed back at once.
     fn answer(books: &mut LiveBooks, mut report: FrameReport, now: f64) -> FrameReport {
-        let (due, input) = books.take_due();
-        let digests: Vec<(u32, [u8; 20])> =
-            due.iter().map(|d| (d.id, Sha1::digest(&input[d.start..d.end]).into())).collect();
-        for (id, digest) in digests {
+        for (id, digest) in due(books) {
             let more = books.digested(id, Some(&digest), now);
             for asset in more.changed {
                 report.changed(&asset);
@@ -1167,6 +1164,18 @@ mod tests {
         assert_eq!(books.digested(wrong_answers[0].0, Some(&wrong_answers[0].1), 4.6), FrameReport::default());
         assert_eq!(books.digested(fresh[0].0, Some(&fresh[0].1), 5.0), FrameReport { changed: vec![A.into()], resync: vec![] });
         assert!(books.get(A).unwrap().verified);
+        // A check under way when a `book` event replaces the book: its (right) answer counts for nothing.
+        let checks = books.get(B).unwrap().checks;
+        let frame = svc.changes(&[(B, "BUY", "0.3", "4")]);
+        books.apply_frame(frame.as_bytes(), 6.0).unwrap();
+        let old = due(&mut books);
+        books.apply_frame(svc.book_event(B).as_bytes(), 7.0).unwrap();
+        let new = due(&mut books);
+        assert_eq!(books.digested(old[0].0, Some(&old[0].1), 8.0), FrameReport::default());
+        assert_eq!((books.get(B).unwrap().checks, books.awaiting()), (checks, 1));
+        assert_eq!(books.digested(new[0].0, Some(&new[0].1), 9.0), FrameReport { changed: vec![B.into()], resync: vec![] });
+        let live = books.get(B).unwrap();
+        assert_eq!((live.checks, live.verified, live.verified_at_ms), (checks + 1, true, 9.0));
     }
 
     #[test]

@@ -26,6 +26,10 @@ extern "C" {
     /// Starts the driver; it reads the caller's signal, hence `catch`.
     #[wasm_bindgen(js_name = openStream, catch)]
     fn open_stream(core: StreamCore, url: &str, socket: &JsValue, on_event: &JsValue, signal: &JsValue) -> Result<JsValue, JsValue>;
+
+    /// Whether the platform has a SHA-1 (crypto.subtle) the driver can hand checks to.
+    #[wasm_bindgen(js_name = platformDigest)]
+    fn platform_digest() -> bool;
 }
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -136,8 +140,6 @@ struct CoreState {
     ids: Vec<String>,
     books: LiveBooks,
     health: Health,
-    /// The driver has said whether the platform digests (see `FRAME_PLATFORM_DIGEST`).
-    digest_offered: bool,
 }
 
 /// Opens a stream of `channel` for `ids` with `options`; the JS object the caller gets.
@@ -163,6 +165,9 @@ pub(super) fn open(inner: &Rc<Inner>, channel: Channel, ids: &JsValue, options: 
         return Err(crate::auth::missing_credentials().into());
     }
     let mut books = LiveBooks::new(settings.verify);
+    if platform_digest() {
+        books.set_hasher(Hasher::Platform { from: PLATFORM_FROM });
+    }
     if channel == Channel::Market {
         for id in &ids {
             books.subscribe(id);
@@ -171,7 +176,7 @@ pub(super) fn open(inner: &Rc<Inner>, channel: Channel, ids: &JsValue, options: 
     let core = StreamCore {
         inner: inner.clone(),
         channel,
-        state: Rc::new(RefCell::new(CoreState { ids, books, health: Health::new(settings.health), digest_offered: false })),
+        state: Rc::new(RefCell::new(CoreState { ids, books, health: Health::new(settings.health) })),
     };
     open_stream(core, &settings.url, &socket, &on_event, &signal)
 }
@@ -183,9 +188,6 @@ const CLOSED: u32 = 2;
 const TICK: u32 = 3;
 const CLOSE: u32 = 4;
 
-/// `frame` flags: someone listens for events; the platform can compute SHA-1 (crypto.subtle).
-const FRAME_LISTENING: u32 = 1;
-const FRAME_PLATFORM_DIGEST: u32 = 2;
 
 // Few exports, each doing one kind of thing: every export costs the wasm its own shim.
 #[wasm_bindgen]
@@ -245,15 +247,14 @@ impl StreamCore {
     /// One message of the socket (its text as UTF-8 bytes): `PONG`, or a frame of events applied to the live books. Answers
     /// `{ pong }`, or `{ changed: [[asset, verified]], resync: [[asset, reason]], error? }`; `changed` only
     /// when someone listens (`listening`): it is what `book_update` events are made of.
-    pub fn frame(&self, data: &JsValue, now: f64, flags: u32) -> JsValue {
-        let listening = flags & FRAME_LISTENING != 0;
+    pub fn frame(&self, data: &JsValue, now: f64, listening: bool) -> JsValue {
         let out = || Object::new();
         // The driver hands text frames over as UTF-8 (TextEncoder's copy is native; a string argument's is not).
         let text = match read_bytes(data, "frame", MAX_BOOK_BYTES) {
             Ok(bytes) => bytes,
             Err(_) => {
                 self.with((), |s| drop(s.health.message(now)));
-                return report(&out(), &[], &[], Some(Error::decode("a stream frame that is not text")));
+                return report(&out(), &[], &[], Some(Error::decode("a stream frame that is not text, or longer than 64 MiB")));
             }
         };
         if text == b"PONG" {
@@ -264,12 +265,6 @@ impl StreamCore {
         }
         let result = self.with(Err(Error::decode("the stream is busy")), |s| {
             s.health.message(now);
-            if !s.digest_offered {
-                s.digest_offered = true;
-                if flags & FRAME_PLATFORM_DIGEST != 0 {
-                    s.books.set_hasher(Hasher::Platform { from: PLATFORM_FROM });
-                }
-            }
             match self.channel {
                 Channel::Market => s.books.apply_frame(&text, now).map(|r| {
                     let changed = if listening { verified(&s.books, r.changed) } else { Vec::new() };

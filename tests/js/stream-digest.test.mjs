@@ -8,7 +8,10 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { TruthBook, frame, ids, rng } from "../../bench/stream-frames.mjs";
-import { pk } from "./helpers.mjs";
+if (process.env.STREAM_DIGEST_CHILD === "hang") {
+  Object.defineProperty(globalThis.crypto.subtle, "digest", { value: () => new Promise(() => {}) });
+}
+const { pk } = await import("./helpers.mjs");
 
 const PLATFORM = typeof globalThis.crypto?.subtle?.digest === "function";
 
@@ -91,7 +94,26 @@ async function scenario() {
   return { atOnce };
 }
 
-if (process.env.STREAM_DIGEST_CHILD) {
+if (process.env.STREAM_DIGEST_CHILD === "hang") {
+  // A page that replaced crypto.subtle.digest, before the package loaded, with one that never answers.
+  const random = rng(9);
+  const { asset, market } = ids(random);
+  const truth = new TruthBook({ random, levels: 300, asset, market, timestamp: 1_700_000_000_000 });
+  const fetch = async () => new Response(truth.snapshot(), { status: 200 });
+  const client = new pk.Client({ baseUrl: "http://service.invalid", fetch, rateLimits: false });
+  const stream = client.marketStream([asset], { WebSocket: FakeSocket });
+  while (stream.bookStatus(asset).state !== "live") await new Promise((resolve) => setTimeout(resolve, 2));
+  // (The snapshot's check is handed to the platform when its promise settles in the driver.)
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const started = Date.now();
+  await stream.settled();
+  const waited = Date.now() - started;
+  const before = stream.bookStatus(asset).checks;
+  FakeSocket.last.onmessage({ data: frame(market, 1_700_000_000_001, [truth.change(1_700_000_000_001, true)]) });
+  const status = stream.bookStatus(asset);
+  stream.close();
+  process.stdout.write(JSON.stringify({ waited: waited >= 1500 && waited < 10_000, atOnce: status.checks - before, verified: status.verified }));
+} else if (process.env.STREAM_DIGEST_CHILD) {
   const { atOnce } = await scenario();
   process.stdout.write(JSON.stringify({ platform: PLATFORM, atOnce }));
 } else {
@@ -99,6 +121,32 @@ if (process.env.STREAM_DIGEST_CHILD) {
     assert.ok(PLATFORM, "Node 20 has crypto.subtle");
     const { atOnce } = await scenario();
     assert.equal(atOnce, 0, "the check was answered inside onmessage: not handed to the platform");
+  });
+
+  test("a frame longer than 64 MiB is a DECODE event, not copied, and the stream goes on", async () => {
+    const events = [];
+    const { truth, asset, market, stream, socket, client } = await liveBigBook((e) => events.push(e));
+    socket.onmessage({ data: "x".repeat(64 * 1024 * 1024 + 1) });
+    const error = events.find((e) => e.event_type === "error");
+    assert.equal(error?.error.code, "DECODE");
+    assert.match(error.error.message, /64 MiB/);
+    const before = stream.bookStatus(asset).checks;
+    socket.onmessage({ data: frame(market, 1_700_000_000_001, [truth.change(1_700_000_000_001, true)]) });
+    await stream.settled();
+    const status = stream.bookStatus(asset);
+    assert.ok(status.verified && status.checks === before + 1, JSON.stringify(status));
+    stream.close();
+    client.free();
+  });
+
+  test("a platform SHA-1 that never answers: settled() still resolves, and the core hashes books itself", () => {
+    const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url)], {
+      env: { ...process.env, STREAM_DIGEST_CHILD: "hang" },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    assert.equal(child.status, 0, child.stderr);
+    assert.deepEqual(JSON.parse(child.stdout), { waited: true, atOnce: 1, verified: true });
   });
 
   test("without crypto.subtle the core hashes the same books at once, with the same results", () => {
