@@ -28,6 +28,7 @@ pub mod bounds;
 pub mod error;
 pub mod json;
 pub mod stream;
+pub mod trade;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

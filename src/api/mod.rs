@@ -1,7 +1,7 @@
 //! Requests described as data: one function per endpoint validates its params and returns an
 //! [`HttpRequest`]; the response side turns a status and body into a result or an [`Error`].
 
-mod body;
+pub(crate) mod body;
 pub mod budget;
 pub mod retry;
 pub mod clock;

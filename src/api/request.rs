@@ -73,6 +73,11 @@ pub struct HttpRequest {
     pub takes: &'static [Param],
     /// Query parameters the interface does not list, sent after the checked ones (`extraQuery`).
     pub extra: Vec<(String, String)>,
+    /// Headers of this request alone (the L1 key routes' signed challenge).
+    pub headers: Vec<(&'static str, String)>,
+    /// The request changes something on the service (places an order): it is not sent again after it
+    /// may have arrived.
+    pub writes: bool,
 }
 
 impl HttpRequest {
@@ -87,6 +92,8 @@ impl HttpRequest {
             scope: Scope::Surface,
             takes: &[],
             extra: Vec::new(),
+            headers: Vec::new(),
+            writes: false,
         }
     }
 
@@ -106,6 +113,17 @@ impl HttpRequest {
 
     pub fn body(mut self, body: String) -> Self {
         self.body = Some(body);
+        self
+    }
+
+    pub fn headers(mut self, headers: Vec<(&'static str, String)>) -> Self {
+        self.headers = headers;
+        self
+    }
+
+    /// Marks a request that changes state on the service.
+    pub fn writes(mut self) -> Self {
+        self.writes = true;
         self
     }
 
@@ -138,8 +156,8 @@ impl HttpRequest {
 
     /// Requests that can be sent again without changing anything on the service.
     pub fn idempotent(&self) -> bool {
-        // The POST routes of this service are batch reads; only the DELETEs change state.
-        self.method != Method::Delete
+        // The POST routes are batch reads except those marked `writes` (placing orders, creating keys).
+        self.method != Method::Delete && !self.writes
     }
 }
 
@@ -166,9 +184,10 @@ mod tests {
     }
 
     #[test]
-    fn only_deletes_are_not_idempotent() {
+    fn deletes_and_writes_are_not_idempotent() {
         assert!(HttpRequest::get(Surface::Clob, "/").idempotent());
         assert!(HttpRequest::new(Method::Post, Surface::Clob, "/books").idempotent());
         assert!(!HttpRequest::new(Method::Delete, Surface::Clob, "/order").idempotent());
+        assert!(!HttpRequest::new(Method::Post, Surface::Clob, "/order").writes().idempotent());
     }
 }

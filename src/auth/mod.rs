@@ -109,6 +109,11 @@ impl Credentials {
         &self.address
     }
 
+    /// The API key: not a secret (it names the key), and the `owner` of the account's orders.
+    pub fn api_key(&self) -> &str {
+        &self.api_key
+    }
+
     /// The five SERVICE_* header values for one request, in the order of [`HEADER_NAMES`].
     pub fn headers(&self, timestamp: &str, method: &str, request_path: &str, body: Option<&str>) -> [String; 5] {
         [

@@ -1,0 +1,121 @@
+//! API keys from the user's wallet (L1): the `ClobAuth` message the wallet signs, the headers that carry
+//! the signature, and the answer that holds the new credentials.
+
+use super::eip712::{digest, typed_data_json, Address, Domain, Struct, Value, U256};
+use crate::api::{HttpRequest, Method, Surface};
+use crate::auth::Credentials;
+use crate::error::Error;
+use crate::json::Scanner;
+
+/// The statement the wallet signs.
+pub const MESSAGE: &str = "This message attests that I control the given wallet";
+
+/// The four L1 headers, in this order.
+pub const HEADER_NAMES: [&str; 4] = ["SERVICE_ADDRESS", "SERVICE_SIGNATURE", "SERVICE_TIMESTAMP", "SERVICE_NONCE"];
+
+/// One `ClobAuth` challenge: the wallet's address, the time in seconds (as text) and a nonce.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClobAuth {
+    pub chain_id: u64,
+    pub address: Address,
+    pub timestamp: String,
+    pub nonce: U256,
+}
+
+impl ClobAuth {
+    fn domain(&self) -> Domain {
+        Domain { name: "ClobAuthDomain", version: "1", chain_id: self.chain_id, verifying_contract: None }
+    }
+
+    fn fields(&self) -> [(&'static str, &'static str, Value); 4] {
+        [
+            ("address", "address", Value::Address(self.address)),
+            ("timestamp", "string", Value::Text(self.timestamp.clone())),
+            ("nonce", "uint256", Value::Uint(self.nonce)),
+            ("message", "string", Value::Text(MESSAGE.into())),
+        ]
+    }
+
+    /// The digest the wallet signs.
+    pub fn digest(&self) -> [u8; 32] {
+        digest(&self.domain(), &Struct { name: "ClobAuth", fields: &self.fields() })
+    }
+
+    /// The `eth_signTypedData_v4` document for the wallet.
+    pub fn typed_data(&self) -> String {
+        typed_data_json(&self.domain(), &Struct { name: "ClobAuth", fields: &self.fields() })
+    }
+
+    /// `POST /auth/api-key` (create) or `GET /auth/derive-api-key` (derive), with the signed challenge in
+    /// the L1 headers.
+    pub fn request(&self, create: bool, signature: &str) -> HttpRequest {
+        let request = if create {
+            HttpRequest::new(Method::Post, Surface::Clob, "/auth/api-key")
+        } else {
+            HttpRequest::get(Surface::Clob, "/auth/derive-api-key")
+        };
+        let values = [self.address.checksummed(), signature.to_owned(), self.timestamp.clone(), self.nonce.to_decimal()];
+        request.headers(HEADER_NAMES.iter().copied().zip(values).collect())
+    }
+}
+
+/// The credentials in a key route's answer `{ apiKey, secret, passphrase }`, for `address`. Nothing of the
+/// answer is kept but the credentials; an answer without them is a `DECODE` error naming no value.
+pub fn credentials_from_answer(address: &Address, body: &[u8]) -> Result<Credentials, Error> {
+    let (mut api_key, mut secret, mut passphrase) = (None, None, None);
+    let mut s = Scanner::new(body);
+    s.object(|s, key| {
+        let slot = match key {
+            b"apiKey" => &mut api_key,
+            b"secret" => &mut secret,
+            b"passphrase" => &mut passphrase,
+            _ => return s.skip_value(),
+        };
+        *slot = Some(zeroize::Zeroizing::new(s.string()?.into_owned()));
+        Ok(())
+    })?;
+    let (Some(api_key), Some(secret), Some(passphrase)) = (api_key, secret, passphrase) else {
+        return Err(Error::decode("the key answer lacks apiKey, secret or passphrase"));
+    };
+    Credentials::new(&address.checksummed(), &api_key, &secret, &passphrase)
+        .map_err(|e| Error::decode(if e.param.as_deref() == Some("secret") { "the key answer's secret is not base64" } else { "the key answer's apiKey or passphrase is malformed" }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typed_data_matches_the_digest_fields() {
+        let auth = ClobAuth {
+            chain_id: 80002,
+            address: Address::parse("a", "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266").unwrap(),
+            timestamp: "10000000".into(),
+            nonce: U256::from_u64(23),
+        };
+        let doc: serde_json::Value = serde_json::from_str(&auth.typed_data()).unwrap();
+        assert_eq!(doc["primaryType"], "ClobAuth");
+        assert_eq!(doc["domain"], serde_json::json!({"name": "ClobAuthDomain", "version": "1", "chainId": 80002}));
+        assert_eq!(doc["message"]["nonce"], "23");
+        assert_eq!(doc["message"]["message"], MESSAGE);
+        assert_eq!(doc["types"]["EIP712Domain"].as_array().unwrap().len(), 3);
+        let request = auth.request(true, "0xsig");
+        assert_eq!(request.path, "/auth/api-key");
+        assert_eq!(request.headers[3], ("SERVICE_NONCE", "23".to_owned()));
+        assert_eq!(request.headers[0].1, "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266");
+        assert_eq!(auth.request(false, "0xsig").method, Method::Get);
+    }
+
+    #[test]
+    fn answers_become_credentials_or_a_decode_error() {
+        let a = Address::parse("a", "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266").unwrap();
+        let ok = format!(r#"{{"apiKey":"0f0e0d0c-0b0a-4009-8807-060504030201","secret":"AAAA","passphrase":"{}"}}"#, "ab".repeat(32));
+        let creds = credentials_from_answer(&a, ok.as_bytes()).unwrap();
+        assert_eq!(creds.address(), "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266");
+        for bad in [r#"{"apiKey":"x"}"#.to_owned(), ok.replace("AAAA", "***"), ok.replace("ab", "zz"), "[]".to_owned()] {
+            let e = credentials_from_answer(&a, bad.as_bytes()).unwrap_err();
+            assert_eq!(e.code, crate::ErrorCode::Decode, "{bad}");
+            assert!(!e.message.contains("AAAA") && !e.message.contains("abab"), "{e}");
+        }
+    }
+}

@@ -1,0 +1,7 @@
+//! Trading: API keys from the user's wallet, orders with exact amounts, their EIP-712 hashes and the
+//! bodies that place them. The wallet signs; nothing here holds a private key.
+
+pub mod amounts;
+pub mod eip712;
+pub mod keys;
+pub mod order;
