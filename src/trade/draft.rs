@@ -1,0 +1,486 @@
+//! What the binding reads and writes for trading: the caller's order parameters, the market's rules
+//! from GET /clob-markets, the draft `buildOrder` shows before signing, and the signed order `postOrder`
+//! takes back. Every value a caller hands in is read as hostile data and checked here.
+
+use super::amounts::{self, Amounts, MarketRules};
+use super::eip712::{decode_hex, hex0x, Address, U256};
+use super::order::{Order, SignatureType, Version, MAX_SALT};
+use crate::api::{JsonWriter, Params, Value};
+use crate::book::math::{calculate_fee, FeeRate};
+use crate::book::{fixed, OrderType, Side};
+use crate::error::Error;
+use crate::json::Scanner;
+
+/// A market's trading rules and fee, from GET /clob-markets/{condition_id}'s compact keys.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MarketInfo {
+    pub rules: MarketRules,
+    /// `fd { r, e, to }`: the fee rate, its exponent, and whether only takers pay.
+    pub fee: Option<(FeeRate, bool)>,
+    /// The market's token ids (`t[].t`).
+    pub tokens: Vec<String>,
+}
+
+impl MarketInfo {
+    pub fn from_answer(body: &[u8]) -> Result<Self, Error> {
+        let (mut tick, mut min_size, mut neg_risk, mut fee, mut tokens) = (None, 0, false, None, Vec::new());
+        let mut s = Scanner::new(body);
+        s.object(|s, key| match key {
+            b"mts" => {
+                tick = fixed::parse(s.number_raw()?);
+                Ok(())
+            }
+            b"mos" => {
+                min_size = fixed::parse(s.number_raw()?).unwrap_or(0);
+                Ok(())
+            }
+            b"nr" => {
+                neg_risk = s.bool()?;
+                Ok(())
+            }
+            b"fd" if s.peek_kind() == Some(b'{') => {
+                let (mut rate, mut exponent, mut taker_only) = (None, 0u32, false);
+                s.object(|s, k| match k {
+                    b"r" => {
+                        rate = std::str::from_utf8(s.number_raw()?).ok().and_then(|t| t.parse::<f64>().ok());
+                        Ok(())
+                    }
+                    b"e" => {
+                        exponent = std::str::from_utf8(s.number_raw()?).ok().and_then(|t| t.parse().ok()).unwrap_or(0);
+                        Ok(())
+                    }
+                    b"to" => {
+                        taker_only = s.bool()?;
+                        Ok(())
+                    }
+                    _ => s.skip_value(),
+                })?;
+                fee = rate.filter(|r| r.is_finite() && *r >= 0.0).map(|rate| (FeeRate { rate, exponent }, taker_only));
+                Ok(())
+            }
+            b"t" if s.peek_kind() == Some(b'[') => s.array(|s| {
+                if s.peek_kind() != Some(b'{') {
+                    return s.skip_value();
+                }
+                s.object(|s, k| {
+                    if k == b"t" && s.peek_kind() == Some(b'"') {
+                        tokens.push(s.string()?.into_owned());
+                        Ok(())
+                    } else {
+                        s.skip_value()
+                    }
+                })
+            }),
+            _ => s.skip_value(),
+        })?;
+        s.finish()?;
+        let tick = tick.filter(|&t| amounts::decimals(t).is_some()).ok_or_else(|| Error::decode("GET /clob-markets: no tick size (mts) the library knows"))?;
+        Ok(Self { rules: MarketRules { tick, min_size, neg_risk }, fee, tokens })
+    }
+}
+
+/// A decimal parameter: a JavaScript number that is exactly a decimal of at most six places, or its text.
+pub fn decimal(params: &Params, name: &'static str) -> Result<Option<u64>, Error> {
+    match params.get(name) {
+        Value::Undefined | Value::Null => Ok(None),
+        Value::Number(n) => fixed::from_f64(*n).map(Some).ok_or_else(|| Error::invalid(name, "must be a non-negative decimal of at most 6 places")),
+        Value::Str(t) => fixed::parse(t.as_bytes()).map(Some).ok_or_else(|| Error::invalid(name, "must be a non-negative decimal of at most 6 places")),
+        _ => Err(Error::invalid(name, "must be a number or a decimal string")),
+    }
+}
+
+fn required<T>(value: Option<T>, name: &'static str) -> Result<T, Error> {
+    value.ok_or_else(|| Error::invalid(name, "is required"))
+}
+
+fn text<'a>(params: &'a Params, name: &'static str) -> Result<Option<&'a str>, Error> {
+    match params.get(name) {
+        Value::Undefined | Value::Null => Ok(None),
+        Value::Str(s) => Ok(Some(s)),
+        _ => Err(Error::invalid(name, "must be a string")),
+    }
+}
+
+/// A token id: a decimal uint256.
+pub fn token_id(text: &str) -> Result<U256, Error> {
+    U256::parse_decimal(text).ok_or_else(|| Error::invalid("tokenId", "must be a decimal token id (a uint256)"))
+}
+
+/// A condition id: `0x` and 64 hex digits.
+fn condition_id(text: &str) -> Result<String, Error> {
+    match text.strip_prefix("0x").and_then(decode_hex) {
+        Some(b) if b.len() == 32 => Ok(text.to_owned()),
+        _ => Err(Error::invalid("conditionId", "must be 0x and 64 hex digits")),
+    }
+}
+
+fn whole(params: &Params, name: &'static str) -> Result<u64, Error> {
+    match params.get(name) {
+        Value::Undefined | Value::Null => Ok(0),
+        Value::Number(n) if n.fract() == 0.0 && *n >= 0.0 && *n <= crate::api::MAX_SAFE_INT as f64 => Ok(*n as u64),
+        Value::Str(t) if !t.is_empty() && t.len() <= 16 && t.bytes().all(|b| b.is_ascii_digit()) => t.parse().map_err(|_| Error::invalid(name, "must be a whole number")),
+        _ => Err(Error::invalid(name, "must be a whole number")),
+    }
+}
+
+fn flag(params: &Params, name: &'static str) -> Result<bool, Error> {
+    match params.get(name) {
+        Value::Undefined | Value::Null => Ok(false),
+        Value::Bool(b) => Ok(*b),
+        _ => Err(Error::invalid(name, "must be true or false")),
+    }
+}
+
+/// What the caller asks for: a limit order (`price`, `size`) or a market order (`amount`, optional worst
+/// `price`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct OrderRequest {
+    pub token_id: String,
+    pub condition_id: Option<String>,
+    pub side: Side,
+    pub order_type: OrderType,
+    pub post_only: bool,
+    pub expiration: u64,
+    pub kind: Kind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Limit { price: u64, size: u64 },
+    Market { amount: u64, price: Option<u64> },
+}
+
+const LIMIT_KEYS: &[&str] = &["tokenId", "conditionId", "side", "price", "size", "orderType", "expiration", "postOnly"];
+const MARKET_KEYS: &[&str] = &["tokenId", "conditionId", "side", "amount", "price", "orderType"];
+
+impl OrderRequest {
+    /// `buildOrder`'s `{ tokenId, side, price, size, orderType = "GTC", expiration?, postOnly?, conditionId? }`
+    /// or `buildMarketOrder`'s `{ tokenId, side, amount, orderType = "FOK", price?, conditionId? }`.
+    /// Unknown keys are refused (a misspelt `postonly` must not be dropped silently).
+    pub fn parse(params: &Params, market: bool) -> Result<Self, Error> {
+        let keys = if market { MARKET_KEYS } else { LIMIT_KEYS };
+        if let Some((k, _)) = params.0.iter().find(|(k, _)| !keys.contains(&k.as_str())) {
+            return Err(Error::invalid_owned(k, "is not a parameter of this order"));
+        }
+        let token = required(text(params, "tokenId")?, "tokenId")?;
+        token_id(token)?;
+        let side = Side::parse(required(text(params, "side")?, "side")?)?;
+        let order_type = match text(params, "orderType")? {
+            Some(t) => OrderType::parse(t)?,
+            None if market => OrderType::Fok,
+            None => OrderType::Gtc,
+        };
+        let kind = if market {
+            if !matches!(order_type, OrderType::Fok | OrderType::Fak) {
+                return Err(Error::invalid("orderType", "of a market order must be \"FOK\" or \"FAK\""));
+            }
+            Kind::Market { amount: required(decimal(params, "amount")?, "amount")?, price: decimal(params, "price")? }
+        } else {
+            Kind::Limit { price: required(decimal(params, "price")?, "price")?, size: required(decimal(params, "size")?, "size")? }
+        };
+        Ok(Self {
+            token_id: token.to_owned(),
+            condition_id: text(params, "conditionId")?.map(condition_id).transpose()?,
+            side,
+            order_type,
+            post_only: flag(params, "postOnly")?,
+            expiration: whole(params, "expiration")?,
+            kind,
+        })
+    }
+
+    /// The amounts at `price` (a market order's price from the book when it named none), after every rule
+    /// of the market and the order type.
+    pub fn amounts(&self, rules: &MarketRules, price: u64, now_s: u64) -> Result<Amounts, Error> {
+        amounts::check_terms(self.order_type, self.post_only, self.expiration, now_s)?;
+        match self.kind {
+            Kind::Limit { size, .. } => amounts::limit(rules, self.side, price, size),
+            Kind::Market { amount, .. } => amounts::market(rules, self.side, price, amount),
+        }
+    }
+}
+
+/// An order built and not yet signed: everything the wallet will be shown, and the preview of its fee.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Draft {
+    pub version: Version,
+    pub chain_id: u64,
+    pub exchange: Address,
+    pub token_id: String,
+    pub side: Side,
+    pub amounts: Amounts,
+    pub expiration: u64,
+    pub fee_rate_bps: u64,
+    pub order_type: OrderType,
+    pub post_only: bool,
+}
+
+fn side_text(side: Side) -> &'static str {
+    match side {
+        Side::Buy => "BUY",
+        Side::Sell => "SELL",
+    }
+}
+
+fn type_text(t: OrderType) -> &'static str {
+    match t {
+        OrderType::Fok => "FOK",
+        OrderType::Fak => "FAK",
+        OrderType::Gtc => "GTC",
+        OrderType::Gtd => "GTD",
+    }
+}
+
+fn units_text(units: u64) -> String {
+    let mut out = Vec::new();
+    fixed::format(units, &mut out);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+impl Draft {
+    /// The draft as JSON for the caller: amounts as the exchange counts them (10^-6 units, text), the
+    /// price and size they mean, and the fee a taker would pay at that price (cash), when the market has one.
+    pub fn to_json(&self, market: &MarketInfo) -> String {
+        let (shares, cash) = self.amounts.shares_and_cash(self.side);
+        let mut w = JsonWriter::object();
+        w.field_raw("version", if self.version == Version::V1 { "1" } else { "2" });
+        w.field_raw("chainId", &self.chain_id.to_string());
+        w.field_str("exchange", &self.exchange.checksummed());
+        w.field_str("tokenId", &self.token_id);
+        w.field_str("side", side_text(self.side));
+        w.field_str("orderType", type_text(self.order_type));
+        w.field_raw("postOnly", if self.post_only { "true" } else { "false" });
+        w.field_str("expiration", &self.expiration.to_string());
+        w.field_str("makerAmount", &self.amounts.maker.to_string());
+        w.field_str("takerAmount", &self.amounts.taker.to_string());
+        w.field_str("feeRateBps", &self.fee_rate_bps.to_string());
+        w.field_str("shares", &units_text(shares));
+        w.field_str("cash", &units_text(cash));
+        let price = if shares == 0 { 0.0 } else { cash as f64 / shares as f64 };
+        w.field_raw("price", &format!("{price}"));
+        w.field_str("tickSize", &units_text(market.rules.tick));
+        w.field_raw("negRisk", if market.rules.neg_risk { "true" } else { "false" });
+        if let Some((rate, _)) = market.fee {
+            let fee = calculate_fee(rate, fixed::to_f64(shares), price);
+            w.field_raw("fee", &format!("{fee}"));
+        }
+        w.finish()
+    }
+
+    /// A draft handed back by the caller: every field checked again (it may have been changed).
+    pub fn from_params(p: &Params) -> Result<Self, Error> {
+        let version = match p.get("version") {
+            Value::Number(n) if *n == 1.0 => Version::V1,
+            Value::Number(n) if *n == 2.0 => Version::V2,
+            _ => return Err(Error::invalid("order.version", "must be 1 or 2 (pass what buildOrder returned)")),
+        };
+        let amount = |name: &'static str| -> Result<u64, Error> {
+            match p.get(name) {
+                Value::Str(t) if !t.is_empty() && t.len() <= 19 && t.bytes().all(|b| b.is_ascii_digit()) => t.parse().map_err(|_| Error::invalid(name, "must be a whole number of units")),
+                _ => Err(Error::invalid(name, "must be a whole number of units, as text")),
+            }
+        };
+        let token = required(text(p, "tokenId")?, "tokenId")?;
+        token_id(token)?;
+        Ok(Self {
+            version,
+            chain_id: whole(p, "chainId")?,
+            exchange: Address::parse("exchange", required(text(p, "exchange")?, "exchange")?)?,
+            token_id: token.to_owned(),
+            side: Side::parse(required(text(p, "side")?, "side")?)?,
+            amounts: Amounts { maker: amount("makerAmount")?, taker: amount("takerAmount")? },
+            expiration: whole(p, "expiration")?,
+            fee_rate_bps: whole(p, "feeRateBps")?,
+            order_type: OrderType::parse(required(text(p, "orderType")?, "orderType")?)?,
+            post_only: flag(p, "postOnly")?,
+        })
+    }
+
+    /// The order to sign: `signer` signs for `maker`; the salt and (V2) the time make it unique.
+    pub fn order(&self, signer: Address, maker: Address, signature_type: SignatureType, salt: u64, now_ms: u64) -> Result<Order, Error> {
+        Ok(Order {
+            version: self.version,
+            salt: salt & MAX_SALT,
+            maker,
+            signer,
+            token_id: token_id(&self.token_id)?,
+            maker_amount: self.amounts.maker,
+            taker_amount: self.amounts.taker,
+            side: self.side,
+            signature_type,
+            expiration: self.expiration,
+            taker: Address::ZERO,
+            nonce: U256::default(),
+            fee_rate_bps: self.fee_rate_bps,
+            timestamp_ms: now_ms,
+            metadata: [0; 32],
+            builder: [0; 32],
+        })
+    }
+}
+
+/// A signed order as the caller holds it: the order's fields, `signature`, and how to place it.
+pub fn signed_json(order: &Order, signature: &str, order_type: OrderType, post_only: bool) -> String {
+    let mut w = JsonWriter::object();
+    w.field_raw("version", if order.version == Version::V1 { "1" } else { "2" });
+    w.field_str("salt", &order.salt.to_string());
+    w.field_str("maker", &order.maker.checksummed());
+    w.field_str("signer", &order.signer.checksummed());
+    if order.version == Version::V1 {
+        w.field_str("taker", &order.taker.checksummed());
+        w.field_str("nonce", &order.nonce.to_decimal());
+        w.field_str("feeRateBps", &order.fee_rate_bps.to_string());
+    } else {
+        w.field_str("timestamp", &order.timestamp_ms.to_string());
+        w.field_str("metadata", &hex0x(&order.metadata));
+        w.field_str("builder", &hex0x(&order.builder));
+    }
+    w.field_str("tokenId", &order.token_id.to_decimal());
+    w.field_str("makerAmount", &order.maker_amount.to_string());
+    w.field_str("takerAmount", &order.taker_amount.to_string());
+    w.field_str("side", side_text(order.side));
+    w.field_str("expiration", &order.expiration.to_string());
+    w.field_raw("signatureType", &(order.signature_type as u8).to_string());
+    w.field_str("signature", signature);
+    w.field_str("orderType", type_text(order_type));
+    w.field_raw("postOnly", if post_only { "true" } else { "false" });
+    w.finish()
+}
+
+fn bytes32(p: &Params, name: &'static str) -> Result<[u8; 32], Error> {
+    match p.get(name) {
+        Value::Undefined | Value::Null => Ok([0; 32]),
+        Value::Str(t) => t.strip_prefix("0x").and_then(decode_hex).and_then(|b| b.try_into().ok()).ok_or_else(|| Error::invalid(name, "must be 0x and 64 hex digits")),
+        _ => Err(Error::invalid(name, "must be 0x and 64 hex digits")),
+    }
+}
+
+fn uint(p: &Params, name: &'static str) -> Result<U256, Error> {
+    match p.get(name) {
+        Value::Undefined | Value::Null => Ok(U256::default()),
+        Value::Str(t) => U256::parse_decimal(t).ok_or_else(|| Error::invalid(name, "must be a decimal uint256")),
+        _ => Err(Error::invalid(name, "must be a decimal uint256, as text")),
+    }
+}
+
+/// A signed order handed back for posting, with its signature, order type and `postOnly`.
+pub fn signed_from_params(p: &Params) -> Result<(Order, String, OrderType, bool), Error> {
+    let draft = Draft::from_params(&Params(
+        p.0.iter().filter(|(k, _)| k != "exchange" && k != "chainId").cloned().chain([("exchange".to_owned(), Value::Str(hex0x(&[0; 20]))), ("chainId".to_owned(), Value::Number(0.0))]).collect(),
+    ))?;
+    let salt = whole(p, "salt")?;
+    if salt > MAX_SALT {
+        return Err(Error::invalid("salt", "must be below 2^53"));
+    }
+    let signature = super::eip712::parse_signature(required(text(p, "signature")?, "signature")?)?;
+    let order = Order {
+        salt,
+        maker: Address::parse("maker", required(text(p, "maker")?, "maker")?)?,
+        signer: Address::parse("signer", required(text(p, "signer")?, "signer")?)?,
+        signature_type: SignatureType::parse(p.get("signatureType"))?,
+        taker: match text(p, "taker")? {
+            Some(t) => Address::parse("taker", t)?,
+            None => Address::ZERO,
+        },
+        nonce: uint(p, "nonce")?,
+        timestamp_ms: whole(p, "timestamp")?,
+        metadata: bytes32(p, "metadata")?,
+        builder: bytes32(p, "builder")?,
+        ..draft.order(Address::ZERO, Address::ZERO, SignatureType::Eoa, 0, 0)?
+    };
+    Ok((order, signature, draft.order_type, draft.post_only))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params(json: &str) -> Params {
+        fn conv(v: serde_json::Value) -> Value {
+            match v {
+                serde_json::Value::Null => Value::Null,
+                serde_json::Value::Bool(b) => Value::Bool(b),
+                serde_json::Value::Number(n) => Value::Number(n.as_f64().unwrap()),
+                serde_json::Value::String(s) => Value::Str(s),
+                serde_json::Value::Array(a) => Value::Array(a.into_iter().map(conv).collect()),
+                serde_json::Value::Object(o) => Value::Object(o.into_iter().map(|(k, v)| (k, conv(v))).collect()),
+            }
+        }
+        match conv(serde_json::from_str(json).unwrap()) {
+            Value::Object(f) => Params(f),
+            _ => panic!(),
+        }
+    }
+
+    #[test]
+    fn market_info_reads_the_compact_keys() {
+        let body = br#"{"gst":"x","r":null,"nr":true,"t":[{"t":"123","o":"Yes"},{"t":"456","o":"No"}],"mts":0.001,"mos":5,"fd":{"r":0.25,"e":2,"to":true},"mbf":0}"#;
+        let info = MarketInfo::from_answer(body).unwrap();
+        assert_eq!(info.rules, MarketRules { tick: 1_000, min_size: 5_000_000, neg_risk: true });
+        assert_eq!(info.fee, Some((FeeRate { rate: 0.25, exponent: 2 }, true)));
+        assert_eq!(info.tokens, ["123", "456"]);
+        assert!(MarketInfo::from_answer(br#"{"mts":0.02}"#).is_err());
+        assert!(MarketInfo::from_answer(br#"{"nr":false}"#).is_err());
+        assert!(MarketInfo::from_answer(b"{").is_err());
+    }
+
+    #[test]
+    fn requests_are_read_strictly() {
+        let r = OrderRequest::parse(&params(r#"{"tokenId":"123","side":"BUY","price":0.56,"size":"19.99"}"#), false).unwrap();
+        assert_eq!(r.kind, Kind::Limit { price: 560_000, size: 19_990_000 });
+        assert_eq!(r.order_type, OrderType::Gtc);
+        let m = OrderRequest::parse(&params(r#"{"tokenId":"123","side":"SELL","amount":10}"#), true).unwrap();
+        assert_eq!((m.kind, m.order_type), (Kind::Market { amount: 10_000_000, price: None }, OrderType::Fok));
+        let table = [
+            (r#"{"tokenId":"123","side":"BUY","price":0.5,"size":1,"postonly":true}"#, false, "postonly"),
+            (r#"{"tokenId":"0x12","side":"BUY","price":0.5,"size":1}"#, false, "tokenId"),
+            (r#"{"side":"BUY","price":0.5,"size":1}"#, false, "tokenId"),
+            (r#"{"tokenId":"1","side":"buy","price":0.5,"size":1}"#, false, "side"),
+            (r#"{"tokenId":"1","side":"BUY","price":0.1234567,"size":1}"#, false, "price"),
+            (r#"{"tokenId":"1","side":"BUY","price":-0.5,"size":1}"#, false, "price"),
+            (r#"{"tokenId":"1","side":"BUY","size":1}"#, false, "price"),
+            (r#"{"tokenId":"1","side":"BUY","price":0.5,"size":1,"expiration":1.5}"#, false, "expiration"),
+            (r#"{"tokenId":"1","side":"BUY","price":0.5,"size":1,"conditionId":"0x12"}"#, false, "conditionId"),
+            (r#"{"tokenId":"1","side":"BUY","amount":1,"orderType":"GTC"}"#, true, "orderType"),
+            (r#"{"tokenId":"1","side":"BUY","amount":1,"size":2}"#, true, "size"),
+        ];
+        for (json, market, param) in table {
+            assert_eq!(OrderRequest::parse(&params(json), market).unwrap_err().param.as_deref(), Some(param), "{json}");
+        }
+    }
+
+    #[test]
+    fn drafts_and_signed_orders_round_trip_through_their_json() {
+        let info = MarketInfo { rules: MarketRules { tick: 10_000, min_size: 0, neg_risk: false }, fee: Some((FeeRate { rate: 0.25, exponent: 2 }, true)), tokens: vec![] };
+        let draft = Draft {
+            version: Version::V2,
+            chain_id: 80002,
+            exchange: Address::parse("e", "0xE111180000d2663C0091e4f400237545B87B996B").unwrap(),
+            token_id: "1234".into(),
+            side: Side::Buy,
+            amounts: Amounts { maker: 50_000_000, taker: 100_000_000 },
+            expiration: 0,
+            fee_rate_bps: 0,
+            order_type: OrderType::Gtc,
+            post_only: true,
+        };
+        let json = draft.to_json(&info);
+        let back = params(&json);
+        assert_eq!(Draft::from_params(&back).unwrap(), draft);
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!((v["shares"].as_str(), v["cash"].as_str(), v["price"].as_f64()), (Some("100"), Some("50"), Some(0.5)));
+        // 100 shares × 0.25 × (0.5 × 0.5)^2.
+        assert_eq!(v["fee"].as_f64(), Some(1.5625));
+
+        let signer = Address::parse("s", "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266").unwrap();
+        let order = draft.order(signer, signer, SignatureType::Eoa, u64::MAX, 1_700_000_000_000).unwrap();
+        assert_eq!(order.salt, MAX_SALT);
+        let sig = format!("0x{}1c", "cd".repeat(64));
+        let signed = signed_json(&order, &sig, OrderType::Gtc, true);
+        let (again, sig2, t, post_only) = signed_from_params(&params(&signed)).unwrap();
+        assert_eq!((again, sig2, t, post_only), (order, sig, OrderType::Gtc, true));
+        for (from, to) in [("\"salt\":\"9007199254740991\"", "\"salt\":\"9007199254740992\""), ("1c\"", "1d\""), ("\"BUY\"", "\"buy\"")] {
+            assert!(signed_from_params(&params(&signed.replace(from, to))).is_err(), "{to}");
+        }
+    }
+}
