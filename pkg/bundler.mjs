@@ -8,6 +8,7 @@ import { guardClasses } from "./guard.mjs";
 guardClasses(glue);
 export * from "./bundler/predictkit.js";
 export { ROUNDING_CONFIG } from "./rounding-config.mjs";
+export { walletSigner, viemSigner, ethersSigner } from "./signers.mjs";
 
 /** Nothing to do: this build instantiates the module when it is imported. */
 export default async function init() {}

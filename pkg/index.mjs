@@ -8,3 +8,4 @@ guardClasses(glue);
 export * from "./web/predictkit.js";
 export { default } from "./web/predictkit.js";
 export { ROUNDING_CONFIG } from "./rounding-config.mjs";
+export { walletSigner, viemSigner, ethersSigner } from "./signers.mjs";

@@ -7,6 +7,11 @@ require("./guard.mjs").guardClasses(predictkit);
 
 for (const name of Object.keys(predictkit)) exports[name] = predictkit[name];
 
+const signers = require("./signers.mjs");
+exports.walletSigner = signers.walletSigner;
+exports.viemSigner = signers.viemSigner;
+exports.ethersSigner = signers.ethersSigner;
+
 /** The upstream `ROUNDING_CONFIG` (the same table as `roundingConfig()`). */
 exports.ROUNDING_CONFIG = Object.freeze({
   "0.1": Object.freeze({ price: 1, size: 2, amount: 3 }),

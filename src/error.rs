@@ -32,6 +32,8 @@ pub enum ErrorCode {
     NoMatch,
     /// A method of a `Client` or `OrderBook` was called after `free()`.
     Freed,
+    /// The caller's signer (wallet) refused or failed to sign, or answered no signature.
+    Signer,
 }
 
 impl ErrorCode {
@@ -50,6 +52,7 @@ impl ErrorCode {
             Self::Decode => "DECODE",
             Self::NoMatch => "NO_MATCH",
             Self::Freed => "FREED",
+            Self::Signer => "SIGNER",
         }
     }
 

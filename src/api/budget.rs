@@ -31,10 +31,12 @@ pub enum Bucket {
     DataTrades,
     CancelBurst,
     CancelSustained,
+    OrderBurst,
+    OrderSustained,
     Activity,
 }
 
-const COUNT: usize = 19;
+const COUNT: usize = 21;
 
 impl Bucket {
     pub const ALL: [Bucket; COUNT] = [
@@ -56,6 +58,8 @@ impl Bucket {
         Bucket::DataTrades,
         Bucket::CancelBurst,
         Bucket::CancelSustained,
+        Bucket::OrderBurst,
+        Bucket::OrderSustained,
         Bucket::Activity,
     ];
 
@@ -80,6 +84,8 @@ impl Bucket {
             Bucket::DataTrades => "data-trades",
             Bucket::CancelBurst => "cancel-burst",
             Bucket::CancelSustained => "cancel-sustained",
+            Bucket::OrderBurst => "order-burst",
+            Bucket::OrderSustained => "order-sustained",
             Bucket::Activity => "activity",
         }
     }
@@ -112,6 +118,8 @@ impl Bucket {
             Bucket::DataTrades => per_10s(150),
             Bucket::CancelBurst => per_10s(2_400),
             Bucket::CancelSustained => Some(Limit { requests: 24_000, window_ms: 600_000.0 }),
+            Bucket::OrderBurst => per_10s(2_400),
+            Bucket::OrderSustained => Some(Limit { requests: 24_000, window_ms: 600_000.0 }),
             Bucket::Activity => None,
         }
     }
@@ -140,6 +148,7 @@ pub fn buckets(request: &HttpRequest) -> &'static [Bucket] {
         Scope::BatchPricesHistory => &[B::Clob, B::BatchPricesHistory],
         Scope::DataTrades => &[B::Clob, B::DataTrades],
         Scope::CancelOrder => &[B::Clob, B::CancelBurst, B::CancelSustained],
+        Scope::PostOrder => &[B::Clob, B::OrderBurst, B::OrderSustained],
         Scope::Surface => match request.surface {
             Surface::Catalog => &[B::Catalog],
             Surface::Clob => &[B::Clob],

@@ -587,6 +587,21 @@ pub fn user_trades(params: &Params) -> Result<HttpRequest, Error> {
     Ok(signed(HttpRequest::get(Surface::Clob, "/data/trades").queries(q).takes(USER_TRADES).scope(Scope::DataTrades)))
 }
 
+/// GET /version: the exchange's order version (`{"version": 2}`).
+pub fn version() -> HttpRequest {
+    HttpRequest::get(Surface::Clob, "/version")
+}
+
+/// POST /order with a body from `trade::order::order_body`: it places an order, so it is never sent twice.
+pub fn post_order(body: String) -> HttpRequest {
+    signed(HttpRequest::new(Method::Post, Surface::Clob, "/order").body(body).scope(Scope::PostOrder).writes())
+}
+
+/// POST /orders with a body from `trade::order::orders_body` (1 to 15 orders).
+pub fn post_orders(body: String) -> HttpRequest {
+    signed(HttpRequest::new(Method::Post, Surface::Clob, "/orders").body(body).scope(Scope::PostOrder).writes())
+}
+
 /// GET /time: the service's clock, where it has one (used by `syncClock`).
 pub fn server_time() -> HttpRequest {
     HttpRequest::get(Surface::Clob, "/time")

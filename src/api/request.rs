@@ -54,6 +54,8 @@ pub enum Scope {
     DataTrades,
     /// DELETE /order: burst and sustained trading budgets.
     CancelOrder,
+    /// POST /order (and the batch POST /orders): burst and sustained trading budgets.
+    PostOrder,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -264,3 +264,10 @@ export class Notifier {
     for (const w of waiters) w();
   }
 }
+
+/** 53 random bits for an order's salt, from the platform's cryptographic generator. */
+export function randomSalt() {
+  const words = new Uint32Array(2);
+  globalThis.crypto.getRandomValues(words);
+  return (words[0] & 0x1fffff) * 0x100000000 + words[1];
+}

@@ -79,6 +79,21 @@ impl MarketInfo {
     }
 }
 
+/// GET /fee-rate/{token_id}'s `base_fee` (basis points), which a V1 order signs.
+pub fn base_fee(body: &[u8]) -> Result<u64, Error> {
+    let mut found = None;
+    let mut s = Scanner::new(body);
+    s.object(|s, key| {
+        if key == b"base_fee" {
+            found = std::str::from_utf8(s.number_raw()?).ok().and_then(|t| t.parse::<u64>().ok());
+            Ok(())
+        } else {
+            s.skip_value()
+        }
+    })?;
+    found.filter(|&b| b <= 10_000).ok_or_else(|| Error::decode("GET /fee-rate: no base_fee in basis points"))
+}
+
 /// A decimal parameter: a JavaScript number that is exactly a decimal of at most six places, or its text.
 pub fn decimal(params: &Params, name: &'static str) -> Result<Option<u64>, Error> {
     match params.get(name) {
@@ -422,6 +437,14 @@ mod tests {
         assert!(MarketInfo::from_answer(br#"{"mts":0.02}"#).is_err());
         assert!(MarketInfo::from_answer(br#"{"nr":false}"#).is_err());
         assert!(MarketInfo::from_answer(b"{").is_err());
+    }
+
+    #[test]
+    fn base_fees_are_read() {
+        assert_eq!(base_fee(br#"{"base_fee":100,"fd":{"r":0.1}}"#).unwrap(), 100);
+        assert!(base_fee(br#"{"base_fee":-1}"#).is_err());
+        assert!(base_fee(br#"{"base_fee":10001}"#).is_err());
+        assert!(base_fee(br#"{}"#).is_err());
     }
 
     #[test]

@@ -85,7 +85,9 @@ pub type Decode<'a> = &'a dyn Fn(Payload) -> Result<JsValue, Error>;
 pub struct Inner {
     pub transport: Transport,
     /// Held only in Rust memory; zeroed when the client is freed.
-    pub credentials: Option<Credentials>,
+    pub credentials: RefCell<Option<Credentials>>,
+    /// Trading settings, and the order version and markets learnt from the service.
+    pub trading: super::trade::Trading,
     pub timestamp_unit: TimestampUnit,
     /// Added to the local clock when signing (`clockOffsetMs`, `syncClock()`).
     pub clock_offset_ms: Cell<f64>,
@@ -277,10 +279,18 @@ impl Inner {
 
     /// The SERVICE_* headers of one attempt, when the route needs them.
     fn sign(&self, request: &HttpRequest) -> Result<Option<Object>, Error> {
+        if !request.headers.is_empty() {
+            let headers = Object::new();
+            for (name, value) in &request.headers {
+                set(&headers, name, &JsValue::from_str(value));
+            }
+            return Ok(Some(headers));
+        }
         if !request.auth {
             return Ok(None);
         }
-        let creds = self.credentials.as_ref().ok_or_else(missing_credentials)?;
+        let creds = self.credentials.borrow();
+        let creds = creds.as_ref().ok_or_else(missing_credentials)?;
         let now = js_sys::Date::now() + self.clock_offset_ms.get();
         let timestamp = self.timestamp_unit.format(now);
         let values = creds.headers(&timestamp, request.method.as_str(), &request.path, request.body.as_deref());

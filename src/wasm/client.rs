@@ -27,7 +27,7 @@ use crate::error::Error;
 /// const events = await client.getEvents({ active: true, limit: 10 });
 #[wasm_bindgen]
 pub struct Client {
-    inner: Rc<Inner>,
+    pub(super) inner: Rc<Inner>,
 }
 
 /// Largest page each offset list is iterated with, and its offset bound (interface §4).
@@ -613,7 +613,7 @@ impl Client {
     /// Whether the client holds credentials (they cannot be read back).
     #[wasm_bindgen(getter, js_name = hasCredentials)]
     pub fn has_credentials(&self) -> bool {
-        self.inner.credentials.is_some()
+        self.inner.credentials.borrow().is_some()
     }
 }
 
@@ -634,7 +634,7 @@ fn cursor_of(params: &Params) -> Option<&str> {
 
 impl Client {
     fn require_credentials(&self) -> Result<(), Error> {
-        if self.inner.credentials.is_some() {
+        if self.inner.credentials.borrow().is_some() {
             Ok(())
         } else {
             Err(missing_credentials())
@@ -709,6 +709,7 @@ fn read_options(options: &JsValue) -> Result<Inner, Error> {
         Some(fetch.dyn_into::<Function>().map_err(|_| Error::invalid("fetch", "must be a function"))?)
     };
 
+    let trading = super::trade::read_trading(options)?;
     let creds = field(options, "credentials", "credentials")?;
     let credentials = if is_absent(&creds) { None } else { Some(read_credentials(&creds)?) };
 
@@ -735,7 +736,8 @@ fn read_options(options: &JsValue) -> Result<Inner, Error> {
 
     Ok(Inner {
         transport: Transport { bases, fetch },
-        credentials,
+        credentials: RefCell::new(credentials),
+        trading,
         timestamp_unit,
         clock_offset_ms: Cell::new(clock_offset_ms),
         budgets: RefCell::new(budgets),

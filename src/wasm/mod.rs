@@ -12,6 +12,7 @@ mod interop;
 mod math;
 mod pages;
 mod signing;
+mod trade;
 mod stream;
 mod transport;
 mod types;

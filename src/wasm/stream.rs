@@ -161,7 +161,7 @@ pub(super) fn open(inner: &Rc<Inner>, channel: Channel, ids: &JsValue, options: 
         return Err(Error::invalid("onEvent", "must be a function").into());
     }
     let signal = read_signal(&field(&options, "signal", "signal")?)?.unwrap_or(JsValue::UNDEFINED);
-    if channel == Channel::User && inner.credentials.is_none() {
+    if channel == Channel::User && inner.credentials.borrow().is_none() {
         return Err(crate::auth::missing_credentials().into());
     }
     let mut books = LiveBooks::new(settings.verify);
@@ -199,9 +199,9 @@ impl StreamCore {
     /// The subscription to send on a new socket, or to renew one (the user channel's carries the
     /// credentials, as the protocol wants; it goes nowhere but the socket).
     pub fn hello(&self) -> String {
-        self.with(String::new(), |s| match (self.channel, &self.inner.credentials) {
+        self.with(String::new(), |s| match (self.channel, self.inner.credentials.try_borrow().ok()) {
             (Channel::Market, _) => protocol::market_subscription(&s.ids),
-            (Channel::User, Some(creds)) => creds.user_subscription(&s.ids).as_str().to_owned(),
+            (Channel::User, Some(creds)) => creds.as_ref().map(|c| c.user_subscription(&s.ids).as_str().to_owned()).unwrap_or_default(),
             (Channel::User, None) => String::new(),
         })
     }

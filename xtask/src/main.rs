@@ -135,9 +135,9 @@ fn build() -> Result<bool> {
     for (_, dir) in TARGETS {
         // What a page (or Node) loads besides the build: the package's entry files for it.
         let entries: &[&str] = match dir {
-            "web" => &["index.mjs", "guard.mjs", "rounding-config.mjs"],
-            "bundler" => &["bundler.mjs", "guard.mjs", "rounding-config.mjs"],
-            _ => &["node.cjs", "guard.mjs"],
+            "web" => &["index.mjs", "guard.mjs", "rounding-config.mjs", "signers.mjs"],
+            "bundler" => &["bundler.mjs", "guard.mjs", "rounding-config.mjs", "signers.mjs"],
+            _ => &["node.cjs", "guard.mjs", "signers.mjs"],
         };
         let entries: Vec<PathBuf> = entries.iter().map(|f| pkg_dir().join(f)).collect();
         println!("{}", run::size_line(&pkg_dir().join(dir), dir, &entries)?);
