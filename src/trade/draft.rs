@@ -42,7 +42,7 @@ impl MarketInfo {
                 let (mut rate, mut exponent, mut taker_only) = (None, 0u32, false);
                 s.object(|s, k| match k {
                     b"r" => {
-                        rate = std::str::from_utf8(s.number_raw()?).ok().and_then(|t| t.parse::<f64>().ok());
+                        rate = fixed::parse(s.number_raw()?).map(fixed::to_f64);
                         Ok(())
                     }
                     b"e" => {
@@ -259,25 +259,28 @@ impl Draft {
         let (shares, cash) = self.amounts.shares_and_cash(self.side);
         let mut w = JsonWriter::object();
         w.field_raw("version", if self.version == Version::V1 { "1" } else { "2" });
-        w.field_raw("chainId", &self.chain_id.to_string());
+        w.field_raw("chainId", &crate::trade::decimal(self.chain_id));
         w.field_str("exchange", &self.exchange.checksummed());
         w.field_str("tokenId", &self.token_id);
         w.field_str("side", side_text(self.side));
         w.field_str("orderType", type_text(self.order_type));
         w.field_raw("postOnly", if self.post_only { "true" } else { "false" });
-        w.field_str("expiration", &self.expiration.to_string());
-        w.field_str("makerAmount", &self.amounts.maker.to_string());
-        w.field_str("takerAmount", &self.amounts.taker.to_string());
-        w.field_str("feeRateBps", &self.fee_rate_bps.to_string());
+        w.field_str("expiration", &crate::trade::decimal(self.expiration));
+        w.field_str("makerAmount", &crate::trade::decimal(self.amounts.maker));
+        w.field_str("takerAmount", &crate::trade::decimal(self.amounts.taker));
+        w.field_str("feeRateBps", &crate::trade::decimal(self.fee_rate_bps));
         w.field_str("shares", &units_text(shares));
         w.field_str("cash", &units_text(cash));
-        let price = if shares == 0 { 0.0 } else { cash as f64 / shares as f64 };
-        w.field_raw("price", &format!("{price}"));
+        // The price the amounts make, to 6 decimals (a market buy's cut shares make it inexact).
+        let price = if shares == 0 { 0 } else { (u128::from(cash) * u128::from(fixed::SCALE) / u128::from(shares)) as u64 };
+        w.field_raw("price", &units_text(price));
         w.field_str("tickSize", &units_text(market.rules.tick));
         w.field_raw("negRisk", if market.rules.neg_risk { "true" } else { "false" });
         if let Some((rate, _)) = market.fee {
-            let fee = calculate_fee(rate, fixed::to_f64(shares), price);
-            w.field_raw("fee", &format!("{fee}"));
+            let fee = calculate_fee(rate, fixed::to_f64(shares), fixed::to_f64(price));
+            if let Some(units) = fixed::nearest_units(fee) {
+                w.field_raw("fee", &units_text(units));
+            }
         }
         w.finish()
     }
@@ -338,24 +341,24 @@ impl Draft {
 pub fn signed_json(order: &Order, signature: &str, order_type: OrderType, post_only: bool) -> String {
     let mut w = JsonWriter::object();
     w.field_raw("version", if order.version == Version::V1 { "1" } else { "2" });
-    w.field_str("salt", &order.salt.to_string());
+    w.field_str("salt", &crate::trade::decimal(order.salt));
     w.field_str("maker", &order.maker.checksummed());
     w.field_str("signer", &order.signer.checksummed());
     if order.version == Version::V1 {
         w.field_str("taker", &order.taker.checksummed());
         w.field_str("nonce", &order.nonce.to_decimal());
-        w.field_str("feeRateBps", &order.fee_rate_bps.to_string());
+        w.field_str("feeRateBps", &crate::trade::decimal(order.fee_rate_bps));
     } else {
-        w.field_str("timestamp", &order.timestamp_ms.to_string());
+        w.field_str("timestamp", &crate::trade::decimal(order.timestamp_ms));
         w.field_str("metadata", &hex0x(&order.metadata));
         w.field_str("builder", &hex0x(&order.builder));
     }
     w.field_str("tokenId", &order.token_id.to_decimal());
-    w.field_str("makerAmount", &order.maker_amount.to_string());
-    w.field_str("takerAmount", &order.taker_amount.to_string());
+    w.field_str("makerAmount", &crate::trade::decimal(order.maker_amount));
+    w.field_str("takerAmount", &crate::trade::decimal(order.taker_amount));
     w.field_str("side", side_text(order.side));
-    w.field_str("expiration", &order.expiration.to_string());
-    w.field_raw("signatureType", &(order.signature_type as u8).to_string());
+    w.field_str("expiration", &crate::trade::decimal(order.expiration));
+    w.field_raw("signatureType", &crate::trade::decimal(order.signature_type as u64));
     w.field_str("signature", signature);
     w.field_str("orderType", type_text(order_type));
     w.field_raw("postOnly", if post_only { "true" } else { "false" });

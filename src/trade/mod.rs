@@ -6,3 +6,10 @@ pub mod draft;
 pub mod eip712;
 pub mod keys;
 pub mod order;
+
+/// A whole number's decimal text, without `core::fmt` (which would add kilobytes to the wasm).
+pub fn decimal(n: u64) -> String {
+    let mut out = Vec::with_capacity(20);
+    crate::book::fixed::push_digits(n, &mut out);
+    String::from_utf8(out).unwrap_or_default()
+}

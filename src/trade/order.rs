@@ -4,7 +4,7 @@
 use super::eip712::{self, hex0x, typed_data_json, Address, Domain, Struct, Value, U256};
 use crate::api::JsonWriter;
 use crate::api::Value as Param;
-use crate::book::{fixed, OrderType, Side};
+use crate::book::{OrderType, Side};
 use crate::error::Error;
 
 /// The exchange's order format, as `GET /version` tells it.
@@ -210,42 +210,33 @@ impl Order {
     /// a number, the side `BUY`/`SELL`, the signature type a number.
     pub fn write_json(&self, w: &mut JsonWriter, signature: &str) {
         w.object_start();
-        w.field_raw("salt", &self.salt.to_string());
+        w.field_raw("salt", &crate::trade::decimal(self.salt));
         w.field_str("maker", &self.maker.checksummed());
         w.field_str("signer", &self.signer.checksummed());
         if self.version == Version::V1 {
             w.field_str("taker", &self.taker.checksummed());
         }
         w.field_str("tokenId", &self.token_id.to_decimal());
-        w.field_str("makerAmount", &self.maker_amount.to_string());
-        w.field_str("takerAmount", &self.taker_amount.to_string());
+        w.field_str("makerAmount", &crate::trade::decimal(self.maker_amount));
+        w.field_str("takerAmount", &crate::trade::decimal(self.taker_amount));
         w.field_str("side", side_text(self.side));
-        w.field_str("expiration", &self.expiration.to_string());
+        w.field_str("expiration", &crate::trade::decimal(self.expiration));
         match self.version {
             Version::V1 => {
                 w.field_str("nonce", &self.nonce.to_decimal());
-                w.field_str("feeRateBps", &self.fee_rate_bps.to_string());
+                w.field_str("feeRateBps", &crate::trade::decimal(self.fee_rate_bps));
             }
             Version::V2 => {
-                w.field_str("timestamp", &self.timestamp_ms.to_string());
+                w.field_str("timestamp", &crate::trade::decimal(self.timestamp_ms));
                 w.field_str("metadata", &hex0x(&self.metadata));
                 w.field_str("builder", &hex0x(&self.builder));
             }
         }
-        w.field_raw("signatureType", &(self.signature_type as u8).to_string());
+        w.field_raw("signatureType", &crate::trade::decimal(self.signature_type as u64));
         w.field_str("signature", signature);
         w.object_end();
     }
 
-    /// The price and size the amounts mean: cash / shares, and shares.
-    pub fn price_and_size(&self) -> (f64, f64) {
-        let (shares, cash) = match self.side {
-            Side::Buy => (self.taker_amount, self.maker_amount),
-            Side::Sell => (self.maker_amount, self.taker_amount),
-        };
-        let price = if shares == 0 { 0.0 } else { cash as f64 / shares as f64 };
-        (price, fixed::to_f64(shares))
-    }
 }
 
 /// A signed order ready to post, with how it is to be placed.

@@ -20,8 +20,11 @@ use crate::error::{Error, ErrorCode};
 extern "C" {
     fn sleep(ms: f64, signal: &JsValue) -> Promise;
     #[wasm_bindgen(js_name = raceAbort)]
-    fn race_abort(promise: &JsValue, signal: &JsValue) -> Promise;
+    pub(super) fn race_abort(promise: &JsValue, signal: &JsValue) -> Promise;
     fn random() -> f64;
+    /// 53 random bits from `crypto.getRandomValues` (an order's salt).
+    #[wasm_bindgen(js_name = randomSalt)]
+    pub(super) fn random_salt() -> f64;
 
     type CallScope;
     #[wasm_bindgen(constructor)]

@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use super::call::{CallOptions, Inner};
+use super::call::{race_abort, random_salt, CallOptions, Inner};
 use super::client::Client;
 use super::interop::{error_with_cause, field, get, is_absent, promise, read_str, rejected, to_value};
 use super::transport::{Payload, Want};
@@ -20,14 +20,6 @@ use crate::trade::eip712::{parse_signature, Address, U256};
 use crate::trade::keys::{credentials_from_answer, ClobAuth};
 use crate::trade::order::{self, order_body, orders_body, Exchanges, Order, Placement, SignatureType, Version, MAX_BATCH};
 
-#[wasm_bindgen(module = "/src/js/runtime.js")]
-extern "C" {
-    #[wasm_bindgen(js_name = raceAbort)]
-    fn race_abort(promise: &JsValue, signal: &JsValue) -> Promise;
-    /// 53 random bits from `crypto.getRandomValues` (an order's salt).
-    #[wasm_bindgen(js_name = randomSalt)]
-    fn random_salt() -> f64;
-}
 
 /// The client's trading settings and what it has learnt of the service.
 pub struct Trading {
@@ -235,7 +227,7 @@ impl Inner {
         let auth = ClobAuth {
             chain_id: self.trading.chain_id,
             address: signer.address,
-            timestamp: ((now_ms(self) / 1000.0).floor() as u64).to_string(),
+            timestamp: crate::trade::decimal((now_ms(self) / 1000.0).floor() as u64),
             nonce,
         };
         let signature = signer.sign(&auth.typed_data(), call).await?;
@@ -270,7 +262,8 @@ fn json(text: &str) -> Result<JsValue, JsValue> {
 
 /// Whether a service error says the order's version is not the exchange's.
 fn version_mismatch(error: &JsValue) -> bool {
-    get(error, "body").as_string().is_some_and(|b| b.contains("order_version_mismatch"))
+    const NEEDLE: &[u8] = b"order_version_mismatch";
+    get(error, "body").as_string().is_some_and(|b| b.as_bytes().windows(NEEDLE.len()).any(|w| w == NEEDLE))
 }
 
 /// A signed order handed back, with `orderType` and `postOnly` overridable at posting.
