@@ -1,4 +1,6 @@
-//! The authenticated account routes: orders (§4.19–4.22) and the account's fills (GET /data/trades).
+//! The authenticated account routes: orders (§4.19–4.22) and the account's fills (GET /data/trades). The catalog's
+//! made-up orders and fills come with the orders placed through POST /order (`trading`) and their trades, newest
+//! first.
 
 use std::sync::Arc;
 
@@ -13,6 +15,7 @@ use crate::auth::authenticate;
 use crate::data::{decimal, iso, Catalog, Order};
 use crate::params::{ok_json, ApiError, ApiResult, Params};
 use crate::stream::{order_event, OrderEventType};
+use crate::trading::{cancel_placed, ledger};
 use crate::{lock, App, ORDERS_PAGE, TRADES_PAGE};
 
 pub fn routes() -> Router<Arc<App>> {
@@ -20,12 +23,19 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/data/orders", get(orders))
         .route("/data/order/{id}", get(order))
         .route("/data/trades", get(trades))
-        .route("/order", delete(cancel_order))
+        .route("/order", delete(cancel_order).post(crate::trading::place_order))
         .route("/cancel-market-orders", delete(cancel_market_orders))
 }
 
-fn auth(app: &App, method: &Method, uri: &Uri, headers: &HeaderMap, body: &[u8]) -> Result<usize, ApiError> {
-    authenticate(&app.catalog, &app.auth, headers, method.as_str(), uri.path(), body)
+/// The account a request's SERVICE_* headers authenticate (a catalog account or a created key), or 401.
+pub(crate) fn auth(app: &App, method: &Method, uri: &Uri, headers: &HeaderMap, body: &[u8]) -> Result<usize, ApiError> {
+    authenticate(|key| app.accounts.by_key(key), &app.auth, headers, method.as_str(), uri.path(), body)
+}
+
+/// A row of a list that holds placed orders or trades (rendered at once: there are few) and catalog ones.
+enum Row {
+    Placed(Value),
+    Catalog(usize),
 }
 
 /// An order's status as the service reports it.
@@ -55,29 +65,58 @@ pub fn order_json(c: &Catalog, o: &Order, canceled: bool) -> Value {
 
 async fn orders(State(app): State<Arc<App>>, method: Method, uri: Uri, headers: HeaderMap) -> ApiResult {
     let account = auth(&app, &method, &uri, &headers, b"")?;
+    crate::trading::expire(&app);
     let p = Params::parse(uri.query());
     let c = &app.catalog;
     let (id, market, asset) = (p.get("id"), p.get("market"), p.get("asset_id"));
-    let open: Vec<usize> = {
-        let canceled = lock(&app.canceled);
-        (0..c.orders.len())
-            .filter(|&i| {
-                let o = &c.orders[i];
-                let m = &c.markets[o.market];
-                o.account == account
-                    && !canceled[i]
-                    && id.is_none_or(|id| o.id == id)
-                    && market.is_none_or(|mk| m.condition_id.eq_ignore_ascii_case(mk))
-                    && asset.is_none_or(|a| m.tokens[o.outcome] == a)
-            })
+    let wanted = |order_id: &str, market_index: usize, outcome: usize| {
+        let m = &c.markets[market_index];
+        id.is_none_or(|id| order_id.eq_ignore_ascii_case(id))
+            && market.is_none_or(|mk| m.condition_id.eq_ignore_ascii_case(mk))
+            && asset.is_none_or(|a| m.tokens[outcome] == a)
+    };
+    // The placed orders that rest, newest first, then the catalog's.
+    let mut open: Vec<Row> = {
+        let ledger = lock(&app.trading.ledger);
+        ledger
+            .orders
+            .iter()
+            .rev()
+            .filter(|o| o.account == account && o.live && wanted(&o.id, o.market, o.outcome))
+            .map(|o| Row::Placed(ledger::order_json(c, o)))
             .collect()
     };
-    ok_json(&app.cursors.page(&p, &open, ORDERS_PAGE, |&i| order_json(c, &c.orders[i], false))?)
+    {
+        let canceled = lock(&app.canceled);
+        open.extend(
+            (0..c.orders.len())
+                .filter(|&i| {
+                    let o = &c.orders[i];
+                    o.account == account && !canceled[i] && wanted(&o.id, o.market, o.outcome)
+                })
+                .map(Row::Catalog),
+        );
+    }
+    ok_json(&app.cursors.page(&p, &open, ORDERS_PAGE, |row| match row {
+        Row::Placed(v) => v.clone(),
+        Row::Catalog(i) => order_json(c, &c.orders[*i], false),
+    })?)
 }
 
 async fn order(State(app): State<Arc<App>>, Path(id): Path<String>, method: Method, uri: Uri, headers: HeaderMap) -> ApiResult {
     let account = auth(&app, &method, &uri, &headers, b"")?;
+    crate::trading::expire(&app);
     let c = &app.catalog;
+    {
+        let ledger = lock(&app.trading.ledger);
+        if let Some(i) = ledger.find(&id) {
+            let o = &ledger.orders[i];
+            if o.account != account {
+                return Err(ApiError::not_found("order not found"));
+            }
+            return ok_json(&json!({ "order": ledger::order_json(c, o) }));
+        }
+    }
     match c.order(&id) {
         // Another account's order is as unknown as a missing one.
         Some(i) if c.orders[i].account == account => {
@@ -111,9 +150,26 @@ async fn cancel_order(State(app): State<Arc<App>>, method: Method, uri: Uri, hea
     let account = auth(&app, &method, &uri, &headers, &body)?;
     let map = body_object(&body)?;
     let id = optional_string(&map, &["orderId"])?.ok_or_else(|| ApiError::bad("orderId is required"))?;
+    crate::trading::expire(&app);
     let c = &app.catalog;
     let mut canceled = Vec::new();
     let mut not_canceled = Map::new();
+    {
+        let mut ledger = lock(&app.trading.ledger);
+        if let Some(i) = ledger.find(&id) {
+            let o = &ledger.orders[i];
+            if o.account != account {
+                not_canceled.insert(id, "not your order".into());
+            } else if o.canceled {
+                not_canceled.insert(id, "order already canceled".into());
+            } else if !o.live {
+                not_canceled.insert(id, "order is fully matched: nothing rests to cancel".into());
+            } else {
+                canceled = cancel_placed(&app, &mut ledger, &[i]);
+            }
+            return ok_json(&json!({ "canceled": canceled, "not_canceled": not_canceled }));
+        }
+    }
     let mut state = lock(&app.canceled);
     match c.order(&id) {
         None => {
@@ -150,8 +206,22 @@ async fn cancel_market_orders(
         return Err(ApiError::bad("market or asset_id is required"));
     }
     let c = &app.catalog;
+    crate::trading::expire(&app);
+    let mut canceled = {
+        let mut ledger = lock(&app.trading.ledger);
+        let mine: Vec<usize> = (0..ledger.orders.len())
+            .filter(|&i| {
+                let o = &ledger.orders[i];
+                let m = &c.markets[o.market];
+                o.account == account
+                    && o.live
+                    && market.as_deref().is_none_or(|mk| m.condition_id.eq_ignore_ascii_case(mk))
+                    && asset.as_deref().is_none_or(|a| m.tokens[o.outcome] == a)
+            })
+            .collect();
+        cancel_placed(&app, &mut ledger, &mine)
+    };
     let mut state = lock(&app.canceled);
-    let mut canceled = Vec::new();
     let mut events = Vec::new();
     for (i, o) in c.orders.iter().enumerate() {
         let m = &c.markets[o.market];
@@ -176,6 +246,33 @@ async fn trades(State(app): State<Arc<App>>, method: Method, uri: Uri, headers: 
     let after = p.opt_int("after", 0, None)?;
     let (id, market, asset, maker) = (p.get("id"), p.get("market"), p.get("asset_id"), p.get("maker_address"));
     let c = &app.catalog;
+    let Some(me) = app.accounts.get(account) else { return Err(ApiError::unauthorized("invalid SERVICE_API_KEY")) };
+    // The trades of placed orders, newest first, then the catalog's.
+    let mut rows: Vec<Row> = {
+        let ledger = lock(&app.trading.ledger);
+        ledger
+            .trades
+            .iter()
+            .rev()
+            .filter(|t| {
+                let taker = &ledger.orders[t.taker];
+                let m = &c.markets[taker.market];
+                let secs = (t.time_ms / 1000) as i64;
+                ledger::involves(&ledger, t, account).is_some()
+                    && id.is_none_or(|id| t.id == id)
+                    && market.is_none_or(|mk| m.condition_id.eq_ignore_ascii_case(mk))
+                    && asset.is_none_or(|a| m.tokens[taker.outcome] == a)
+                    && maker.is_none_or(|a| {
+                        me.address.eq_ignore_ascii_case(a)
+                            || taker.maker_address.eq_ignore_ascii_case(a)
+                            || t.makers.iter().any(|f| f.order.is_some_and(|i| ledger.orders[i].maker_address.eq_ignore_ascii_case(a)))
+                    })
+                    && before.is_none_or(|b| secs < b)
+                    && after.is_none_or(|a| secs > a)
+            })
+            .map(|t| Row::Placed(ledger::trade_json(c, &ledger, t, account)))
+            .collect()
+    };
     let hits: Vec<usize> = (0..c.account_trades.len())
         .filter(|&i| {
             let t = &c.account_trades[i];
@@ -185,13 +282,18 @@ async fn trades(State(app): State<Arc<App>>, method: Method, uri: Uri, headers: 
                 && market.is_none_or(|mk| m.condition_id.eq_ignore_ascii_case(mk))
                 && asset.is_none_or(|a| m.tokens[t.outcome] == a)
                 && maker.is_none_or(|a| {
-                    c.accounts[account].address.eq_ignore_ascii_case(a) || t.maker_orders.iter().any(|mo| mo.1.eq_ignore_ascii_case(a))
+                    me.address.eq_ignore_ascii_case(a) || t.maker_orders.iter().any(|mo| mo.1.eq_ignore_ascii_case(a))
                 })
                 && before.is_none_or(|b| t.time < b)
                 && after.is_none_or(|a| t.time > a)
         })
         .collect();
-    ok_json(&app.cursors.page(&p, &hits, TRADES_PAGE, |&i| {
+    rows.extend(hits.into_iter().map(Row::Catalog));
+    ok_json(&app.cursors.page(&p, &rows, TRADES_PAGE, |row| {
+        let i = match row {
+            Row::Placed(v) => return v.clone(),
+            Row::Catalog(i) => *i,
+        };
         let t = &c.account_trades[i];
         let m = &c.markets[t.market];
         let a = &c.accounts[t.account];

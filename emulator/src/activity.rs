@@ -1,4 +1,5 @@
-//! The activity surface: cached fills and closed positions per wallet (interface §4.1–4.2).
+//! The activity surface: cached fills and closed positions per wallet (interface §4.1–4.2), and the public side of
+//! the trades of orders placed through POST /order (newest, so first).
 
 use std::sync::Arc;
 
@@ -9,7 +10,14 @@ use serde_json::{json, Value};
 
 use crate::data::{iso, round6, Catalog};
 use crate::params::{is_address, is_condition_id, offset_page, ok_json, ApiError, ApiResult, Params};
-use crate::App;
+use crate::{lock, App};
+
+/// A row of GET /trades: a trade of a placed order (rendered at once: there are few) or a catalog fill.
+#[derive(Clone)]
+enum Row {
+    Placed(Value),
+    Fill(usize),
+}
 
 pub fn routes() -> Router<Arc<App>> {
     Router::new().route("/trades", get(trades)).route("/closed-positions", get(closed_positions))
@@ -52,6 +60,39 @@ async fn trades(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> ApiResult
     let user = user(&p, false)?;
     let side = p.one_of("side", &["BUY", "SELL"])?;
     let c: &Catalog = &app.catalog;
+    let mut rows: Vec<Row> = Vec::new();
+    {
+        let ledger = lock(&app.trading.ledger);
+        for t in ledger.trades.iter().rev() {
+            let taker = &ledger.orders[t.taker];
+            let m = &c.markets[taker.market];
+            let (size, price) = (t.size as f64 / 100.0, t.price as f64 / 1e6);
+            // The taker's row, then a row per user maker (the emulator's own liquidity has no wallet).
+            let mut sides = vec![(taker.maker_address.as_str(), taker.buy, true)];
+            sides.extend(t.makers.iter().filter_map(|f| f.order).map(|i| (ledger.orders[i].maker_address.as_str(), !taker.buy, false)));
+            for (wallet, buy, is_taker) in sides {
+                let keep = (!taker_only || is_taker)
+                    && markets.as_ref().is_none_or(|list| list.contains(&m.condition_id))
+                    && user.as_ref().is_none_or(|u| wallet.eq_ignore_ascii_case(u))
+                    && side.is_none_or(|s| (s == "BUY") == buy)
+                    && match (filter_type, filter_amount) {
+                        (Some("CASH"), Some(a)) => size * price >= a,
+                        (Some(_), Some(a)) => size >= a,
+                        _ => true,
+                    };
+                if keep {
+                    rows.push(Row::Placed(json!({
+                        "proxyWallet": wallet, "side": if buy { "BUY" } else { "SELL" },
+                        "asset": format!("{}:{}", m.condition_id, taker.outcome), "conditionId": m.condition_id,
+                        "size": size, "price": price, "timestamp": t.time_ms / 1000, "usdcSize": round6(size * price),
+                        "title": m.question, "slug": m.slug, "icon": image(&m.slug), "eventSlug": c.events[m.event].slug,
+                        "outcome": m.outcomes[taker.outcome], "outcomeIndex": taker.outcome, "name": "", "pseudonym": "",
+                        "bio": "", "profileImage": "", "profileImageOptimized": "", "transactionHash": t.tx,
+                    })));
+                }
+            }
+        }
+    }
     let hits: Vec<usize> = (0..c.fills.len())
         .filter(|&i| {
             let f = &c.fills[i];
@@ -68,9 +109,14 @@ async fn trades(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> ApiResult
                 }
         })
         .collect();
-    let page: Vec<Value> = offset_page(&hits, offset, limit)
+    rows.extend(hits.into_iter().map(Row::Fill));
+    let page: Vec<Value> = offset_page(&rows, offset, limit)
         .iter()
-        .map(|&i| {
+        .map(|row| {
+            let i = match row {
+                Row::Placed(v) => return v.clone(),
+                Row::Fill(i) => *i,
+            };
             let f = &c.fills[i];
             let m = &c.markets[f.market];
             let e = &c.events[m.event];

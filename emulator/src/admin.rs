@@ -13,6 +13,8 @@ use axum::http::StatusCode;
 use crate::books::BookKind;
 use crate::params::{ok_json, ApiError, ApiResult, Params};
 use crate::stream::{TickError, TICK_MAX};
+use crate::trading::version_number;
+use predictkit::trade::order::Version;
 use crate::{lock, App};
 
 pub fn routes() -> Router<Arc<App>> {
@@ -22,6 +24,7 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/__admin/requests", get(requests).delete(clear_requests))
         .route("/__admin/accounts", get(accounts))
         .route("/__admin/info", get(info))
+        .route("/__admin/version", post(set_version))
         .route("/__admin/stream", get(stream_sockets))
         .route("/__admin/stream/tick", post(stream_tick))
         .route("/__admin/stream/faults", get(list_stream_faults).post(add_stream_fault).delete(clear_stream_faults))
@@ -115,8 +118,21 @@ async fn clear_requests(State(app): State<Arc<App>>) -> ApiResult {
     ok_json(&json!({ "cleared": true }))
 }
 
+/// `{"version": 1|2}`: the order version `GET /version` serves and `POST /order` takes from now on (a reset
+/// restores 2).
+async fn set_version(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
+    let value: Value = serde_json::from_slice(&body).map_err(|_| ApiError::bad("body must be a JSON object {\"version\": 1|2}"))?;
+    let version = match value.get("version").and_then(|v| v.as_u64().or_else(|| v.as_str().and_then(|s| s.parse().ok()))) {
+        Some(1) => Version::V1,
+        Some(2) => Version::V2,
+        _ => return Err(ApiError::bad("version must be 1 or 2")),
+    };
+    app.trading.set_version(version);
+    ok_json(&json!({ "version": version_number(version) }))
+}
+
 async fn accounts(State(app): State<Arc<App>>) -> ApiResult {
-    let list: Vec<Value> = app
+    let mut list: Vec<Value> = app
         .catalog
         .accounts
         .iter()
@@ -129,6 +145,16 @@ async fn accounts(State(app): State<Arc<App>>) -> ApiResult {
             })
         })
         .collect();
+    // Then the keys created from wallet signatures (until the next reset), with their resting orders.
+    let ledger = lock(&app.trading.ledger);
+    for key in app.accounts.list_created() {
+        let a = &key.account;
+        list.push(json!({
+            "name": format!("key {} nonce {}", a.address, key.nonce), "address": a.address, "apiKey": a.api_key,
+            "secret": a.secret, "passphrase": a.passphrase, "nonce": key.nonce,
+            "openOrders": ledger.orders.iter().filter(|o| o.account == key.index && o.live).count(),
+        }));
+    }
     ok_json(&Value::Array(list))
 }
 
@@ -156,6 +182,9 @@ async fn info(State(app): State<Arc<App>>) -> ApiResult {
         .collect();
     let real: Vec<&str> = c.real_books.iter().map(|b| b.asset_id.as_str()).collect();
     let e = &c.events[0];
+    let version = app.trading.version();
+    let exchanges = app.trading.exchanges(version);
+    let ledger = lock(&app.trading.ledger);
     ok_json(&json!({
         "seed": c.seed,
         "counts": {
@@ -170,5 +199,11 @@ async fn info(State(app): State<Arc<App>>) -> ApiResult {
         "wallets": c.wallets.iter().map(|w| w.address.clone()).collect::<Vec<_>>(),
         "commented_event": { "id": e.id.to_string(), "slug": e.slug, "first_comment_id": c.comments[0].id.to_string() },
         "creators": c.creators.iter().take(3).map(|cr| json!({ "id": cr.id, "site": cr.site })).collect::<Vec<_>>(),
+        "chain_id": app.trading.chain_id,
+        "order_version": version_number(version),
+        "exchanges": { "exchange": exchanges.exchange.checksummed(), "neg_risk": exchanges.neg_risk.checksummed() },
+        "wallet": crate::trading::wallet::addresses(),
+        "placed_orders": ledger.orders.len(),
+        "placed_trades": ledger.trades.len(),
     }))
 }

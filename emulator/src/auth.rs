@@ -12,7 +12,7 @@ use hmac::{Hmac, Mac};
 use sha2::Sha256;
 use subtle::ConstantTimeEq;
 
-use crate::data::Catalog;
+use crate::data::Account;
 use crate::params::ApiError;
 
 /// Whether SERVICE_TIMESTAMP counts milliseconds (the interface) or seconds (the upstream service).
@@ -54,9 +54,10 @@ pub struct AuthSettings {
 
 pub const HEADERS: [&str; 5] = ["SERVICE_ADDRESS", "SERVICE_API_KEY", "SERVICE_PASSPHRASE", "SERVICE_TIMESTAMP", "SERVICE_SIGNATURE"];
 
-/// Checks the SERVICE_* headers of a request; the account index when they are valid, 401 otherwise.
+/// Checks the SERVICE_* headers of a request; the account index when they are valid, 401 otherwise. `account`
+/// finds the account of an API key (the catalog's accounts and the created keys).
 pub fn authenticate(
-    catalog: &Catalog,
+    account: impl Fn(&str) -> Option<(usize, Account)>,
     settings: &AuthSettings,
     headers: &HeaderMap,
     method: &str,
@@ -72,8 +73,7 @@ pub fn authenticate(
         values[i] = value;
     }
     let [address, api_key, passphrase, timestamp, signature] = values;
-    let account = catalog.account_by_key(api_key).ok_or_else(|| ApiError::unauthorized("invalid SERVICE_API_KEY"))?;
-    let a = &catalog.accounts[account];
+    let (account, a) = account(api_key).ok_or_else(|| ApiError::unauthorized("invalid SERVICE_API_KEY"))?;
     if !bool::from(a.passphrase.as_bytes().ct_eq(passphrase.as_bytes())) {
         return Err(ApiError::unauthorized("invalid SERVICE_PASSPHRASE"));
     }

@@ -61,7 +61,7 @@ pub struct RealBook {
 }
 
 /// An account that may call the authenticated routes.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Account {
     pub address: String,
     pub api_key: String,

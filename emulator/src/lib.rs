@@ -2,6 +2,7 @@
 //! and its users' own test suites run against. See README.md beside this crate for routes, data and admin API.
 
 mod account;
+mod accounts;
 mod activity;
 mod admin;
 pub mod auth;
@@ -13,6 +14,7 @@ mod faults;
 pub mod limits;
 mod params;
 mod stream;
+pub mod trading;
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
@@ -60,6 +62,8 @@ pub struct Config {
     /// Market simulator: price-change entries per second per subscribed asset (0: books move only on
     /// `POST /__admin/stream/tick`).
     pub stream_rate: f64,
+    /// The chain whose signatures the emulator checks (API-key challenges, orders) and the wallet reports.
+    pub chain_id: u64,
 }
 
 impl Default for Config {
@@ -75,6 +79,7 @@ impl Default for Config {
             limits: true,
             limits_scale: 1.0,
             stream_rate: 5.0,
+            chain_id: trading::DEFAULT_CHAIN_ID,
         }
     }
 }
@@ -104,6 +109,10 @@ pub(crate) struct App {
     pub limiter: Mutex<Limiter>,
     /// The streaming channels: live books, sockets, stream faults.
     pub stream: stream::Hub,
+    /// The catalog's accounts and the API keys created from wallet signatures.
+    pub accounts: Arc<accounts::Accounts>,
+    /// Chain, order version, and the orders placed and their trades.
+    pub trading: trading::Trading,
 }
 
 pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -113,6 +122,8 @@ pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 impl App {
     pub fn reset(&self) {
         lock(&self.canceled).iter_mut().for_each(|c| *c = false);
+        self.trading.reset();
+        self.accounts.reset();
         lock(&self.faults).clear();
         lock(&self.log).clear();
         lock(&self.limiter).clear();
@@ -137,9 +148,12 @@ impl Emulator {
         let catalog = Catalog::shared(config.seed);
         let demo = catalog.demo().clone();
         let accounts = catalog.accounts.clone();
+        let registry = Arc::new(accounts::Accounts::new(catalog.clone()));
         let app = Arc::new(App {
             canceled: Mutex::new(vec![false; catalog.orders.len()]),
-            stream: stream::Hub::new(catalog.clone(), config.seed, config.stream_rate.max(0.0)),
+            stream: stream::Hub::new(catalog.clone(), registry.clone(), config.seed, config.stream_rate.max(0.0)),
+            accounts: registry,
+            trading: trading::Trading::new(config.chain_id),
             catalog,
             cursors: Cursors { end_lte: config.cursor_end_lte },
             auth: auth::AuthSettings { freshness_secs: config.freshness_secs, unit: config.timestamp_unit },
@@ -281,6 +295,7 @@ fn router(app: Arc<App>, config: &Config) -> Router {
         .merge(account::routes())
         .merge(activity::routes())
         .merge(admin::routes())
+        .merge(trading::routes())
         .merge(stream::routes())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed);
@@ -322,7 +337,7 @@ async fn pipeline(State(app): State<Arc<App>>, request: Request, next: Next) -> 
     let header = |name: &str| request_headers.get(name).and_then(|v| v.to_str().ok()).map(str::to_owned);
     let mut headers = serde_json::Map::new();
     // Never the secret-bearing headers' values: only whether they were sent.
-    for name in ["SERVICE_ADDRESS", "SERVICE_API_KEY", "SERVICE_TIMESTAMP"] {
+    for name in ["SERVICE_ADDRESS", "SERVICE_API_KEY", "SERVICE_TIMESTAMP", "SERVICE_NONCE"] {
         if let Some(v) = header(name) {
             headers.insert(name.to_owned(), v.into());
         }

@@ -35,6 +35,8 @@ pub const BATCH_HISTORY: Scope = scope("POST /batch-prices-history", 80, 10);
 pub const DATA_TRADES: Scope = scope("GET /data/trades", 150, 10);
 pub const CANCEL_BURST: Scope = scope("DELETE /order (burst)", 2_400, 10);
 pub const CANCEL_SUSTAINED: Scope = scope("DELETE /order (sustained)", 24_000, 600);
+pub const PLACE_BURST: Scope = scope("POST /order (burst)", 2_400, 10);
+pub const PLACE_SUSTAINED: Scope = scope("POST /order (sustained)", 24_000, 600);
 
 /// The scopes a request counts against (see the table in the README).
 pub fn scopes(method: &Method, path: &str) -> &'static [Scope] {
@@ -54,6 +56,10 @@ pub fn scopes(method: &Method, path: &str) -> &'static [Scope] {
         (_, &Method::POST, "/prices") => &[CLOB_ALL, PRICES],
         (_, &Method::POST, "/batch-prices-history") => &[CLOB_ALL, BATCH_HISTORY],
         (_, &Method::DELETE, "/order" | "/cancel-market-orders") => &[CLOB_ALL, CANCEL_BURST, CANCEL_SUSTAINED],
+        // A batch is one request of the placement windows, as the upstream service counts it.
+        (_, &Method::POST, "/order" | "/orders") => &[CLOB_ALL, PLACE_BURST, PLACE_SUSTAINED],
+        (true, _, "/version" | "/auth/derive-api-key") => &[CLOB_ALL],
+        (_, &Method::POST, "/auth/api-key") => &[CLOB_ALL],
         (true, _, "/sampling-markets" | "/data/orders") => &[CLOB_ALL],
         (true, _, p) if p.starts_with("/clob-markets/") || p.starts_with("/fee-rate/") || p.starts_with("/data/order/") => &[CLOB_ALL],
         (true, _, "/events/creators" | "/series" | "/comments") => &[CATALOG_ALL],

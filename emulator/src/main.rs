@@ -1,5 +1,5 @@
 //! `predictkit-emulator [--port N] [--host ADDR] [--seed N] [--www DIR] [--pkg DIR] [--cursor-end-lte]
-//! [--freshness-secs N] [--timestamp-unit ms|s] [--limits-scale F] [--no-limits] [--stream-rate N]`
+//! [--freshness-secs N] [--timestamp-unit ms|s] [--limits-scale F] [--no-limits] [--stream-rate N] [--chain-id N]`
 
 use std::net::IpAddr;
 use std::path::PathBuf;
@@ -18,7 +18,8 @@ const USAGE: &str = "usage: predictkit-emulator [options]
   --timestamp-unit U    ms (default, the interface) or s (the upstream service)
   --limits-scale F      multiply every rate-limit capacity by F (1)
   --no-limits           do not enforce rate limits
-  --stream-rate N       price changes per second per subscribed asset on /ws/market (5; 0: admin ticks only)";
+  --stream-rate N       price changes per second per subscribed asset on /ws/market (5; 0: admin ticks only)
+  --chain-id N          chain of the signatures checked and of the wallet at /wallet (80002)";
 
 fn parse_args() -> Result<Config, String> {
     let mut config = Config::default();
@@ -56,6 +57,10 @@ fn parse_args() -> Result<Config, String> {
                     .ok()
                     .filter(|f| f.is_finite() && (0.0..=10_000.0).contains(f))
                     .ok_or("--stream-rate takes a number 0..10000")?
+            }
+            "--chain-id" => {
+                config.chain_id =
+                    value()?.parse::<u64>().ok().filter(|n| *n > 0).ok_or("--chain-id takes a positive whole number")?
             }
             "-h" | "--help" => return Err(USAGE.to_owned()),
             other => return Err(format!("unknown argument {other}\n{USAGE}")),

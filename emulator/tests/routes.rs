@@ -526,7 +526,10 @@ async fn unknown_routes_and_wrong_methods_answer_json() {
     let r = get(&emu.url, "/books").await;
     assert_eq!(r.status, StatusCode::METHOD_NOT_ALLOWED);
     let r = post(&emu.url, "/order", &json!({})).await;
-    assert_eq!(r.status, StatusCode::METHOD_NOT_ALLOWED, "POST /order is only named in the limits");
+    assert_eq!(r.status, StatusCode::UNAUTHORIZED, "POST /order places orders: it needs the SERVICE_* headers");
+    assert!(r.json()["error"].is_string());
+    let r = get(&emu.url, "/order").await;
+    assert_eq!(r.status, StatusCode::METHOD_NOT_ALLOWED);
 }
 
 #[tokio::test]

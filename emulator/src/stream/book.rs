@@ -1,6 +1,7 @@
 //! A live order book: the generated or recorded starting book once it has moved, the changes the market
 //! simulator draws for it, and the stream entries and events that describe each change.
 
+use std::collections::HashMap;
 use std::fmt::Write;
 
 use rand::Rng;
@@ -16,7 +17,7 @@ pub const ONE: u64 = 1_000_000;
 /// The smallest tick a `tick_size_change` goes down to (0.0001).
 pub const MIN_TICK: u64 = 100;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Side {
     Bid,
     Ask,
@@ -50,6 +51,9 @@ pub struct LiveBook {
     /// The served JSON (with its hash), as of the end of the last change.
     pub json: String,
     pub hash: String,
+    /// The size of the user orders (placed through POST /order) resting at each level: the simulator's changes
+    /// leave it alone, so only matching or cancelling takes it off the book.
+    pub reserved: HashMap<(Side, u64), u64>,
 }
 
 /// Parses a decimal with at most `scale` decimals into units of 10^-scale.
@@ -114,6 +118,7 @@ impl LiveBook {
             fee_bps,
             json: String::new(),
             hash: String::new(),
+            reserved: HashMap::new(),
         };
         book.refresh();
         Ok(book)
@@ -169,7 +174,7 @@ impl LiveBook {
         }
     }
 
-    fn size_at(&self, side: Side, price: u64) -> Option<u64> {
+    pub fn size_at(&self, side: Side, price: u64) -> Option<u64> {
         self.position(side, price).ok().map(|i| self.side(side)[i].1)
     }
 
@@ -220,11 +225,51 @@ impl LiveBook {
         } else {
             self.draw_take(rng)
         };
-        attempt.or_else(|| self.draw_new_level(rng)).or_else(|| self.draw_resize(rng)).unwrap_or(Change::Level {
-            side: Side::Bid,
-            price: self.tick.max(ONE / 2 / self.tick * self.tick),
-            size: 100,
-        })
+        let change = attempt
+            .and_then(|c| self.protect(c))
+            .or_else(|| self.draw_new_level(rng))
+            .or_else(|| self.draw_resize(rng).and_then(|c| self.protect(c)))
+            .unwrap_or(Change::Level { side: Side::Bid, price: self.tick.max(ONE / 2 / self.tick * self.tick), size: 100 });
+        // The last resort may land on a level that holds user orders: it never shrinks below them.
+        match change {
+            Change::Level { side, price, size } => Change::Level { side, price, size: size.max(self.reserved_at(side, price)) },
+            other => other,
+        }
+    }
+
+    /// The size of the user orders resting at a level.
+    pub fn reserved_at(&self, side: Side, price: u64) -> u64 {
+        self.reserved.get(&(side, price)).copied().unwrap_or(0)
+    }
+
+    /// A drawn change that leaves the user orders' sizes on the book (`reserved`), or None when nothing would
+    /// be left to change. With no user orders every change is kept as drawn (and the draws stay as seeded).
+    fn protect(&self, change: Change) -> Option<Change> {
+        if self.reserved.is_empty() {
+            return Some(change);
+        }
+        let reserved = |side: Side, price: u64| self.reserved_at(side, price);
+        match change {
+            Change::Level { side, price, size } => {
+                let size = size.max(reserved(side, price));
+                (self.size_at(side, price) != Some(size)).then_some(Change::Level { side, price, size })
+            }
+            Change::Take { side, price, taken, remaining } => {
+                let keep = remaining.max(reserved(side, price));
+                let taken = taken.saturating_add(remaining).saturating_sub(keep);
+                (taken > 0).then_some(Change::Take { side, price, taken, remaining: keep })
+            }
+            Change::Tick { .. } => Some(change),
+        }
+    }
+
+    /// Adds `delta` (negative: removes) to the user orders' size at a level.
+    pub fn reserve(&mut self, side: Side, price: u64, delta: i64) {
+        let entry = self.reserved.entry((side, price)).or_insert(0);
+        *entry = entry.saturating_add_signed(delta);
+        if *entry == 0 {
+            self.reserved.remove(&(side, price));
+        }
     }
 
     fn draw_tick(&self) -> Option<Change> {
@@ -527,5 +572,26 @@ mod tests {
         }
         assert!(kinds.iter().all(|k| *k > 0), "{kinds:?}");
         assert_eq!(b.tick, MIN_TICK);
+    }
+
+    #[test]
+    fn the_simulator_leaves_user_orders_on_the_book() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut b = LiveBook::from_json(BOOK, 0).unwrap();
+        // User orders: 3 of the best bid's 5.5 and all of the 0.6 ask level.
+        b.reserve(Side::Bid, 450_000, 300);
+        b.reserve(Side::Ask, 600_000, 800);
+        for i in 0..5_000u64 {
+            let change = b.draw(&mut rng);
+            if let Change::Take { taken, .. } = change {
+                assert!(taken > 0);
+            }
+            b.apply(change, 2_000 + i, &mut rng);
+            assert!(b.size_at(Side::Bid, 450_000).is_some_and(|s| s >= 300), "at {i}: {change:?}");
+            assert!(b.size_at(Side::Ask, 600_000).is_some_and(|s| s >= 800), "at {i}: {change:?}");
+        }
+        b.reserve(Side::Ask, 600_000, -800);
+        assert_eq!(b.reserved_at(Side::Ask, 600_000), 0);
+        assert!(!b.reserved.contains_key(&(Side::Ask, 600_000)));
     }
 }

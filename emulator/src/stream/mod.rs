@@ -19,13 +19,14 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use sha1::{Digest, Sha1};
-use subtle::ConstantTimeEq;
 use tokio::sync::{mpsc, watch};
 
+use crate::accounts::Accounts;
 use crate::data::{decimal, hex, iso, Catalog};
 use crate::faults::{FaultKind, Faults, RuleSpec};
 use crate::{lock, App};
-use book::{Change, Entry, Item, LiveBook};
+pub use book::{Change, LiveBook, Side};
+use book::{Entry, Item};
 
 pub fn routes() -> Router<Arc<App>> {
     Router::new().route("/ws/market", get(socket::market)).route("/ws/user", get(socket::user))
@@ -170,6 +171,7 @@ struct State {
 /// The streaming channels' state (one per emulator).
 pub struct Hub {
     catalog: Arc<Catalog>,
+    accounts: Arc<Accounts>,
     seed: u64,
     /// Price-change entries per second per subscribed asset (0: books move on admin ticks only).
     pub rate: f64,
@@ -194,9 +196,19 @@ pub enum TickError {
     Book(String),
 }
 
+/// What one trading operation does to a live book (see [`Hub::trade`]) and who hears of it.
+#[derive(Default)]
+pub struct Effects {
+    /// Level changes and trades, applied and sent in this order.
+    pub changes: Vec<Change>,
+    /// Changes of the user orders' size resting at (side, price), which the simulator leaves alone.
+    pub reserve: Vec<(Side, u64, i64)>,
+    /// User-channel events: (account, (condition id, event)).
+    pub user: Vec<(usize, (String, Value))>,
+}
+
 /// The order events' `type`.
 #[derive(Clone, Copy, Debug)]
-#[cfg_attr(not(test), allow(dead_code))]
 pub enum OrderEventType {
     Placement,
     Update,
@@ -204,7 +216,7 @@ pub enum OrderEventType {
 }
 
 impl OrderEventType {
-    fn as_str(self) -> &'static str {
+    pub fn as_str(self) -> &'static str {
         match self {
             OrderEventType::Placement => "PLACEMENT",
             OrderEventType::Update => "UPDATE",
@@ -229,8 +241,7 @@ pub fn order_event(c: &Catalog, index: usize, kind: OrderEventType, canceled: bo
     (m.condition_id.clone(), event)
 }
 
-/// A trade of the user channel (for order placement, which a later issue adds).
-#[cfg_attr(not(test), allow(dead_code))]
+/// A trade of the user channel.
 pub struct TradeEvent<'a> {
     pub id: &'a str,
     pub taker_order_id: &'a str,
@@ -247,7 +258,6 @@ pub struct TradeEvent<'a> {
     pub owner: &'a str,
 }
 
-#[cfg_attr(not(test), allow(dead_code))]
 impl TradeEvent<'_> {
     pub fn json(&self) -> Value {
         json!({
@@ -313,9 +323,10 @@ fn deliver(
 }
 
 impl Hub {
-    pub fn new(catalog: Arc<Catalog>, seed: u64, rate: f64) -> Self {
+    pub fn new(catalog: Arc<Catalog>, accounts: Arc<Accounts>, seed: u64, rate: f64) -> Self {
         Self {
             catalog,
+            accounts,
             seed,
             rate,
             state: Mutex::new(State {
@@ -483,15 +494,10 @@ impl Hub {
         }
     }
 
-    /// Checks a user subscription's credentials against the accounts; on success the socket follows `markets`
+    /// Checks a user subscription's credentials against the accounts (and the created keys); on success the socket follows `markets`
     /// (all markets when empty).
     pub fn authenticate(&self, id: u64, api_key: &str, secret: &str, passphrase: &str, markets: &[String]) -> bool {
-        let account = self.catalog.accounts.iter().position(|a| {
-            bool::from(a.api_key.as_bytes().ct_eq(api_key.as_bytes()))
-                & bool::from(a.secret.as_bytes().ct_eq(secret.as_bytes()))
-                & bool::from(a.passphrase.as_bytes().ct_eq(passphrase.as_bytes()))
-        });
-        let Some(account) = account else { return false };
+        let Some(account) = self.accounts.by_credentials(api_key, secret, passphrase) else { return false };
         let mut state = lock(&self.state);
         if let Some(socket) = state.sockets.get_mut(&id) {
             socket.account = Some(account);
@@ -517,14 +523,18 @@ impl Hub {
     }
 
     /// Sends user-channel events (`(condition id, event)`) to the open user sockets of `account` that follow
-    /// their markets: one frame per socket (an array when it holds several). Order placement and matching
-    /// (a later issue) send their PLACEMENT/UPDATE and `trade` events with this call too.
+    /// their markets: one frame per socket (an array when it holds several). Order placement and matching send
+    /// theirs from [`Hub::trade`], in the same lock as the book changes.
     pub fn send_user(&self, account: usize, events: &[(String, Value)]) {
         if events.is_empty() {
             return;
         }
         let mut state = lock(&self.state);
-        let State { sockets, faults, .. } = &mut *state;
+        Self::send_user_in(&mut state, account, events);
+    }
+
+    fn send_user_in(state: &mut State, account: usize, events: &[(String, Value)]) {
+        let State { sockets, faults, .. } = state;
         for socket in sockets.values_mut() {
             if socket.channel != Channel::User || socket.account != Some(account) {
                 continue;
@@ -667,6 +677,54 @@ impl Hub {
         Ok(frames)
     }
 
+    /// Runs one trading operation on the live book of `token` (made live on first use) under the streams' lock:
+    /// `f` sees the book and answers with its result and its [`Effects`], which are applied and sent at once, so
+    /// that every socket hears of the change in order and the simulator never moves the book in between. `seed`
+    /// seeds the transaction hashes of its trades' `last_trade_price` events (the simulator's draws stay as seeded).
+    pub fn trade<R>(&self, token: &str, seed: [u8; 32], f: impl FnOnce(&LiveBook) -> (R, Effects)) -> Result<R, TickError> {
+        let mut state = lock(&self.state);
+        let (result, effects) = f(self.live(&mut state, token)?);
+        if let Some(book) = state.live.get_mut(token) {
+            for (side, price, delta) in &effects.reserve {
+                book.reserve(*side, *price, *delta);
+            }
+        }
+        if !effects.changes.is_empty() {
+            self.apply(&mut state, token, &effects.changes, &mut ChaCha8Rng::from_seed(seed));
+        }
+        let mut by_account: BTreeMap<usize, Vec<(String, Value)>> = BTreeMap::new();
+        for (account, event) in effects.user {
+            by_account.entry(account).or_default().push(event);
+        }
+        for (account, events) in by_account {
+            Self::send_user_in(&mut state, account, &events);
+        }
+        Ok(result)
+    }
+
+    /// Applies given changes to a live book now and sends them as one frame, as [`Hub::frame`] does drawn ones.
+    fn apply(&self, state: &mut State, token: &str, changes: &[Change], rng: &mut ChaCha8Rng) {
+        let tokens = [token.to_owned()];
+        let Some(before) = state.live.get(token).map(|b| (b.best_bid(), b.best_ask())) else { return };
+        let mut ts = Self::next_ts(state, &tokens);
+        let State { live, last_ts, .. } = &mut *state;
+        let Some(book) = live.get_mut(token) else { return };
+        let mut items = Vec::with_capacity(changes.len() * 2 + 1);
+        for change in changes {
+            if !matches!(change, Change::Level { .. }) && !items.is_empty() {
+                ts += 1;
+            }
+            items.extend(book.apply(*change, ts, rng));
+        }
+        last_ts.insert(token.to_owned(), ts);
+        book.refresh();
+        if (book.best_bid(), book.best_ask()) != before {
+            items.push(Item::BestBidAsk { asset: token.to_owned(), json: book.best_bid_ask(ts) });
+        }
+        let market = book.market.clone();
+        Self::emit(state, &market, &items, false);
+    }
+
     /// `POST /__admin/stream/tick`: `count` changes of `token` now, sent to its subscribers.
     pub fn tick(&self, token: &str, count: u64) -> Result<Value, TickError> {
         if !self.known(token) {
@@ -772,7 +830,7 @@ impl Hub {
                     }
                     Channel::User => {
                         v["authenticated"] = json!(s.account.is_some());
-                        v["account"] = json!(s.account.map(|a| self.catalog.accounts[a].address.clone()));
+                        v["account"] = json!(s.account.and_then(|a| self.accounts.get(a)).map(|a| a.address));
                         v["markets"] = match &s.markets {
                             Some(set) => json!(set),
                             None => json!("all"),
@@ -831,7 +889,7 @@ mod tests {
     #[test]
     fn books_made_live_serve_the_same_json_until_they_move() {
         let catalog = Catalog::shared(1);
-        let hub = Hub::new(catalog.clone(), 1, 0.0);
+        let hub = Hub::new(catalog.clone(), Arc::new(Accounts::new(catalog.clone())), 1, 0.0);
         let n = catalog.markets.len();
         // Random books of the first markets, and the shaped books at the end (all but the 7 MB one).
         let mut tokens: Vec<String> = (0..40).map(|i| catalog.markets[i].tokens[i % 2].clone()).collect();

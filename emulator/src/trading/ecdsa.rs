@@ -1,0 +1,78 @@
+//! secp256k1 signatures as Ethereum wallets write them: 65 bytes `r ‖ s ‖ v`, `v` 27/28 (or 0/1), over a 32-byte
+//! digest; the signer is known by the address its public key hashes to.
+
+use k256::ecdsa::{RecoveryId, Signature, SigningKey, VerifyingKey};
+use predictkit::trade::eip712::{decode_hex, keccak};
+
+/// `0x` and 130 hex digits whose last byte is 0, 1, 27 or 28.
+pub fn parse_signature(text: &str) -> Option<[u8; 65]> {
+    let hex = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X"))?;
+    let bytes: [u8; 65] = decode_hex(hex)?.try_into().ok()?;
+    matches!(bytes[64], 0 | 1 | 27 | 28).then_some(bytes)
+}
+
+/// The address of a public key: the last 20 bytes of keccak of its uncompressed point (without the 0x04 tag).
+pub fn address_of(key: &VerifyingKey) -> [u8; 20] {
+    let point = key.to_encoded_point(false);
+    let hash = keccak(&point.as_bytes()[1..]);
+    let mut out = [0u8; 20];
+    out.copy_from_slice(&hash[12..]);
+    out
+}
+
+/// The address that signed `digest`, or None when the signature is not a valid one. A high `s` (which
+/// Ethereum's `ecrecover` takes) is accepted: it is normalised and the recovery bit flipped.
+pub fn recover(digest: &[u8; 32], signature: &[u8; 65]) -> Option<[u8; 20]> {
+    let v = match signature[64] {
+        27 | 28 => signature[64] - 27,
+        0 | 1 => signature[64],
+        _ => return None,
+    };
+    let mut sig = Signature::from_slice(&signature[..64]).ok()?;
+    let mut id = RecoveryId::from_byte(v)?;
+    if let Some(low) = sig.normalize_s() {
+        sig = low;
+        id = RecoveryId::new(!id.is_y_odd(), id.is_x_reduced());
+    }
+    let key = VerifyingKey::recover_from_prehash(digest, &sig, id).ok()?;
+    Some(address_of(&key))
+}
+
+/// Signs `digest` as a wallet does: `r ‖ s ‖ v` with a low `s` and `v` 27 or 28.
+pub fn sign(key: &SigningKey, digest: &[u8; 32]) -> Option<[u8; 65]> {
+    let (sig, id) = key.sign_prehash_recoverable(digest).ok()?;
+    let mut out = [0u8; 65];
+    out[..64].copy_from_slice(&sig.to_bytes());
+    out[64] = 27 + id.to_byte();
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signatures_recover_their_signer_in_both_v_forms() {
+        let key = SigningKey::from_slice(&[7u8; 32]).unwrap();
+        let address = address_of(key.verifying_key());
+        let digest = keccak(b"a message");
+        let mut sig = sign(&key, &digest).unwrap();
+        assert_eq!(recover(&digest, &sig), Some(address));
+        sig[64] -= 27;
+        assert_eq!(recover(&digest, &sig), Some(address));
+        assert_ne!(recover(&keccak(b"another"), &sig), Some(address));
+        sig[64] = 5;
+        assert_eq!(recover(&digest, &sig), None);
+        assert!(parse_signature(&format!("0x{}1b", "ab".repeat(64))).is_some());
+        assert!(parse_signature(&format!("0x{}1d", "ab".repeat(64))).is_none());
+        assert!(parse_signature(&format!("0x{}", "ab".repeat(64))).is_none());
+        assert!(parse_signature("0xzz").is_none());
+    }
+
+    #[test]
+    fn the_development_key_has_its_well_known_address() {
+        let key = SigningKey::from_slice(&decode_hex("ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80").unwrap()).unwrap();
+        let address = predictkit::trade::eip712::Address(address_of(key.verifying_key()));
+        assert_eq!(address.checksummed(), "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266");
+    }
+}

@@ -1,0 +1,220 @@
+//! The orders placed through `POST /order` and the trades they made, as the account routes and the user channel
+//! show them. Sizes are kept in 10^-6 units of shares (the order amounts' unit); what rests on a book is always
+//! whole hundredths (a limit order's shares have at most 2 decimals, and fills are in book units).
+
+use std::collections::HashMap;
+
+use serde_json::{json, Value};
+
+use crate::data::{decimal, iso, Catalog};
+use crate::stream::{now_ms, OrderEventType, TradeEvent};
+
+/// Units of shares in one hundredth (the books' size unit).
+pub const HUNDREDTH: u64 = 10_000;
+
+/// The address that stands for the emulator's own liquidity in trades (the levels that are no user's order):
+/// "Liquidity" in ASCII.
+pub const LIQUIDITY: &str = "0x4c69717569646974790000000000000000000000";
+
+/// One order placed through POST /order.
+pub struct Placed {
+    /// The order hash (`0x` and 64 lowercase hex digits): the order's id.
+    pub id: String,
+    pub account: usize,
+    /// The API key of the account.
+    pub owner: String,
+    /// The order's maker (the funder for proxy and Safe orders), checksummed.
+    pub maker_address: String,
+    pub market: usize,
+    pub outcome: usize,
+    pub buy: bool,
+    /// The limit price in millionths (a market order's: its implied worst price, cut to millionths).
+    pub price: u64,
+    /// Shares, in units: asked for and matched so far.
+    pub original: u64,
+    pub matched: u64,
+    pub order_type: &'static str,
+    pub expiration: u64,
+    /// Seconds.
+    pub created: i64,
+    /// Resting on the book now.
+    pub live: bool,
+    pub canceled: bool,
+    pub trades: Vec<String>,
+}
+
+impl Placed {
+    /// What still rests (or would), in book units.
+    pub fn remaining(&self) -> u64 {
+        self.original.saturating_sub(self.matched) / HUNDREDTH
+    }
+
+    /// As the service reports orders: canceled, matched (in part or whole) or live.
+    pub fn status(&self) -> &'static str {
+        if self.canceled {
+            "CANCELED"
+        } else if self.matched > 0 {
+            "MATCHED"
+        } else {
+            "LIVE"
+        }
+    }
+}
+
+/// One side of a trade that is not the taker: a user's resting order, or the emulator's liquidity.
+pub struct MakerFill {
+    /// The order's index in the ledger; None for the emulator's liquidity.
+    pub order: Option<usize>,
+    pub id: String,
+    /// Book units.
+    pub size: u64,
+}
+
+/// One trade: a taker order against one price level.
+pub struct Trade {
+    pub id: String,
+    /// Index of the taker order in the ledger.
+    pub taker: usize,
+    /// Book units and millionths.
+    pub size: u64,
+    pub price: u64,
+    pub fee_bps: u64,
+    /// Milliseconds.
+    pub time_ms: u64,
+    pub tx: String,
+    pub makers: Vec<MakerFill>,
+}
+
+#[derive(Default)]
+pub struct Ledger {
+    pub orders: Vec<Placed>,
+    index: HashMap<String, usize>,
+    pub trades: Vec<Trade>,
+}
+
+impl Ledger {
+    /// An order by id (any case).
+    pub fn find(&self, id: &str) -> Option<usize> {
+        self.index.get(&id.to_ascii_lowercase()).copied()
+    }
+
+    pub fn add(&mut self, order: Placed) -> usize {
+        let i = self.orders.len();
+        self.index.insert(order.id.clone(), i);
+        self.orders.push(order);
+        i
+    }
+
+    /// The orders resting on a token's side at `price`, oldest first, with what remains of each (book units).
+    pub fn resting(&self, market: usize, outcome: usize, buy: bool, price: u64) -> Vec<(usize, u64)> {
+        self.orders
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| o.live && o.market == market && o.outcome == outcome && o.buy == buy && o.price == price)
+            .map(|(i, o)| (i, o.remaining()))
+            .collect()
+    }
+}
+
+fn side(buy: bool) -> &'static str {
+    if buy {
+        "BUY"
+    } else {
+        "SELL"
+    }
+}
+
+/// An order as GET /data/orders and GET /data/order/{id} show it (the catalog orders' shape).
+pub fn order_json(c: &Catalog, o: &Placed) -> Value {
+    let m = &c.markets[o.market];
+    json!({
+        "associateTrades": o.trades, "id": o.id, "status": o.status(), "market": m.condition_id,
+        "originalSize": decimal(o.original, 6), "outcome": m.outcomes[o.outcome], "makerAddress": o.maker_address,
+        "owner": o.owner, "price": decimal(o.price, 6), "side": side(o.buy), "sizeMatched": decimal(o.matched, 6),
+        "assetId": m.tokens[o.outcome], "expiration": o.expiration.to_string(), "order_type": o.order_type,
+        "createdAt": iso(o.created),
+    })
+}
+
+/// The user channel's `order` event of a placed order, with its market's condition id.
+pub fn order_event(c: &Catalog, o: &Placed, kind: OrderEventType) -> (String, Value) {
+    let m = &c.markets[o.market];
+    let event = json!({
+        "event_type": "order", "id": o.id, "owner": o.owner, "market": m.condition_id,
+        "asset_id": m.tokens[o.outcome], "side": side(o.buy), "price": decimal(o.price, 6),
+        "original_size": decimal(o.original, 6), "size_matched": decimal(o.matched, 6),
+        "outcome": m.outcomes[o.outcome], "type": kind.as_str(), "status": o.status(),
+        "timestamp": now_ms().to_string(), "associate_trades": o.trades,
+    });
+    (m.condition_id.clone(), event)
+}
+
+/// The maker side of a trade, as `maker_orders` lists it.
+fn maker_orders(c: &Catalog, l: &Ledger, t: &Trade) -> Vec<Value> {
+    let taker = &l.orders[t.taker];
+    let m = &c.markets[taker.market];
+    t.makers
+        .iter()
+        .map(|f| {
+            let (address, owner) = match f.order {
+                Some(i) => (l.orders[i].maker_address.as_str(), l.orders[i].owner.as_str()),
+                None => (LIQUIDITY, ""),
+            };
+            json!({
+                "order_id": f.id, "maker_address": address, "owner": owner, "matched_amount": decimal(f.size, 2),
+                "fee_rate_bps": t.fee_bps.to_string(), "price": decimal(t.price, 6), "asset_id": m.tokens[taker.outcome],
+                "outcome": m.outcomes[taker.outcome], "side": side(!taker.buy),
+            })
+        })
+        .collect()
+}
+
+/// Whether `account` took part in a trade: as its taker, or as the owner of one of its maker orders.
+pub fn involves(l: &Ledger, t: &Trade, account: usize) -> Option<bool> {
+    if l.orders[t.taker].account == account {
+        return Some(true);
+    }
+    t.makers.iter().any(|f| f.order.is_some_and(|i| l.orders[i].account == account)).then_some(false)
+}
+
+/// A trade as GET /data/trades shows it to `account` (the taker's view or a maker's).
+pub fn trade_json(c: &Catalog, l: &Ledger, t: &Trade, account: usize) -> Value {
+    let taker = &l.orders[t.taker];
+    let m = &c.markets[taker.market];
+    let as_taker = taker.account == account;
+    let mine = t.makers.iter().filter_map(|f| f.order).map(|i| &l.orders[i]).find(|o| o.account == account);
+    let (owner, address) = match (as_taker, mine) {
+        (false, Some(o)) => (o.owner.as_str(), o.maker_address.as_str()),
+        _ => (taker.owner.as_str(), taker.maker_address.as_str()),
+    };
+    let trader_side = if as_taker { "TAKER" } else { "MAKER" };
+    let secs = t.time_ms / 1000;
+    json!({
+        "id": t.id, "taker_order_id": taker.id, "market": m.condition_id, "asset_id": m.tokens[taker.outcome],
+        "side": side(taker.buy), "size": decimal(t.size, 2), "fee_rate_bps": t.fee_bps.to_string(),
+        "price": decimal(t.price, 6), "status": "MATCHED", "match_time": secs.to_string(),
+        "last_update": secs.to_string(), "outcome": m.outcomes[taker.outcome], "bucket_index": 0, "owner": owner,
+        "maker_address": address, "transaction_hash": t.tx, "trader_side": trader_side, "type": trader_side,
+        "maker_orders": maker_orders(c, l, t),
+    })
+}
+
+/// The user channel's `trade` event of a trade, for the account whose API key is `owner`.
+pub fn trade_event(c: &Catalog, l: &Ledger, t: &Trade, owner: &str) -> (String, Value) {
+    let taker = &l.orders[t.taker];
+    let m = &c.markets[taker.market];
+    let event = TradeEvent {
+        id: &t.id,
+        taker_order_id: &taker.id,
+        market: &m.condition_id,
+        asset_id: &m.tokens[taker.outcome],
+        side: side(taker.buy),
+        size: &decimal(t.size, 2),
+        price: &decimal(t.price, 6),
+        status: "MATCHED",
+        maker_orders: maker_orders(c, l, t),
+        owner,
+    }
+    .json();
+    (m.condition_id.clone(), event)
+}

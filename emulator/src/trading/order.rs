@@ -1,0 +1,219 @@
+//! The body of `POST /order` (one of `POST /orders`): `{order, owner, orderType, postOnly}`, read into the
+//! library's `Order`, whose EIP-712 hash the signature must cover. A V1 order carries `taker`, `nonce` and
+//! `feeRateBps`; a V2 order `timestamp` (ms), `metadata` and `builder` instead.
+
+use predictkit::book::{OrderType, Side};
+use predictkit::trade::eip712::{decode_hex, Address, U256};
+use predictkit::trade::order::{Order, SignatureType, Version};
+use serde_json::{Map, Value};
+
+use super::ecdsa;
+
+/// An order as submitted.
+pub struct Submitted {
+    pub order: Order,
+    pub signature: [u8; 65],
+    pub owner: String,
+    pub order_type: OrderType,
+    pub post_only: bool,
+}
+
+/// Why a submission is refused before it is looked at further.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// A V1 order while the exchange takes V2, or the reverse.
+    VersionMismatch,
+    Invalid(String),
+}
+
+pub const VERSION_MISMATCH: &str = "order_version_mismatch";
+
+const V1_FIELDS: [&str; 3] = ["taker", "nonce", "feeRateBps"];
+const V2_FIELDS: [&str; 3] = ["timestamp", "metadata", "builder"];
+
+fn invalid(message: impl Into<String>) -> Refusal {
+    Refusal::Invalid(message.into())
+}
+
+/// The order's version, from the fields it carries: V1's and V2's are not mixed.
+fn version_of(order: &Map<String, Value>) -> Result<Version, Refusal> {
+    let has = |names: &[&str]| names.iter().any(|n| order.get(*n).is_some_and(|v| !v.is_null()));
+    match (has(&V1_FIELDS), has(&V2_FIELDS)) {
+        (true, false) => Ok(Version::V1),
+        (false, true) => Ok(Version::V2),
+        (true, true) => Err(invalid("invalid order: it mixes V1 fields (taker, nonce, feeRateBps) with V2 fields (timestamp, metadata, builder)")),
+        (false, false) => Err(invalid("invalid order: it has neither V1 fields (taker, nonce, feeRateBps) nor V2 fields (timestamp, metadata, builder)")),
+    }
+}
+
+/// Only the version check of a submission: whether it is the exchange's version (for a batch, which is refused as
+/// a whole when one of its orders is not). Anything malformed is left to [`parse`].
+pub fn mismatched(item: &Value, version: Version) -> bool {
+    item.get("order").and_then(Value::as_object).and_then(|o| version_of(o).ok()).is_some_and(|v| v != version)
+}
+
+/// A whole number in a JSON number or a decimal string.
+fn uint(order: &Map<String, Value>, name: &str) -> Result<u64, Refusal> {
+    let rule = || invalid(format!("invalid order: {name} must be a whole number (a decimal string)"));
+    match order.get(name) {
+        Some(Value::Number(n)) => n.as_u64().ok_or_else(rule),
+        Some(Value::String(s)) if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => s.parse().map_err(|_| rule()),
+        None | Some(Value::Null) => Err(invalid(format!("invalid order: {name} is required"))),
+        _ => Err(rule()),
+    }
+}
+
+fn uint_or_zero(order: &Map<String, Value>, name: &str) -> Result<u64, Refusal> {
+    match order.get(name) {
+        None | Some(Value::Null) => Ok(0),
+        _ => uint(order, name),
+    }
+}
+
+fn u256(order: &Map<String, Value>, name: &str) -> Result<U256, Refusal> {
+    let text = match order.get(name) {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Number(n)) if n.is_u64() => n.to_string(),
+        None | Some(Value::Null) => return Err(invalid(format!("invalid order: {name} is required"))),
+        _ => String::new(),
+    };
+    U256::parse_decimal(&text).ok_or_else(|| invalid(format!("invalid order: {name} must be a decimal integer below 2^256")))
+}
+
+fn address(order: &Map<String, Value>, name: &'static str) -> Result<Address, Refusal> {
+    let text = order.get(name).and_then(Value::as_str).ok_or_else(|| invalid(format!("invalid order: {name} is required (an address)")))?;
+    Address::parse(name, text).map_err(|_| {
+        invalid(format!("invalid order: {name} must be an address: 0x and 40 hex digits (a correct EIP-55 checksum when mixed case)"))
+    })
+}
+
+fn bytes32(order: &Map<String, Value>, name: &str) -> Result<[u8; 32], Refusal> {
+    order
+        .get(name)
+        .and_then(Value::as_str)
+        .and_then(|s| s.strip_prefix("0x"))
+        .and_then(decode_hex)
+        .and_then(|b| b.try_into().ok())
+        .ok_or_else(|| invalid(format!("invalid order: {name} must be 0x and 64 hex digits")))
+}
+
+/// Reads one submission `{order, owner, orderType, postOnly}` for an exchange at `version`.
+pub fn parse(item: &Value, version: Version) -> Result<Submitted, Refusal> {
+    let body = item.as_object().ok_or_else(|| invalid("invalid order: each order must be a JSON object {order, owner, orderType, postOnly}"))?;
+    let o = body.get("order").and_then(Value::as_object).ok_or_else(|| invalid("invalid order: order is required (an object)"))?;
+    let found = version_of(o)?;
+    if found != version {
+        return Err(Refusal::VersionMismatch);
+    }
+    let owner = body.get("owner").and_then(Value::as_str).filter(|s| !s.is_empty()).ok_or_else(|| invalid("invalid order: owner is required (the API key)"))?;
+    let order_type = match body.get("orderType").and_then(Value::as_str) {
+        Some("GTC") => OrderType::Gtc,
+        Some("GTD") => OrderType::Gtd,
+        Some("FOK") => OrderType::Fok,
+        Some("FAK") => OrderType::Fak,
+        _ => return Err(invalid("invalid order: orderType must be GTC, GTD, FOK or FAK")),
+    };
+    let post_only = match body.get("postOnly") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err(invalid("invalid order: postOnly must be true or false")),
+    };
+    let side = match o.get("side") {
+        Some(Value::String(s)) if s == "BUY" => Side::Buy,
+        Some(Value::String(s)) if s == "SELL" => Side::Sell,
+        Some(Value::Number(n)) if n.as_u64() == Some(0) => Side::Buy,
+        Some(Value::Number(n)) if n.as_u64() == Some(1) => Side::Sell,
+        _ => return Err(invalid("invalid order: side must be BUY or SELL")),
+    };
+    let signature_type = match uint(o, "signatureType") {
+        Ok(0) => SignatureType::Eoa,
+        Ok(1) => SignatureType::PolyProxy,
+        Ok(2) => SignatureType::PolyGnosisSafe,
+        _ => return Err(invalid("invalid order: signatureType must be 0 (EOA), 1 (POLY_PROXY) or 2 (POLY_GNOSIS_SAFE)")),
+    };
+    let signature = o
+        .get("signature")
+        .and_then(Value::as_str)
+        .and_then(ecdsa::parse_signature)
+        .ok_or_else(|| invalid("invalid order: signature must be 0x and 130 hex digits (r, s, v with v 27/28 or 0/1)"))?;
+    let v1 = version == Version::V1;
+    let order = Order {
+        version,
+        salt: uint(o, "salt")?,
+        maker: address(o, "maker")?,
+        signer: address(o, "signer")?,
+        token_id: u256(o, "tokenId")?,
+        maker_amount: uint(o, "makerAmount")?,
+        taker_amount: uint(o, "takerAmount")?,
+        side,
+        signature_type,
+        expiration: uint_or_zero(o, "expiration")?,
+        taker: if v1 { address(o, "taker")? } else { Address::ZERO },
+        nonce: if v1 { u256(o, "nonce")? } else { U256::default() },
+        fee_rate_bps: if v1 { uint(o, "feeRateBps")? } else { 0 },
+        timestamp_ms: if v1 { 0 } else { uint(o, "timestamp")? },
+        metadata: if v1 { [0; 32] } else { bytes32(o, "metadata")? },
+        builder: if v1 { [0; 32] } else { bytes32(o, "builder")? },
+    };
+    Ok(Submitted { order, signature, owner: owner.to_owned(), order_type, post_only })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn v2() -> Value {
+        json!({
+            "order": {
+                "salt": 42, "maker": "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266", "signer": "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+                "tokenId": "1234", "makerAmount": "5000000", "takerAmount": "10000000", "side": "BUY", "expiration": "0",
+                "timestamp": "1700000000000", "metadata": format!("0x{}", "00".repeat(32)), "builder": format!("0x{}", "00".repeat(32)),
+                "signatureType": 0, "signature": format!("0x{}1b", "ab".repeat(64)),
+            },
+            "owner": "key", "orderType": "GTC", "postOnly": false,
+        })
+    }
+
+    #[test]
+    fn bodies_are_read_or_refused_with_a_reason() {
+        let s = parse(&v2(), Version::V2).ok().unwrap();
+        assert_eq!((s.order.maker_amount, s.order.taker_amount, s.order.timestamp_ms), (5_000_000, 10_000_000, 1_700_000_000_000));
+        assert_eq!(s.order_type, OrderType::Gtc);
+        assert_eq!(parse(&v2(), Version::V1).err(), Some(Refusal::VersionMismatch));
+        assert!(mismatched(&v2(), Version::V1) && !mismatched(&v2(), Version::V2));
+        let mut v1 = v2();
+        for f in V2_FIELDS {
+            v1["order"].as_object_mut().unwrap().remove(f);
+        }
+        v1["order"]["taker"] = json!("0x0000000000000000000000000000000000000000");
+        v1["order"]["nonce"] = json!("0");
+        v1["order"]["feeRateBps"] = json!("0");
+        assert!(parse(&v1, Version::V1).is_ok());
+        assert_eq!(parse(&v1, Version::V2).err(), Some(Refusal::VersionMismatch));
+        let broken = [
+            ("/order/makerAmount", json!("1.5"), "makerAmount"),
+            ("/order/side", json!("buy"), "side"),
+            ("/order/maker", json!("0x12"), "maker"),
+            ("/order/signature", json!("0x1234"), "signature"),
+            ("/order/signatureType", json!(3), "signatureType"),
+            ("/order/metadata", json!("0x00"), "metadata"),
+            ("/orderType", json!("IOC"), "orderType"),
+            ("/postOnly", json!("yes"), "postOnly"),
+            ("/owner", json!(""), "owner"),
+            ("/order/tokenId", json!("-1"), "tokenId"),
+        ];
+        for (pointer, value, name) in broken {
+            let mut body = v2();
+            *body.pointer_mut(pointer).unwrap() = value;
+            match parse(&body, Version::V2) {
+                Err(Refusal::Invalid(m)) => assert!(m.contains(name), "{m}"),
+                other => panic!("{pointer}: {:?}", other.err()),
+            }
+        }
+        assert!(matches!(parse(&json!([]), Version::V2), Err(Refusal::Invalid(_))));
+        let mut mixed = v2();
+        mixed["order"]["nonce"] = json!("0");
+        assert!(matches!(parse(&mixed, Version::V2), Err(Refusal::Invalid(m)) if m.contains("mixes")));
+    }
+}

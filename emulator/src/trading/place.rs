@@ -1,0 +1,386 @@
+//! `POST /order` and `POST /orders`: every check the service makes, then matching on the token's live book (the
+//! one `GET /book` serves and the market channel publishes), in one step under the streams' lock. Also the
+//! cancellation of placed orders, for `DELETE /order`, `DELETE /cancel-market-orders` and GTD expiry.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{HeaderMap, Method, Uri};
+use predictkit::book::{OrderType, Side as OrderSide};
+use predictkit::trade::eip712::{hex0x, keccak};
+use predictkit::trade::order::{domain, SignatureType};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::{json, Value};
+
+use super::engine::{self, Level, Taker};
+use super::ledger::{self, Ledger, MakerFill, Placed, Trade, HUNDREDTH};
+use super::order::{self, Refusal, Submitted, VERSION_MISMATCH};
+use super::precision::{self, Rules};
+use super::ecdsa;
+use crate::data::{decimal, hex, Account};
+use crate::params::{ok_json, ApiError, ApiResult};
+use crate::stream::book::parse_fixed;
+use crate::stream::{now_ms, Change, Effects, LiveBook, OrderEventType, Side};
+use crate::{lock, App};
+
+/// The most orders one `POST /orders` takes.
+pub const MAX_BATCH: usize = 15;
+/// A GTD order's expiration must be at least this far ahead.
+const GTD_MARGIN_SECS: u64 = 60;
+
+pub const POST_ONLY_CROSSES: &str = "invalid post-only order: order crosses book";
+pub const FOK_UNFILLED: &str = "order couldn't be fully filled, FOK orders are fully filled or killed";
+pub const FAK_UNMATCHED: &str = "no orders found to match with FAK order";
+pub const DUPLICATE: &str = "duplicate order";
+
+fn now_secs() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
+}
+
+fn type_text(t: OrderType) -> &'static str {
+    match t {
+        OrderType::Gtc => "GTC",
+        OrderType::Gtd => "GTD",
+        OrderType::Fok => "FOK",
+        OrderType::Fak => "FAK",
+    }
+}
+
+/// `POST /order`: `{order, owner, orderType, postOnly}`; the placement result, or 400 `{"error": reason}`.
+pub(crate) async fn place_order(State(app): State<Arc<App>>, method: Method, uri: Uri, headers: HeaderMap, body: Bytes) -> ApiResult {
+    let account = crate::account::auth(&app, &method, &uri, &headers, &body)?;
+    let item: Value = serde_json::from_slice(&body)
+        .ok()
+        .filter(Value::is_object)
+        .ok_or_else(|| ApiError::bad("body must be a JSON object {order, owner, orderType, postOnly}"))?;
+    expire(&app);
+    match submit(&app, account, &item) {
+        Ok(answer) => ok_json(&answer),
+        Err((Refusal::VersionMismatch, _)) => Err(ApiError::bad(VERSION_MISMATCH)),
+        Err((Refusal::Invalid(reason), _)) => Err(ApiError::bad(reason)),
+    }
+}
+
+/// `POST /orders`: an array of 1 to 15 of what `POST /order` takes; the results in the same order, a refused
+/// order as `{success: false, errorMsg}`. An order of the other version refuses the whole request.
+pub(crate) async fn place_orders(State(app): State<Arc<App>>, method: Method, uri: Uri, headers: HeaderMap, body: Bytes) -> ApiResult {
+    let account = crate::account::auth(&app, &method, &uri, &headers, &body)?;
+    let items = match serde_json::from_slice::<Value>(&body) {
+        Ok(Value::Array(items)) if (1..=MAX_BATCH).contains(&items.len()) => items,
+        _ => return Err(ApiError::bad(format!("body must be a JSON array of 1 to {MAX_BATCH} orders {{order, owner, orderType, postOnly}}"))),
+    };
+    let version = app.trading.version();
+    if items.iter().any(|item| order::mismatched(item, version)) {
+        return Err(ApiError::bad(VERSION_MISMATCH));
+    }
+    expire(&app);
+    let answers: Vec<Value> = items
+        .iter()
+        .map(|item| match submit(&app, account, item) {
+            Ok(answer) => answer,
+            Err((refusal, hash)) => {
+                let reason = match refusal {
+                    Refusal::VersionMismatch => VERSION_MISMATCH.to_owned(),
+                    Refusal::Invalid(reason) => reason,
+                };
+                json!({
+                    "success": false, "errorMsg": reason, "orderID": "", "orderHash": hash.unwrap_or_default(),
+                    "status": "", "takingAmount": "", "makingAmount": "",
+                })
+            }
+        })
+        .collect();
+    ok_json(&Value::Array(answers))
+}
+
+fn invalid(reason: impl Into<String>) -> Refusal {
+    Refusal::Invalid(reason.into())
+}
+
+/// Checks one submission and places it. A refusal carries the order hash when it got that far.
+fn submit(app: &App, account: usize, item: &Value) -> Result<Value, (Refusal, Option<String>)> {
+    let version = app.trading.version();
+    let s = order::parse(item, version).map_err(|r| (r, None))?;
+    let a = app.accounts.get(account).ok_or_else(|| (invalid("unknown account"), None))?;
+    let checked = check(app, &a, &s).map_err(|r| (r, None))?;
+    let id = hex0x(&checked.hash);
+    place(app, account, &a, &s, &checked).map_err(|r| (invalid(r), Some(id)))
+}
+
+/// What the checks before matching found out.
+struct Checked {
+    hash: [u8; 32],
+    token: String,
+    market: usize,
+    outcome: usize,
+}
+
+/// Owner, signer, token and market, maker and signature type, signature, and the order type's terms.
+fn check(app: &App, a: &Account, s: &Submitted) -> Result<Checked, Refusal> {
+    let o = &s.order;
+    if s.owner != a.api_key {
+        return Err(invalid("invalid order: owner must be the API key that signs the request"));
+    }
+    if !a.address.eq_ignore_ascii_case(&format!("0x{}", hex(&o.signer.0))) {
+        return Err(invalid("invalid order: signer must be the address of the API key"));
+    }
+    let token = o.token_id.to_decimal();
+    let (market, outcome) =
+        app.catalog.token(&token).ok_or_else(|| invalid("invalid order: tokenId is not a token of this service's markets"))?;
+    let m = &app.catalog.markets[market];
+    if !m.accepting_orders {
+        return Err(invalid("invalid order: the market is not accepting orders"));
+    }
+    // A tick the service never uses (the 0.000001 of the deepest special books) cannot become one by moving: refused
+    // here, before the (large) book is made live.
+    if precision::decimals(m.tick).is_none() {
+        let rules = Rules { tick: m.tick, min_size: 0 };
+        precision::check(rules, o.side, false, o.maker_amount, o.taker_amount).map_err(Refusal::Invalid)?;
+    }
+    match o.signature_type {
+        SignatureType::Eoa if o.maker != o.signer => {
+            return Err(invalid("invalid order: an EOA order (signatureType 0) must have maker equal to signer"))
+        }
+        SignatureType::PolyProxy | SignatureType::PolyGnosisSafe if o.maker == o.signer => {
+            return Err(invalid(
+                "invalid order: a proxy or Safe order (signatureType 1 or 2) must have the funder wallet as maker, not the signer",
+            ))
+        }
+        _ => {}
+    }
+    let exchange = app.trading.exchanges(o.version).for_market(m.neg_risk);
+    let hash = o.hash(&domain(o.version, app.trading.chain_id, exchange));
+    if ecdsa::recover(&hash, &s.signature) != Some(o.signer.0) {
+        return Err(invalid(
+            "invalid order signature: it is not the signer's signature of the order's EIP-712 hash (chain, exchange, version)",
+        ));
+    }
+    let market_order = matches!(s.order_type, OrderType::Fok | OrderType::Fak);
+    if s.post_only && market_order {
+        return Err(invalid("invalid post-only order: only GTC and GTD orders can be post-only"));
+    }
+    if s.order_type == OrderType::Gtd {
+        if o.expiration < now_secs() + GTD_MARGIN_SECS {
+            return Err(invalid(format!(
+                "invalid expiration: a GTD order's expiration must be a time in seconds at least {GTD_MARGIN_SECS} s ahead"
+            )));
+        }
+    } else if o.expiration != 0 {
+        return Err(invalid("invalid expiration: only GTD orders expire (expiration must be 0)"));
+    }
+    Ok(Checked { hash, token, market, outcome })
+}
+
+/// A trade's id: UUID-shaped, from the order hash and the trade's place in the order's fills.
+fn trade_id(hash: &[u8; 32], k: usize) -> String {
+    let mut data = hash.to_vec();
+    data.extend_from_slice(&(k as u64).to_be_bytes());
+    let h = hex(&keccak(&data)[..16]);
+    format!("{}-{}-{}-{}-{}", &h[0..8], &h[8..12], &h[12..16], &h[16..20], &h[20..32])
+}
+
+/// The precision rules, duplicates, matching and resting, on the live book under the streams' lock.
+fn place(app: &App, account: usize, a: &Account, s: &Submitted, c: &Checked) -> Result<Value, String> {
+    let mut ledger = lock(&app.trading.ledger);
+    app.stream
+        .trade(&c.token, c.hash, |book| match execute(app, &mut ledger, book, account, a, s, c) {
+            Ok((answer, effects)) => (Ok(answer), effects),
+            Err(reason) => (Err(reason), Effects::default()),
+        })
+        .map_err(|_| "the book of this token is not available".to_owned())?
+}
+
+/// Runs under both locks (ledger, then streams): the checks that need the live book (its tick and minimum size),
+/// the duplicate check, the plan, and, when the order is accepted, everything it changes and who hears of it.
+fn execute(
+    app: &App,
+    ledger: &mut Ledger,
+    book: &LiveBook,
+    account: usize,
+    a: &Account,
+    s: &Submitted,
+    c: &Checked,
+) -> Result<(Value, Effects), String> {
+    let o = &s.order;
+    let m = &app.catalog.markets[c.market];
+    let buy = o.side == OrderSide::Buy;
+    let market_order = matches!(s.order_type, OrderType::Fok | OrderType::Fak);
+    let min_size = parse_fixed(&book.min_order_size, 6).unwrap_or(m.min_order_size.saturating_mul(1_000_000));
+    precision::check(Rules { tick: book.tick, min_size }, o.side, market_order, o.maker_amount, o.taker_amount)?;
+    let id = hex0x(&c.hash);
+    if ledger.find(&id).is_some() {
+        return Err(DUPLICATE.into());
+    }
+    let taker = Taker { buy, maker: o.maker_amount, taker: o.taker_amount, by_cash: buy && market_order };
+    let (other, own) = if buy { (Side::Ask, Side::Bid) } else { (Side::Bid, Side::Ask) };
+    let other_levels = if buy { &book.asks } else { &book.bids };
+    let levels: Vec<Level> = other_levels
+        .iter()
+        .rev()
+        .take_while(|(price, _)| taker.crosses(*price))
+        .map(|&(price, size)| Level { price, size, makers: ledger.resting(c.market, c.outcome, !buy, price) })
+        .collect();
+    let plan = engine::plan(&taker, &levels);
+    if s.post_only && plan.crosses {
+        return Err(POST_ONLY_CROSSES.into());
+    }
+    match s.order_type {
+        OrderType::Fok if !plan.complete => return Err(FOK_UNFILLED.into()),
+        OrderType::Fak if plan.shares == 0 => return Err(FAK_UNMATCHED.into()),
+        _ => {}
+    }
+
+    // Accepted: the order, its fills, the makers' orders, and what rests.
+    let wide = |x: u64| u128::from(x) * 1_000_000;
+    let price = if buy { wide(o.maker_amount) / u128::from(o.taker_amount) } else { wide(o.taker_amount) / u128::from(o.maker_amount) };
+    let matched = plan.shares * HUNDREDTH;
+    let asked = if buy { o.taker_amount } else { o.maker_amount };
+    let now = now_ms();
+    let index = ledger.add(Placed {
+        id: id.clone(),
+        account,
+        owner: a.api_key.clone(),
+        maker_address: o.maker.checksummed(),
+        market: c.market,
+        outcome: c.outcome,
+        buy,
+        price: u64::try_from(price).unwrap_or(u64::MAX),
+        original: if taker.by_cash { asked.max(matched) } else { asked },
+        matched,
+        order_type: type_text(s.order_type),
+        expiration: o.expiration,
+        created: (now / 1000) as i64,
+        live: false,
+        canceled: false,
+        trades: Vec::new(),
+    });
+    let mut effects = Effects::default();
+    // The same draws as the book's `last_trade_price` events (see `Hub::trade`), so the hashes agree.
+    let mut rng = ChaCha8Rng::from_seed(c.hash);
+    let mut touched: Vec<usize> = Vec::new();
+    let first_trade = ledger.trades.len();
+    for (k, fill) in plan.fills.iter().enumerate() {
+        let tx = hex0x(&rng.random::<[u8; 32]>());
+        let tid = trade_id(&c.hash, k);
+        effects.changes.push(Change::Take { side: other, price: fill.price, taken: fill.taken, remaining: fill.remaining });
+        let mut makers = Vec::new();
+        if fill.liquidity > 0 {
+            makers.push(MakerFill { order: None, id: hex0x(&keccak(format!("liquidity:{tid}").as_bytes())), size: fill.liquidity });
+        }
+        for &(mi, size) in &fill.makers {
+            effects.reserve.push((other, fill.price, -(size as i64)));
+            let maker = &mut ledger.orders[mi];
+            maker.matched += size * HUNDREDTH;
+            maker.live = maker.remaining() > 0;
+            maker.trades.push(tid.clone());
+            makers.push(MakerFill { order: Some(mi), id: maker.id.clone(), size });
+            if !touched.contains(&mi) {
+                touched.push(mi);
+            }
+        }
+        ledger.orders[index].trades.push(tid.clone());
+        ledger.trades.push(Trade { id: tid, taker: index, size: fill.taken, price: fill.price, fee_bps: m.fee_bps, time_ms: now, tx, makers });
+    }
+    let rest = match s.order_type {
+        OrderType::Gtc | OrderType::Gtd => taker.shares().saturating_sub(plan.shares),
+        _ => 0,
+    };
+    if rest > 0 {
+        let price = ledger.orders[index].price;
+        let level = book.size_at(own, price).unwrap_or(0);
+        effects.changes.push(Change::Level { side: own, price, size: level.saturating_add(rest) });
+        effects.reserve.push((own, price, rest as i64));
+        ledger.orders[index].live = true;
+    }
+
+    // Who hears of it: the taker of its trades (and of its order, when it rests), each maker of its trades and of
+    // its order's new state.
+    let catalog = &app.catalog;
+    for t in &ledger.trades[first_trade..] {
+        effects.user.push((account, ledger::trade_event(catalog, ledger, t, &a.api_key)));
+        let mut told: Vec<usize> = Vec::new();
+        for mi in t.makers.iter().filter_map(|f| f.order) {
+            let maker = &ledger.orders[mi];
+            if !told.contains(&maker.account) {
+                told.push(maker.account);
+                effects.user.push((maker.account, ledger::trade_event(catalog, ledger, t, &maker.owner)));
+            }
+        }
+    }
+    for mi in touched {
+        let maker = &ledger.orders[mi];
+        effects.user.push((maker.account, ledger::order_event(catalog, maker, OrderEventType::Update)));
+    }
+    if rest > 0 {
+        effects.user.push((account, ledger::order_event(catalog, &ledger.orders[index], OrderEventType::Placement)));
+    }
+
+    let (making, taking) = if buy {
+        (decimal(plan.cash, 6), decimal(plan.shares, 2))
+    } else {
+        (decimal(plan.shares, 2), decimal(plan.cash, 6))
+    };
+    let status = if rest > 0 && plan.shares == 0 { "live" } else { "matched" };
+    let answer = json!({
+        "success": true, "errorMsg": "", "orderID": id, "orderHash": id, "status": status,
+        "takingAmount": taking, "makingAmount": making,
+    });
+    Ok((answer, effects))
+}
+
+/// Takes resting placed orders off their books (one step per token) and tells their accounts
+/// (`CANCELLATION`). Orders that do not rest are left alone. Answers the ids cancelled.
+pub(crate) fn cancel_placed(app: &App, ledger: &mut Ledger, indices: &[usize]) -> Vec<String> {
+    let mut by_token: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for &i in indices {
+        let o = &ledger.orders[i];
+        if o.live {
+            by_token.entry(app.catalog.markets[o.market].tokens[o.outcome].clone()).or_default().push(i);
+        }
+    }
+    let mut canceled = Vec::new();
+    for (token, list) in by_token {
+        let done = app.stream.trade(&token, [0; 32], |book| {
+            let mut effects = Effects::default();
+            let mut sizes: HashMap<(Side, u64), u64> = HashMap::new();
+            let mut ids = Vec::new();
+            for &i in &list {
+                let o = &mut ledger.orders[i];
+                let side = if o.buy { Side::Bid } else { Side::Ask };
+                let rest = o.remaining();
+                let size = sizes.entry((side, o.price)).or_insert_with(|| book.size_at(side, o.price).unwrap_or(0));
+                *size = size.saturating_sub(rest);
+                effects.changes.push(Change::Level { side, price: o.price, size: *size });
+                effects.reserve.push((side, o.price, -(rest as i64)));
+                o.live = false;
+                o.canceled = true;
+                ids.push(o.id.clone());
+                effects.user.push((o.account, ledger::order_event(&app.catalog, o, OrderEventType::Cancellation)));
+            }
+            (ids, effects)
+        });
+        if let Ok(ids) = done {
+            canceled.extend(ids);
+        }
+    }
+    canceled
+}
+
+/// Cancels the GTD orders whose expiration has come (called before the routes that read or change orders).
+pub(crate) fn expire(app: &App) {
+    let now = now_secs();
+    let mut ledger = lock(&app.trading.ledger);
+    let due: Vec<usize> = (0..ledger.orders.len())
+        .filter(|&i| {
+            let o = &ledger.orders[i];
+            o.live && o.order_type == "GTD" && o.expiration <= now
+        })
+        .collect();
+    if !due.is_empty() {
+        cancel_placed(app, &mut ledger, &due);
+    }
+}

@@ -1,0 +1,134 @@
+//! A development wallet, as a development chain's node offers one: `POST /wallet` answers EIP-1193 JSON-RPC
+//! requests with the well-known development keys, so the demo page and the tests can sign API-key challenges
+//! and orders without a browser extension. The keys are public knowledge and exist only in the emulator.
+
+use std::sync::{Arc, OnceLock};
+
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::response::Response;
+use k256::ecdsa::SigningKey;
+use predictkit::trade::eip712::{decode_hex, Address};
+use serde_json::{json, Value};
+
+use super::{ecdsa, typed_data};
+use crate::data::hex;
+use crate::params::json_text;
+use crate::App;
+
+/// The development chains' well-known keys (the standard test mnemonic's first accounts).
+const KEYS: [&str; 5] = [
+    "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
+    "59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d",
+    "5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a",
+    "7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6",
+    "47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a",
+];
+
+/// The wallet's accounts: key and address, in order.
+pub fn accounts() -> &'static [(SigningKey, Address)] {
+    static ACCOUNTS: OnceLock<Vec<(SigningKey, Address)>> = OnceLock::new();
+    ACCOUNTS.get_or_init(|| {
+        KEYS.iter()
+            .filter_map(|k| SigningKey::from_slice(&decode_hex(k)?).ok())
+            .map(|key| {
+                let address = Address(ecdsa::address_of(key.verifying_key()));
+                (key, address)
+            })
+            .collect()
+    })
+}
+
+/// The wallet's addresses, checksummed.
+pub fn addresses() -> Vec<String> {
+    accounts().iter().map(|(_, a)| a.checksummed()).collect()
+}
+
+/// EIP-1193 error codes.
+const UNAUTHORIZED: i64 = 4100;
+const UNSUPPORTED: i64 = 4200;
+const INVALID_PARAMS: i64 = -32602;
+const INVALID_REQUEST: i64 = -32600;
+const PARSE_ERROR: i64 = -32700;
+
+struct RpcError(i64, String);
+
+/// `POST /wallet`: one JSON-RPC request `{jsonrpc, id, method, params}`; answers `{jsonrpc, id, result}` or
+/// `{jsonrpc, id, error: {code, message}}`, always with status 200 (as JSON-RPC over HTTP does).
+pub async fn rpc(State(app): State<Arc<App>>, body: Bytes) -> Response {
+    let answer = match serde_json::from_slice::<Value>(&body) {
+        Err(_) => reply(&Value::Null, Err(RpcError(PARSE_ERROR, "the body is not JSON".into()))),
+        Ok(request) => {
+            let id = request.get("id").cloned().unwrap_or(Value::Null);
+            let result = match request.get("method").and_then(Value::as_str) {
+                None => Err(RpcError(INVALID_REQUEST, "a request needs a method".into())),
+                Some(method) => call(app.trading.chain_id, method, request.get("params").unwrap_or(&Value::Null)),
+            };
+            reply(&id, result)
+        }
+    };
+    json_text(axum::http::StatusCode::OK, answer.to_string())
+}
+
+fn reply(id: &Value, result: Result<Value, RpcError>) -> Value {
+    match result {
+        Ok(result) => json!({ "jsonrpc": "2.0", "id": id, "result": result }),
+        Err(RpcError(code, message)) => json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code, "message": message } }),
+    }
+}
+
+fn call(chain_id: u64, method: &str, params: &Value) -> Result<Value, RpcError> {
+    match method {
+        "eth_chainId" => Ok(format!("0x{chain_id:x}").into()),
+        "net_version" => Ok(chain_id.to_string().into()),
+        "eth_accounts" | "eth_requestAccounts" => Ok(addresses().into()),
+        "eth_signTypedData_v4" => sign_typed_data(params),
+        _ => Err(RpcError(UNSUPPORTED, format!("the development wallet does not support {method}"))),
+    }
+}
+
+/// `[address, typedData]`: the typed data as a JSON string (as EIP-1193 specifies) or an object.
+fn sign_typed_data(params: &Value) -> Result<Value, RpcError> {
+    let invalid = |m: &str| RpcError(INVALID_PARAMS, m.to_owned());
+    let list = params.as_array().filter(|l| l.len() == 2).ok_or_else(|| invalid("params must be [address, typedData]"))?;
+    let address = list[0].as_str().ok_or_else(|| invalid("params[0] must be an address"))?;
+    let address = Address::parse("address", address).map_err(|_| invalid("params[0] must be an address: 0x and 40 hex digits"))?;
+    let (key, _) = accounts()
+        .iter()
+        .find(|(_, a)| *a == address)
+        .ok_or_else(|| RpcError(UNAUTHORIZED, format!("{} is not an account of this wallet", address.checksummed())))?;
+    let doc = match &list[1] {
+        Value::String(text) => serde_json::from_str(text).map_err(|_| invalid("params[1] must be typed data (JSON)"))?,
+        object @ Value::Object(_) => object.clone(),
+        _ => return Err(invalid("params[1] must be typed data (JSON)")),
+    };
+    let digest = typed_data::digest(&doc).map_err(|e| invalid(&format!("invalid typed data: {e}")))?;
+    let signature = ecdsa::sign(key, &digest).ok_or_else(|| RpcError(INVALID_PARAMS, "could not sign".into()))?;
+    Ok(format!("0x{}", hex(&signature)).into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_wallet_holds_the_development_accounts() {
+        let list = addresses();
+        assert_eq!(list.len(), KEYS.len());
+        assert_eq!(list[0], "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266");
+        assert_eq!(list[1], "0x70997970C51812dc3A010C7d01b50e0d17dc79C8");
+        assert_eq!(list[2], "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC");
+        assert_eq!(list[3], "0x90F79bf6EB2c4f870365E785982E1f101E93b906");
+        assert_eq!(list[4], "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65");
+    }
+
+    #[test]
+    fn calls_answer_or_fail_with_their_codes() {
+        assert_eq!(call(80002, "eth_chainId", &Value::Null).ok().unwrap(), "0x13882");
+        assert_eq!(call(80002, "eth_foo", &Value::Null).err().unwrap().0, UNSUPPORTED);
+        let stranger = json!(["0x0000000000000000000000000000000000000001", "{}"]);
+        assert_eq!(call(80002, "eth_signTypedData_v4", &stranger).err().unwrap().0, UNAUTHORIZED);
+        let bad = json!([addresses()[0], "not json"]);
+        assert_eq!(call(80002, "eth_signTypedData_v4", &bad).err().unwrap().0, INVALID_PARAMS);
+    }
+}
