@@ -6,6 +6,7 @@ import { $, describeError } from "./ui.js";
 import { eventsView } from "./events.js";
 import { marketView } from "./market.js";
 import { ordersView } from "./orders.js";
+import { ticketView } from "./ticket.js";
 
 const LOCAL_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
 
@@ -31,6 +32,8 @@ const ctx = {
     const client = new Client({
       baseUrl,
       credentials,
+      // The local emulator is a development chain (Amoy's id); a real service signs for Polygon.
+      chainId: new URL(baseUrl).hostname === location.hostname && this.isLocal ? 80002 : 137,
       timeoutMs: 15_000,
       maxRetries: 2,
       onEvent: showRetryNotice,
@@ -42,10 +45,21 @@ const ctx = {
     this.client = client;
     this.baseUrl = baseUrl;
     this.account = credentials ? credentials.address : null;
+    this.signer = null;
     previous?.free();
     $("service-host").textContent = new URL(baseUrl).host;
     for (const listener of this.connectListeners) listener({ serviceChanged });
   },
+  /** The wallet that signs orders, once the user has traded (its API key is in the current client). */
+  signer: null,
+  /** The wallet's API key is now the client's: the account is the wallet's, and the views reload. */
+  useWallet(signer) {
+    this.signer = signer;
+    this.account = signer.address;
+    for (const listener of this.connectListeners) listener({ serviceChanged: false });
+  },
+  /** The outcome the market page shows ({ tokenId, conditionId }), set by the market view. */
+  marketTarget: () => ({}),
   onConnect(listener) {
     this.connectListeners.push(listener);
   },
@@ -162,6 +176,7 @@ try {
   views.events = eventsView(ctx);
   views.market = marketView(ctx);
   views.orders = ordersView(ctx);
+  ticketView(ctx, () => ctx.marketTarget());
   setUpServiceForm();
   $("notice-dismiss").addEventListener("click", hideRetryNotice);
   window.addEventListener("hashchange", route);

@@ -25,6 +25,7 @@ const RESYNC_REASONS = {
 };
 
 export function marketView(ctx) {
+  ctx.marketTarget = () => ({ tokenId: tokens[outcomeIndex], conditionId: market?.conditionId });
   let controller = null;
   let outcomeRun = 0;
   /** The OrderBook on screen; freed when replaced or when the view closes. */

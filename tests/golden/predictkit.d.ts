@@ -913,6 +913,17 @@ export interface ClientOptions {
      * has no local budget, and `rateLimits: false` disables them all.
      */
     rateLimits?: false | Partial<Record<RateLimitScope, RateLimit | false>>;
+    /** The chain orders and API keys are signed for: 137 (Polygon, default) or 80002 (Amoy). */
+    chainId?: number;
+    /**
+     * Who signs for the maker: "EOA" (default: the signer's own wallet), or "POLY_PROXY" /
+     * "POLY_GNOSIS_SAFE", whose owner signs for the wallet named by `funder`.
+     */
+    signatureType?: SignatureType;
+    /** The proxy or Safe wallet that holds the funds; required with POLY_PROXY and POLY_GNOSIS_SAFE. */
+    funder?: string;
+    /** The exchange contracts, for a chain without published ones (they are known for 137 and 80002). */
+    exchanges?: { exchange: string; negRiskExchange: string };
 }
 
 /** A rate budget: at most `requests` requests per sliding window of `windowMs` milliseconds. */
@@ -942,12 +953,15 @@ export interface RateLimit {
  * - `data-trades`: GET /data/trades (150 / 10 s).
  * - `cancel-burst`: DELETE /order, burst budget (2,400 / 10 s).
  * - `cancel-sustained`: DELETE /order, sustained budget (24,000 / 10 minutes).
+ * - `order-burst`: POST /order and POST /orders, burst budget (2,400 / 10 s).
+ * - `order-sustained`: POST /order and POST /orders, sustained budget (24,000 / 10 minutes).
  * - `activity`: all activity routes (GET /trades, GET /closed-positions); the interface states no limit.
  */
 export type RateLimitScope =
 | "catalog" | "events" | "markets" | "listings" | "tags" | "public-search"
 | "clob" | "clob-root" | "book" | "books" | "price" | "prices" | "midpoint" | "prices-history"
-| "batch-prices-history" | "data-trades" | "cancel-burst" | "cancel-sustained" | "activity";
+| "batch-prices-history" | "data-trades" | "cancel-burst" | "cancel-sustained" | "order-burst"
+| "order-sustained" | "activity";
 
 /** A request is waiting for local rate budget (`wait`) or is about to be retried (`retry`). */
 export interface ClientEvent {
@@ -1445,6 +1459,134 @@ export interface UserStream extends Stream<UserStreamEvent> {}
 
 
 
+/** Who signs for an order's maker (0, 1, 2 as the exchange numbers them). */
+export type SignatureType = "EOA" | "POLY_PROXY" | "POLY_GNOSIS_SAFE" | 0 | 1 | 2;
+
+/** How long an order lives: good till cancelled or a date, fill or kill, fill and kill. */
+export type OrderType = "GTC" | "GTD" | "FOK" | "FAK";
+
+/**
+ * A wallet that signs EIP-712 typed data. PredictKit never holds a private key: it hands the signer an
+ * `eth_signTypedData_v4` document (`EIP712Domain` included) and takes back a 65-byte signature.
+ * `walletSigner`, `viemSigner` and `ethersSigner` make one from common wallets.
+ */
+export interface Signer {
+    address: string;
+    signTypedData(typedData: TypedData): Promise<string> | string;
+}
+
+/** An `eth_signTypedData_v4` document. Integers are decimal strings, the domain's chainId a number. */
+export interface TypedData {
+    types: Record<string, { name: string; type: string }[]>;
+    domain: { name: string; version: string; chainId: number; verifyingContract?: string };
+    primaryType: string;
+    message: Record<string, string>;
+}
+
+/** The API key now held by the client (its secret and passphrase stay inside the library). */
+export interface ApiKeyInfo {
+    address: string;
+    apiKey: string;
+}
+
+/** A limit order: `size` shares at `price`. Decimals as numbers (`0.56`) or text (`"0.56"`). */
+export interface OrderParams {
+    tokenId: string;
+    side: "BUY" | "SELL";
+    price: number | string;
+    /** Shares, at most 2 decimals, at least the market's minimum order size. */
+    size: number | string;
+    /** Default "GTC". */
+    orderType?: OrderType;
+    /** GTD only: seconds since the epoch, at least a minute ahead. */
+    expiration?: number;
+    /** Rest on the book or be refused; GTC and GTD only. */
+    postOnly?: boolean;
+    /** The token's market; found from the book when absent (one more request, once per token). */
+    conditionId?: string;
+}
+
+/** A market order: a buy spends `amount` cash, a sell gives `amount` shares (at most 2 decimals). */
+export interface MarketOrderParams {
+    tokenId: string;
+    side: "BUY" | "SELL";
+    amount: number | string;
+    /** The worst price to accept; the price the book reaches for `amount` when absent. */
+    price?: number | string;
+    /** "FOK" (default) or "FAK". */
+    orderType?: "FOK" | "FAK";
+    conditionId?: string;
+}
+
+/** An order built and not signed: what the wallet will be asked to sign, and what it means. */
+export interface OrderDraft {
+    version: 1 | 2;
+    chainId: number;
+    /** The exchange contract that verifies it (the neg-risk exchange for neg-risk markets). */
+    exchange: string;
+    tokenId: string;
+    side: "BUY" | "SELL";
+    orderType: OrderType;
+    postOnly: boolean;
+    /** Seconds; "0" for none. */
+    expiration: string;
+    /** What the maker gives and gets, in 10^-6 units (cash for a buy's maker amount, shares for a sell's). */
+    makerAmount: string;
+    takerAmount: string;
+    feeRateBps: string;
+    /** The amounts as decimals: shares and cash, and the price they make. */
+    shares: string;
+    cash: string;
+    price: number;
+    tickSize: string;
+    negRisk: boolean;
+    /** The fee a taker pays at this price, in cash, when the market charges one. */
+    fee?: number;
+}
+
+/** A signed order, as `signOrder` returns it and `postOrder` takes it. */
+export interface SignedOrder {
+    version: 1 | 2;
+    salt: string;
+    maker: string;
+    signer: string;
+    tokenId: string;
+    makerAmount: string;
+    takerAmount: string;
+    side: "BUY" | "SELL";
+    expiration: string;
+    signatureType: 0 | 1 | 2;
+    signature: string;
+    orderType: OrderType;
+    postOnly: boolean;
+    /** V1 only. */
+    taker?: string;
+    nonce?: string;
+    feeRateBps?: string;
+    /** V2 only: milliseconds, and two 32-byte words. */
+    timestamp?: string;
+    metadata?: string;
+    builder?: string;
+}
+
+/** The service's answer to a placed order. */
+export interface OrderResult {
+    success: boolean;
+    errorMsg: string;
+    orderID: string;
+    status: "live" | "matched" | "unmatched" | "delayed" | "pending_settlement" | "error" | string;
+    takingAmount: string;
+    makingAmount: string;
+    orderHash?: string | null;
+}
+
+/** `postOrder`'s options: the call's, and `postOnly` over the signed order's. */
+export interface PostOrderOptions extends RequestOptions {
+    postOnly?: boolean;
+}
+
+
+
 /**
  * A client of the service. Create one per service and share it: it holds the rate budgets.
  *
@@ -1455,6 +1597,24 @@ export interface UserStream extends Stream<UserStreamEvent> {}
 export class Client {
     free(): void;
     [Symbol.dispose](): void;
+    /**
+     * Builds a market order: a buy spends `amount` cash, a sell gives `amount` shares, at `price` or else
+     * at the price the book reaches for that amount (FOK refuses a book too thin with `NO_MATCH`).
+     */
+    buildMarketOrder(params: MarketOrderParams, options?: RequestOptions): Promise<OrderDraft>;
+    /**
+     * Builds a limit order with exact amounts from the market's tick size (GET /clob-markets, learnt
+     * once per market) and refuses what the service would refuse: a price off the tick or outside
+     * [tick, 1 − tick], more than 2 decimals of size, a size under the minimum, `postOnly` with FOK/FAK,
+     * an expiration on anything but GTD. Resolves to a draft to show the user (amounts, price, fee) and
+     * then sign.
+     *
+     * @example
+     * const draft = await client.buildOrder({ tokenId, side: "BUY", price: 0.56, size: 20 });
+     * const signed = await client.signOrder(draft, signer);
+     * const result = await client.postOrder(signed);
+     */
+    buildOrder(params: OrderParams, options?: RequestOptions): Promise<OrderDraft>;
     /**
      * DELETE /cancel-market-orders — cancels the account's orders in a market and/or asset (§4.22).
      *
@@ -1470,6 +1630,23 @@ export class Client {
      * const { canceled, not_canceled } = await client.cancelOrder(orderId);
      */
     cancelOrder(orderId: string, options?: RequestOptions): Promise<CancelResult>;
+    /**
+     * Creates the API key of the signer's wallet (and `nonce`, default 0) and keeps it as this client's
+     * credentials: the wallet signs a `ClobAuth` message, nothing else. Resolves to `{ address, apiKey }`;
+     * the secret and passphrase stay inside the library.
+     *
+     * @example
+     * await client.createOrDeriveApiKey(walletSigner(window.ethereum, account));
+     */
+    createApiKey(signer: Signer, nonce?: number | string, options?: RequestOptions): Promise<ApiKeyInfo>;
+    /**
+     * Derives the signer's API key, or creates it when there is none yet (two signatures at most).
+     */
+    createOrDeriveApiKey(signer: Signer, nonce?: number | string, options?: RequestOptions): Promise<ApiKeyInfo>;
+    /**
+     * Derives the signer's existing API key (GET /auth/derive-api-key) and keeps it as this client's credentials.
+     */
+    deriveApiKey(signer: Signer, nonce?: number | string, options?: RequestOptions): Promise<ApiKeyInfo>;
     /**
      * POST /batch-prices-history — midpoint histories of up to 20 tokens (§4.18).
      *
@@ -1659,6 +1836,10 @@ export class Client {
      */
     getUserTrades(params?: UserTradesParams, options?: RequestOptions): Promise<Page<UserTrade>>;
     /**
+     * GET /version: the exchange's order version (1 or 2), which decides how orders are built and signed.
+     */
+    getVersion(options?: RequestOptions): Promise<1 | 2>;
+    /**
      * Every closed position of a wallet, page after page (by offset).
      *
      * @example
@@ -1745,12 +1926,36 @@ export class Client {
      */
     constructor(options: ClientOptions);
     /**
+     * Builds, signs and places a market order (FOK unless `orderType: "FAK"`).
+     */
+    placeMarketOrder(params: MarketOrderParams, signer: Signer, options?: RequestOptions): Promise<OrderResult>;
+    /**
+     * Builds, signs and places a limit order. When the service answers that the order's version is not
+     * the exchange's, the version is read again and the order rebuilt and signed once more.
+     */
+    placeOrder(params: OrderParams, signer: Signer, options?: RequestOptions): Promise<OrderResult>;
+    /**
+     * POST /order: places a signed order (`orderType` and `postOnly` as signed unless given here).
+     * Needs credentials. Resolves to the service's answer `{ success, errorMsg, orderID, status,
+     * takingAmount, makingAmount }`; a refusal rejects with `API` and the service's reason as `body`.
+     */
+    postOrder(order: SignedOrder, orderType?: OrderType, options?: PostOrderOptions): Promise<OrderResult>;
+    /**
+     * POST /orders: places 1 to 15 signed orders at once. Resolves to one answer per order, in order.
+     */
+    postOrders(orders: SignedOrder[], options?: RequestOptions): Promise<OrderResult[]>;
+    /**
      * GET /public-search — events and tags matching a term (§4.10).
      *
      * @example
      * const { events, pagination } = await client.publicSearch({ q: "election", limit_per_type: 5 });
      */
     publicSearch(params?: PublicSearchParams, options?: RequestOptions): Promise<SearchResult>;
+    /**
+     * Has the signer sign a draft (EIP-712, the exchange's domain): the maker is the signer, or the
+     * client's `funder` for POLY_PROXY and POLY_GNOSIS_SAFE.
+     */
+    signOrder(draft: OrderDraft, signer: Signer, options?: RequestOptions): Promise<SignedOrder>;
     /**
      * Estimates how far the local clock is from the service's and signs with the difference from then on.
      * Reads GET /time where the service has it, else the `Date` header of that answer (whole seconds;

@@ -1,0 +1,202 @@
+// Trading against the emulator: API keys from a wallet, orders built exactly, signed by the wallet (the
+// emulator's development wallet, as a local chain's node offers), placed, matched, listed, cancelled;
+// and every refusal made locally with nothing sent.
+import { test, before, beforeEach } from "node:test";
+import assert from "node:assert/strict";
+import { pk, EMULATOR, PKG_DIR, rejectsWith, admin as adminAt } from "./helpers.mjs";
+
+const { walletSigner } = await import(`${PKG_DIR}/signers.mjs`);
+const admin = (method, path, body) => adminAt(EMULATOR, method, path, body);
+
+/** The emulator's wallet as an EIP-1193 provider. */
+const provider = {
+  async request({ method, params }) {
+    const res = await fetch(`${EMULATOR}/wallet`, { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+    const answer = await res.json();
+    if (answer.error) throw Object.assign(new Error(answer.error.message), { code: answer.error.code });
+    return answer.result;
+  },
+};
+
+let accounts;
+let market; // { conditionId, tokenId, tick, minSize, bestBid, bestAsk }
+
+const newClient = (extra = {}) => new pk.Client({ baseUrl: EMULATOR, chainId: 80002, rateLimits: false, ...extra });
+
+async function orderRequests() {
+  const { requests } = await admin("GET", "/__admin/requests?path=/order");
+  return requests.filter((r) => r.method === "POST" && r.path === "/order");
+}
+
+before(async () => {
+  accounts = await provider.request({ method: "eth_requestAccounts" });
+  assert.ok(accounts.length >= 2, "the emulator's wallet has at least two accounts");
+  const page = await (await fetch(`${EMULATOR}/sampling-markets`)).json();
+  for (const m of page.data) {
+    const tokenId = m.tokens[0].token_id;
+    const info = await (await fetch(`${EMULATOR}/clob-markets/${m.condition_id}`)).json();
+    const book = await (await fetch(`${EMULATOR}/book?token_id=${tokenId}`)).json();
+    if (!m.accepting_orders || !book.bids.length || !book.asks.length) continue;
+    const bestBid = Math.max(...book.bids.map((l) => Number(l.price)));
+    const bestAsk = Math.min(...book.asks.map((l) => Number(l.price)));
+    if (info.mts === 0.01 && bestAsk - bestBid >= 0.03) {
+      market = { conditionId: m.condition_id, tokenId, tick: info.mts, minSize: info.mos, bestBid, bestAsk };
+      break;
+    }
+  }
+  assert.ok(market, "a market with a 0.01 tick and a spread of three ticks");
+});
+beforeEach(() => admin("POST", "/__admin/reset"));
+
+test("API keys: created from the wallet's signature, refused twice, derived, and used for the account's routes", async () => {
+  const client = newClient();
+  const signer = walletSigner(provider, accounts[0]);
+  const created = await client.createApiKey(signer);
+  assert.deepEqual(Object.keys(created).sort(), ["address", "apiKey"], "no secret or passphrase handed out");
+  assert.equal(created.address, accounts[0]);
+  assert.match(created.apiKey, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  assert.equal(client.hasCredentials, true);
+  const page = await client.getOpenOrders();
+  assert.deepEqual(page.data, [], "the new account has no orders");
+
+  const again = await rejectsWith(assert, client.createApiKey(signer), "API");
+  assert.equal(again.status, 400);
+  const other = newClient();
+  assert.equal((await other.deriveApiKey(signer)).apiKey, created.apiKey, "derived: the same key");
+  assert.equal((await other.createOrDeriveApiKey(signer)).apiKey, created.apiKey);
+  // A fresh nonce has no key yet: createOrDerive creates it.
+  const fresh = await newClient().createOrDeriveApiKey(signer, 7);
+  assert.notEqual(fresh.apiKey, created.apiKey);
+  await rejectsWith(assert, newClient().deriveApiKey(signer, 8), "NOT_FOUND");
+
+  // A signer that claims another address: the service recovers the real one and refuses.
+  const liar = { address: accounts[1], signTypedData: (td) => signer.signTypedData(td) };
+  await rejectsWith(assert, newClient().createApiKey(liar), "UNAUTHORIZED");
+});
+
+test("every refusal is made locally, with no order sent", async () => {
+  const client = newClient();
+  const signer = walletSigner(provider, accounts[0]);
+  await client.createApiKey(signer);
+  const base = { tokenId: market.tokenId, side: "BUY", price: 0.5, size: 10, conditionId: market.conditionId };
+  const cases = [
+    [{ ...base, price: 0.505 }, "price"],
+    [{ ...base, price: 0.001 }, "price"],
+    [{ ...base, price: 1 }, "price"],
+    [{ ...base, price: 0.995 }, "price"],
+    [{ ...base, size: 10.001 }, "size"],
+    [{ ...base, size: market.minSize - 0.01 }, "size"],
+    [{ ...base, orderType: "FOK", postOnly: true }, "postOnly"],
+    [{ ...base, expiration: Math.floor(Date.now() / 1000) + 3600 }, "expiration"],
+    [{ ...base, orderType: "GTD" }, "expiration"],
+    [{ ...base, orderType: "GTD", expiration: Math.floor(Date.now() / 1000) + 30 }, "expiration"],
+    [{ ...base, tokenId: "0x12" }, "tokenId"],
+    [{ ...base, side: "buy" }, "side"],
+    [{ ...base, postonly: true }, "postonly"],
+  ];
+  for (const [params, param] of cases) {
+    const e = await rejectsWith(assert, client.placeOrder(params, signer), "INVALID_PARAMS");
+    assert.equal(e.param, param, JSON.stringify(params));
+  }
+  await rejectsWith(assert, client.placeMarketOrder({ tokenId: market.tokenId, side: "BUY", amount: 5.001 }, signer), "INVALID_PARAMS");
+  await rejectsWith(assert, client.placeMarketOrder({ tokenId: market.tokenId, side: "BUY", amount: 5, orderType: "GTC" }, signer), "INVALID_PARAMS");
+  // Signers that fail: a refusal, a throw, garbage.
+  const refusing = { address: accounts[0], signTypedData: async () => { throw new Error("User rejected the request."); } };
+  const e = await rejectsWith(assert, client.placeOrder(base, refusing), "SIGNER");
+  assert.equal(e.cause.message, "User rejected the request.");
+  await rejectsWith(assert, client.placeOrder(base, { address: accounts[0], signTypedData() { throw new TypeError("boom"); } }), "SIGNER");
+  await rejectsWith(assert, client.placeOrder(base, { address: accounts[0], signTypedData: () => "0x1234" }), "SIGNER");
+  await rejectsWith(assert, client.placeOrder(base, { address: "0xnope", signTypedData: () => "" }), "INVALID_PARAMS");
+  await rejectsWith(assert, client.placeOrder(base, null), "INVALID_PARAMS");
+  // Without credentials nothing is signed or sent.
+  await rejectsWith(assert, newClient().placeOrder(base, signer), "UNAUTHORIZED");
+  assert.deepEqual(await orderRequests(), [], "no POST /order reached the service");
+});
+
+test("orders are built exactly, placed, listed, matched by another account and cancelled", async () => {
+  const alice = newClient();
+  const aliceSigner = walletSigner(provider, accounts[0]);
+  await alice.createApiKey(aliceSigner);
+  const bob = newClient();
+  const bobSigner = walletSigner(provider, accounts[1]);
+  await bob.createApiKey(bobSigner);
+
+  // A buy inside the spread rests.
+  const price = Math.round((market.bestBid + 0.01) * 100) / 100;
+  const draft = await alice.buildOrder({ tokenId: market.tokenId, side: "BUY", price, size: 19.99 });
+  assert.equal(draft.version, 2);
+  assert.equal(draft.takerAmount, "19990000");
+  assert.equal(draft.makerAmount, String(Math.round(price * 100) * 199900));
+  assert.equal(draft.shares, "19.99");
+  assert.equal(draft.tickSize, "0.01");
+  const signed = await alice.signOrder(draft, aliceSigner);
+  assert.equal(signed.maker, accounts[0]);
+  assert.match(signed.signature, /^0x[0-9a-f]{130}$/);
+  const placed = await alice.postOrder(signed);
+  assert.equal(placed.success, true, placed.errorMsg);
+  assert.equal(placed.status, "live");
+  const open = await alice.getOpenOrders();
+  assert.deepEqual(open.data.map((o) => o.id), [placed.orderID]);
+  assert.equal(open.data[0].price, String(price));
+  const book = await alice.getOrderBook(market.tokenId);
+  assert.ok(book.bids.some((l) => Number(l.price) === price), "the order rests on the book");
+
+  // Bob sells into it: matched.
+  const sold = await bob.placeOrder({ tokenId: market.tokenId, side: "SELL", price, size: 10 }, bobSigner);
+  assert.equal(sold.success, true, sold.errorMsg);
+  assert.equal(sold.status, "matched");
+  const after = (await alice.getOpenOrders()).data[0];
+  assert.equal(Number(after.sizeMatched), 10);
+  const trades = await bob.getUserTrades();
+  assert.ok(trades.data.length >= 1, "bob's fill is recorded");
+
+  // Alice cancels the rest.
+  const canceled = await alice.cancelOrder(placed.orderID);
+  assert.deepEqual(canceled.canceled, [placed.orderID]);
+  assert.deepEqual((await alice.getOpenOrders()).data, []);
+
+  // A post-only order that would cross is refused by the service.
+  const crossing = await rejectsWith(assert, alice.placeOrder({ tokenId: market.tokenId, side: "BUY", price: market.bestAsk, size: 5, postOnly: true }, aliceSigner), "API");
+  assert.match(crossing.body, /post-only/);
+});
+
+test("market orders: FOK at the book's price fills; a FOK the book cannot fill is refused", async () => {
+  const client = newClient();
+  const signer = walletSigner(provider, accounts[0]);
+  await client.createApiKey(signer);
+  const draft = await client.buildMarketOrder({ tokenId: market.tokenId, side: "BUY", amount: 5 });
+  assert.equal(draft.orderType, "FOK");
+  assert.equal(draft.makerAmount, "5000000");
+  assert.ok(Number(draft.price) >= market.bestAsk, `priced from the book: ${draft.price}`);
+  const filled = await client.postOrder(await client.signOrder(draft, signer));
+  assert.equal(filled.status, "matched");
+  await rejectsWith(assert, client.buildMarketOrder({ tokenId: market.tokenId, side: "BUY", amount: 100_000_000 }), "NO_MATCH");
+});
+
+test("a batch of orders is placed in one request; a version change is followed once", async () => {
+  const client = newClient();
+  const signer = walletSigner(provider, accounts[0]);
+  await client.createApiKey(signer);
+  const low = Math.round((market.bestBid - 0.02) * 100) / 100;
+  const signed = [];
+  for (const size of [5, 6, 7]) {
+    signed.push(await client.signOrder(await client.buildOrder({ tokenId: market.tokenId, side: "BUY", price: low, size }), signer));
+  }
+  const results = await client.postOrders(signed);
+  assert.equal(results.length, 3);
+  assert.ok(results.every((r) => r.success && r.status === "live"), JSON.stringify(results));
+  await rejectsWith(assert, client.postOrders([]), "INVALID_PARAMS");
+  await rejectsWith(assert, client.postOrders(Array(16).fill(signed[0])), "INVALID_PARAMS");
+
+  // The exchange moves to V1: the client's V2 order is refused, it re-reads /version and signs a V1 order.
+  assert.equal(await client.getVersion(), 2);
+  await admin("POST", "/__admin/version", { version: 1 });
+  const placed = await client.placeOrder({ tokenId: market.tokenId, side: "BUY", price: low, size: 8 }, signer);
+  assert.equal(placed.success, true, placed.errorMsg);
+  const posts = await orderRequests();
+  assert.equal(posts.length, 2, "one refused V2 post, one V1 post");
+  assert.equal(await client.getVersion(), 1);
+  // A stale signed order is refused by the service, not retried.
+  const e = await rejectsWith(assert, client.postOrder(signed[0]), "API");
+  assert.match(e.body, /order_version_mismatch|duplicate/);
+});
