@@ -3,8 +3,22 @@
 // takes back the signature. These adapters make one from the wallets pages use; none of those libraries
 // is a dependency of this package.
 
-function fail(message) {
-  throw new TypeError(`predictkit: ${message}`);
+/** `INVALID_PARAMS`, as the library's own errors are (`isPredictKitError` is true of it). */
+function invalid(param, message) {
+  return Object.assign(new Error(`${param}: ${message}`), { name: "PredictKitError", code: "INVALID_PARAMS", param });
+}
+
+function fail(param, message) {
+  throw invalid(param, message);
+}
+
+/** Reads a caller's value through `read`; a getter or Proxy trap that throws is `INVALID_PARAMS`. */
+function readSafely(param, read) {
+  try {
+    return read();
+  } catch {
+    throw invalid(param, "could not be read (a getter or Proxy threw)");
+  }
 }
 
 /** The document's own types without `EIP712Domain` (viem and ethers derive it from the domain). */
@@ -30,8 +44,9 @@ function bigintMessage(typedData) {
  * const signer = walletSigner(window.ethereum, address);
  */
 export function walletSigner(provider, address) {
-  if (!provider || typeof provider.request !== "function") fail("walletSigner needs an EIP-1193 provider (with request())");
-  if (typeof address !== "string") fail("walletSigner needs the account's address");
+  const request = readSafely("provider", () => provider?.request);
+  if (typeof request !== "function") fail("provider", "must be an EIP-1193 provider (with request())");
+  if (typeof address !== "string" || address.length > 64) fail("address", "must be the account's address");
   return Object.freeze({
     address,
     signTypedData: (typedData) =>
@@ -46,12 +61,14 @@ export function walletSigner(provider, address) {
  * const signer = viemSigner(createWalletClient({ account, chain: polygon, transport: custom(window.ethereum) }));
  */
 export function viemSigner(accountOrClient) {
-  const account = accountOrClient?.account ?? accountOrClient;
-  const address = typeof account === "string" ? account : account?.address;
-  if (typeof address !== "string" || typeof accountOrClient?.signTypedData !== "function") {
-    fail("viemSigner needs a viem account or a wallet client with an account");
+  const [account, address, sign, isClient] = readSafely("accountOrClient", () => {
+    const account = accountOrClient?.account ?? accountOrClient;
+    const address = typeof account === "string" ? account : account?.address;
+    return [account, address, accountOrClient?.signTypedData, accountOrClient?.account !== undefined];
+  });
+  if (typeof address !== "string" || typeof sign !== "function") {
+    fail("accountOrClient", "must be a viem account or a wallet client with an account");
   }
-  const isClient = accountOrClient.account !== undefined;
   return Object.freeze({
     address,
     signTypedData: (typedData) =>
@@ -73,10 +90,15 @@ export function viemSigner(accountOrClient) {
  * const signer = await ethersSigner(await new BrowserProvider(window.ethereum).getSigner());
  */
 export async function ethersSigner(signer) {
-  if (typeof signer?.signTypedData !== "function" || typeof signer?.getAddress !== "function") {
-    fail("ethersSigner needs an ethers v6 Signer");
+  const [sign, getAddress] = readSafely("signer", () => [signer?.signTypedData, signer?.getAddress]);
+  if (typeof sign !== "function" || typeof getAddress !== "function") fail("signer", "must be an ethers v6 Signer");
+  let address;
+  try {
+    address = await signer.getAddress();
+  } catch (cause) {
+    throw Object.assign(new Error("the signer could not tell its address"), { name: "PredictKitError", code: "SIGNER", cause });
   }
-  const address = await signer.getAddress();
+  if (typeof address !== "string") fail("signer", "answered getAddress() with something other than an address");
   return Object.freeze({
     address,
     signTypedData: (typedData) => signer.signTypedData(typedData.domain, messageTypes(typedData), typedData.message),
