@@ -3,7 +3,7 @@
 //! takes back. Every value a caller hands in is read as hostile data and checked here.
 
 use super::amounts::{self, Amounts, MarketRules};
-use super::eip712::{decode_hex, hex0x, Address, U256};
+use super::eip712::{decode_hex, Address, U256};
 use super::order::{Order, SignatureType, Version, MAX_SALT};
 use crate::api::{JsonWriter, Params, Value};
 use crate::book::math::{calculate_fee, FeeRate};
@@ -287,6 +287,12 @@ impl Draft {
 
     /// A draft handed back by the caller: every field checked again (it may have been changed).
     pub fn from_params(p: &Params) -> Result<Self, Error> {
+        let exchange = Address::parse("exchange", required(text(p, "exchange")?, "exchange")?)?;
+        Self::read(p, whole(p, "chainId")?, exchange)
+    }
+
+    /// The fields a draft shares with a signed order, for `chain_id` and `exchange`.
+    fn read(p: &Params, chain_id: u64, exchange: Address) -> Result<Self, Error> {
         let version = match p.get("version") {
             Value::Number(n) if *n == 1.0 => Version::V1,
             Value::Number(n) if *n == 2.0 => Version::V2,
@@ -302,8 +308,8 @@ impl Draft {
         token_id(token)?;
         Ok(Self {
             version,
-            chain_id: whole(p, "chainId")?,
-            exchange: Address::parse("exchange", required(text(p, "exchange")?, "exchange")?)?,
+            chain_id,
+            exchange,
             token_id: token.to_owned(),
             side: Side::parse(required(text(p, "side")?, "side")?)?,
             amounts: Amounts { maker: amount("makerAmount")?, taker: amount("takerAmount")? },
@@ -341,25 +347,7 @@ impl Draft {
 pub fn signed_json(order: &Order, signature: &str, order_type: OrderType, post_only: bool) -> String {
     let mut w = JsonWriter::object();
     w.field_raw("version", if order.version == Version::V1 { "1" } else { "2" });
-    w.field_str("salt", &crate::trade::decimal(order.salt));
-    w.field_str("maker", &order.maker.checksummed());
-    w.field_str("signer", &order.signer.checksummed());
-    if order.version == Version::V1 {
-        w.field_str("taker", &order.taker.checksummed());
-        w.field_str("nonce", &order.nonce.to_decimal());
-        w.field_str("feeRateBps", &crate::trade::decimal(order.fee_rate_bps));
-    } else {
-        w.field_str("timestamp", &crate::trade::decimal(order.timestamp_ms));
-        w.field_str("metadata", &hex0x(&order.metadata));
-        w.field_str("builder", &hex0x(&order.builder));
-    }
-    w.field_str("tokenId", &order.token_id.to_decimal());
-    w.field_str("makerAmount", &crate::trade::decimal(order.maker_amount));
-    w.field_str("takerAmount", &crate::trade::decimal(order.taker_amount));
-    w.field_str("side", side_text(order.side));
-    w.field_str("expiration", &crate::trade::decimal(order.expiration));
-    w.field_raw("signatureType", &crate::trade::decimal(order.signature_type as u64));
-    w.field_str("signature", signature);
+    order.write_fields(&mut w, signature, true);
     w.field_str("orderType", type_text(order_type));
     w.field_raw("postOnly", if post_only { "true" } else { "false" });
     w.finish()
@@ -383,9 +371,8 @@ fn uint(p: &Params, name: &'static str) -> Result<U256, Error> {
 
 /// A signed order handed back for posting, with its signature, order type and `postOnly`.
 pub fn signed_from_params(p: &Params) -> Result<(Order, String, OrderType, bool), Error> {
-    let draft = Draft::from_params(&Params(
-        p.0.iter().filter(|(k, _)| k != "exchange" && k != "chainId").cloned().chain([("exchange".to_owned(), Value::Str(hex0x(&[0; 20]))), ("chainId".to_owned(), Value::Number(0.0))]).collect(),
-    ))?;
+    // A signed order names no chain or exchange: its signature binds them.
+    let draft = Draft::read(p, 0, Address::ZERO)?;
     let salt = whole(p, "salt")?;
     if salt > MAX_SALT {
         return Err(Error::invalid("salt", "must be below 2^53"));

@@ -158,10 +158,6 @@ pub enum Value {
 }
 
 impl Value {
-    fn type_name(&self, declared: &'static str) -> &'static str {
-        declared
-    }
-
     fn word(&self) -> [u8; 32] {
         match self {
             Value::Address(a) => a.word(),
@@ -193,11 +189,11 @@ impl Struct<'_> {
     pub fn encode_type(&self) -> String {
         let mut s = String::from(self.name);
         s.push('(');
-        for (i, (name, ty, value)) in self.fields.iter().enumerate() {
+        for (i, (name, ty, _)) in self.fields.iter().enumerate() {
             if i > 0 {
                 s.push(',');
             }
-            s.push_str(value.type_name(ty));
+            s.push_str(ty);
             s.push(' ');
             s.push_str(name);
         }

@@ -49,8 +49,9 @@ impl ClobAuth {
     /// `POST /auth/api-key` (create) or `GET /auth/derive-api-key` (derive), with the signed challenge in
     /// the L1 headers.
     pub fn request(&self, create: bool, signature: &str) -> HttpRequest {
+        // Creating is not repeated once it may have arrived: a second try would find the key made.
         let request = if create {
-            HttpRequest::new(Method::Post, Surface::Clob, "/auth/api-key")
+            HttpRequest::new(Method::Post, Surface::Clob, "/auth/api-key").writes()
         } else {
             HttpRequest::get(Surface::Clob, "/auth/derive-api-key")
         };
@@ -103,7 +104,9 @@ mod tests {
         assert_eq!(request.path, "/auth/api-key");
         assert_eq!(request.headers[3], ("SERVICE_NONCE", "23".to_owned()));
         assert_eq!(request.headers[0].1, "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266");
+        assert!(!request.idempotent(), "a create is not sent twice");
         assert_eq!(auth.request(false, "0xsig").method, Method::Get);
+        assert!(auth.request(false, "0xsig").idempotent());
     }
 
     #[test]

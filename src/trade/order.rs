@@ -210,7 +210,19 @@ impl Order {
     /// a number, the side `BUY`/`SELL`, the signature type a number.
     pub fn write_json(&self, w: &mut JsonWriter, signature: &str) {
         w.object_start();
-        w.field_raw("salt", &crate::trade::decimal(self.salt));
+        self.write_fields(w, signature, false);
+        w.object_end();
+    }
+
+    /// The order's fields and signature into an open object; the salt as text for callers (`salt_text`),
+    /// a number for the service.
+    pub fn write_fields(&self, w: &mut JsonWriter, signature: &str, salt_text: bool) {
+        let salt = crate::trade::decimal(self.salt);
+        if salt_text {
+            w.field_str("salt", &salt);
+        } else {
+            w.field_raw("salt", &salt);
+        }
         w.field_str("maker", &self.maker.checksummed());
         w.field_str("signer", &self.signer.checksummed());
         if self.version == Version::V1 {
@@ -234,7 +246,6 @@ impl Order {
         }
         w.field_raw("signatureType", &crate::trade::decimal(self.signature_type as u64));
         w.field_str("signature", signature);
-        w.object_end();
     }
 
 }

@@ -26,17 +26,17 @@ extern "C" {
     #[wasm_bindgen(js_name = randomSalt)]
     pub(super) fn random_salt() -> f64;
 
-    type CallScope;
+    pub(super) type CallScope;
     #[wasm_bindgen(constructor)]
-    fn new(signal: &JsValue, timeout_ms: f64) -> CallScope;
+    pub(super) fn new(signal: &JsValue, timeout_ms: f64) -> CallScope;
     #[wasm_bindgen(method, getter)]
-    fn signal(this: &CallScope) -> JsValue;
+    pub(super) fn signal(this: &CallScope) -> JsValue;
     #[wasm_bindgen(method, getter, js_name = timedOut)]
-    fn timed_out(this: &CallScope) -> bool;
+    pub(super) fn timed_out(this: &CallScope) -> bool;
     #[wasm_bindgen(method, getter)]
-    fn aborted(this: &CallScope) -> bool;
+    pub(super) fn aborted(this: &CallScope) -> bool;
     #[wasm_bindgen(method)]
-    fn finish(this: &CallScope);
+    pub(super) fn finish(this: &CallScope);
 
     pub type Gate;
     #[wasm_bindgen(constructor)]
@@ -340,7 +340,7 @@ fn stopped(scope: &CallScope, request: &HttpRequest) -> JsValue {
     error_to_js(&e)
 }
 
-fn read_ms(options: &JsValue, key: &'static str) -> Result<Option<f64>, Error> {
+pub(super) fn read_ms(options: &JsValue, key: &'static str) -> Result<Option<f64>, Error> {
     let value = field(options, key, key)?;
     if is_absent(&value) {
         return Ok(None);

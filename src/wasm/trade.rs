@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use super::call::{race_abort, random_salt, CallOptions, Inner};
+use super::call::{race_abort, random_salt, read_ms, CallOptions, CallScope, Inner};
 use super::client::Client;
 use super::interop::{error_with_cause, field, get, is_absent, promise, read_str, rejected, to_value};
 use super::transport::{Payload, Want};
@@ -29,6 +29,8 @@ pub struct Trading {
     pub funder: Option<Address>,
     /// Exchanges named in the options, over the published ones.
     pub exchanges: Option<Exchanges>,
+    /// How long a signer may take to answer (a person approving in a wallet), in milliseconds.
+    pub sign_timeout_ms: f64,
     version: Cell<Option<Version>>,
     /// Per token: its market's condition id and rules (GET /clob-markets), learnt once.
     markets: RefCell<Vec<(String, String, Rc<MarketInfo>)>>,
@@ -36,7 +38,11 @@ pub struct Trading {
     fees: RefCell<Vec<(String, u64)>>,
 }
 
-/// Reads `chainId` (default 137), `signatureType`, `funder` and `exchanges: { exchange, negRiskExchange }`.
+/// How long a signer may take by default: a person reads and approves the request in a wallet.
+const SIGN_TIMEOUT_MS: f64 = 300_000.0;
+
+/// Reads `chainId` (default 137), `signatureType`, `funder`, `exchanges: { exchange, negRiskExchange }` and
+/// `signTimeoutMs`.
 pub fn read_trading(options: &JsValue) -> Result<Trading, Error> {
     let chain = field(options, "chainId", "chainId")?;
     let chain_id = match chain.as_f64() {
@@ -57,7 +63,8 @@ pub fn read_trading(options: &JsValue) -> Result<Trading, Error> {
         let read = |key: &str, param: &'static str| -> Result<Address, Error> { Address::parse(param, &read_str(&field(&ex, key, param)?, param, 64)?) };
         Some(Exchanges { exchange: read("exchange", "exchanges.exchange")?, neg_risk: read("negRiskExchange", "exchanges.negRiskExchange")? })
     };
-    Ok(Trading { chain_id, signature_type, funder, exchanges, version: Cell::new(None), markets: RefCell::new(Vec::new()), fees: RefCell::new(Vec::new()) })
+    let sign_timeout_ms = read_ms(options, "signTimeoutMs")?.unwrap_or(SIGN_TIMEOUT_MS);
+    Ok(Trading { chain_id, signature_type, funder, exchanges, sign_timeout_ms, version: Cell::new(None), markets: RefCell::new(Vec::new()), fees: RefCell::new(Vec::new()) })
 }
 
 /// A caller's signer: `{ address, signTypedData(typedData) }`.
@@ -84,12 +91,25 @@ fn signer_error(message: &'static str, cause: Option<&JsValue>) -> JsValue {
 }
 
 impl Signer {
-    /// Asks the wallet to sign `typed` (an `eth_signTypedData_v4` document); the call's signal stops the wait.
-    async fn sign(&self, typed: &str, call: &CallOptions) -> Result<String, JsValue> {
+    /// Asks the wallet to sign `typed` (an `eth_signTypedData_v4` document). The call's signal stops the
+    /// wait, and so does `signTimeoutMs`: a wallet that never answers cannot hold the call for ever.
+    async fn sign(&self, typed: &str, call: &CallOptions, timeout_ms: f64) -> Result<String, JsValue> {
         let doc = js_sys::JSON::parse(typed).map_err(|_| Error::decode("typed data"))?;
         let answer = self.sign.call1(&self.this, &doc).map_err(|e| signer_error("the signer threw", Some(&e)))?;
-        let answer = JsFuture::from(race_abort(&Promise::resolve(&answer), &call.signal)).await.map_err(|e| {
-            if super::interop::is_predictkit_error(&e) { e } else { signer_error("the signer refused or failed to sign", Some(&e)) }
+        let scope = CallScope::new(&call.signal, timeout_ms);
+        let answer = JsFuture::from(race_abort(&Promise::resolve(&answer), &scope.signal())).await;
+        let (timed_out, aborted) = (scope.timed_out(), scope.aborted());
+        scope.finish();
+        let answer = answer.map_err(|e| {
+            if timed_out {
+                Error::new(ErrorCode::Timeout, "the signer did not answer within signTimeoutMs").into()
+            } else if aborted {
+                Error::new(ErrorCode::Aborted, "the call was aborted by its AbortSignal while the signer was asked").into()
+            } else if super::interop::is_predictkit_error(&e) {
+                e
+            } else {
+                signer_error("the signer refused or failed to sign", Some(&e))
+            }
         })?;
         let text = read_str(&answer, "signature", 1024).map_err(|_| signer_error("the signer answered something other than a signature string", None))?;
         parse_signature(&text).map_err(|_| signer_error("the signer answered something other than a 65-byte signature", None))
@@ -207,7 +227,7 @@ impl Inner {
         let maker = self.trading.signature_type.maker(signer.address, self.trading.funder)?;
         let order = draft.order(signer.address, maker, self.trading.signature_type, random_salt() as u64, now_ms(self) as u64)?;
         let domain = order::domain(order.version, draft.chain_id, draft.exchange);
-        let signature = signer.sign(&order.typed_data(&domain), call).await?;
+        let signature = signer.sign(&order.typed_data(&domain), call, self.trading.sign_timeout_ms).await?;
         Ok((order, signature))
     }
 
@@ -230,7 +250,7 @@ impl Inner {
             timestamp: crate::trade::decimal((now_ms(self) / 1000.0).floor() as u64),
             nonce,
         };
-        let signature = signer.sign(&auth.typed_data(), call).await?;
+        let signature = signer.sign(&auth.typed_data(), call, self.trading.sign_timeout_ms).await?;
         let credentials = self.read(auth.request(create, &signature), call, |body| credentials_from_answer(&signer.address, body)).await?;
         let info = js_sys::Object::new();
         super::interop::set(&info, "address", &JsValue::from_str(credentials.address()));
@@ -402,7 +422,6 @@ impl Client {
             Ok(x) => x,
             Err(e) => return rejected(e),
         };
-        let options = options.map(|o| strip_post_only(&o));
         self.trade(options.as_ref(), move |inner, call| async move {
             let owner = inner.owner()?;
             let body = order_body(&Placement { order: &order, signature: &signature, order_type: t, post_only }, &owner);
@@ -457,22 +476,6 @@ impl Client {
     ) -> Promise {
         self.place(params, signer, options, true)
     }
-}
-
-/// The call options without `postOnly` (which `postOrder` reads itself).
-fn strip_post_only(options: &JsValue) -> JsValue {
-    if !options.is_object() {
-        return options.clone();
-    }
-    let copy = js_sys::Object::new();
-    for key in ["signal", "timeoutMs", "maxRetries", "extraQuery"] {
-        if let Ok(v) = field(options, key, "options") {
-            if !v.is_undefined() {
-                super::interop::set(&copy, key, &v);
-            }
-        }
-    }
-    copy.into()
 }
 
 impl Client {

@@ -924,6 +924,11 @@ export interface ClientOptions {
     funder?: string;
     /** The exchange contracts, for a chain without published ones (they are known for 137 and 80002). */
     exchanges?: { exchange: string; negRiskExchange: string };
+    /**
+     * How long a signer may take to answer, in milliseconds (default 300000: a person approves in a
+     * wallet); past it the call fails with `TIMEOUT`. The call's `signal` also stops the wait.
+     */
+    signTimeoutMs?: number;
 }
 
 /** A rate budget: at most `requests` requests per sliding window of `windowMs` milliseconds. */

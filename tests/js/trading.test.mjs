@@ -108,9 +108,25 @@ test("every refusal is made locally, with no order sent", async () => {
   await rejectsWith(assert, client.placeOrder(base, { address: accounts[0], signTypedData: () => "0x1234" }), "SIGNER");
   await rejectsWith(assert, client.placeOrder(base, { address: "0xnope", signTypedData: () => "" }), "INVALID_PARAMS");
   await rejectsWith(assert, client.placeOrder(base, null), "INVALID_PARAMS");
+  // A signer that never answers: the client's signTimeoutMs ends the wait, and so does the call's signal.
+  const silent = { address: accounts[0], signTypedData: () => new Promise(() => {}) };
+  const patient = newClient({ signTimeoutMs: 200 });
+  await patient.createApiKey(signer, 3);
+  const started = Date.now();
+  await rejectsWith(assert, patient.placeOrder(base, silent), "TIMEOUT");
+  assert.ok(Date.now() - started < 5_000, "the wait ended at signTimeoutMs");
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(), 100);
+  await rejectsWith(assert, client.placeOrder(base, silent, { signal: controller.signal }), "ABORTED");
+  for (const bad of [-1, "5", 0, NaN]) {
+    assert.equal((await rejectsWith(assert, async () => newClient({ signTimeoutMs: bad }), "INVALID_PARAMS")).param, "signTimeoutMs");
+  }
   // Without credentials nothing is signed or sent.
   await rejectsWith(assert, newClient().placeOrder(base, signer), "UNAUTHORIZED");
   assert.deepEqual(await orderRequests(), [], "no POST /order reached the service");
+  // After all of it the client still places an order.
+  const placed = await patient.placeOrder({ ...base, price: Math.round((market.bestBid - 0.01) * 100) / 100, size: market.minSize }, signer);
+  assert.equal(placed.success, true, placed.errorMsg);
 });
 
 test("orders are built exactly, placed, listed, matched by another account and cancelled", async () => {
