@@ -350,7 +350,10 @@ fn special(v: u64) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let below = |x: u64, n: u64| x.wrapping_sub(ONES.wrapping_mul(n)) & !x & HIGH;
-    (below(v, 0x20) | below(v ^ ONES.wrapping_mul(u64::from(b'"')), 1) | below(v ^ ONES.wrapping_mul(u64::from(b'\\')), 1)) != 0
+    (below(v, 0x20)
+        | below(v ^ ONES.wrapping_mul(u64::from(b'"')), 1)
+        | below(v ^ ONES.wrapping_mul(u64::from(b'\\')), 1))
+        != 0
 }
 
 #[cfg(test)]
@@ -379,8 +382,22 @@ mod tests {
     #[test]
     fn rejects_invalid_json() {
         for bad in [
-            "", "{", "[1,]", "{\"a\"}", "{\"a\":1,}", "01", "1.", "1e", "-", "tru", "nul", "\"abc", "\"a\u{1}b\"",
-            "[1] x", "{\"a\":1 \"b\":2}", "\"\\x\"",
+            "",
+            "{",
+            "[1,]",
+            "{\"a\"}",
+            "{\"a\":1,}",
+            "01",
+            "1.",
+            "1e",
+            "-",
+            "tru",
+            "nul",
+            "\"abc",
+            "\"a\u{1}b\"",
+            "[1] x",
+            "{\"a\":1 \"b\":2}",
+            "\"\\x\"",
         ] {
             assert!(skip_all(bad).is_err(), "{bad:?}");
         }

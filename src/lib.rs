@@ -18,7 +18,6 @@
         clippy::unimplemented
     )
 )]
-
 #![allow(clippy::result_large_err)]
 
 pub mod api;

@@ -72,7 +72,9 @@ fn signing_matches_every_vector() {
 #[wasm_bindgen_test]
 fn numeric_and_text_timestamps_sign_alike() {
     let secret = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
-    let sign = |timestamp: JsValue| sign_request(secret.into(), timestamp, "test-sign".into(), "/orders".into(), JsValue::UNDEFINED);
+    let sign = |timestamp: JsValue| {
+        sign_request(secret.into(), timestamp, "test-sign".into(), "/orders".into(), JsValue::UNDEFINED)
+    };
     let a = sign(JsValue::from_f64(1_000_000.0)).unwrap();
     let b = sign("1000000".into()).unwrap();
     assert_eq!(a, b);

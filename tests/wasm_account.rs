@@ -82,7 +82,8 @@ async fn lists_and_iterates_the_accounts_orders() {
     let by_market = ok(c.get_open_orders(Some(object(&[("market", market.as_str().into())])), None)).await;
     assert!(arr(&get(&by_market, "data")).iter().all(|o| text(&o, "market") == market));
     let asset = text(&order, "assetId");
-    let by_asset = collect(&c.iterate_open_orders(Some(object(&[("asset_id", asset.as_str().into())])), None).unwrap()).await;
+    let by_asset =
+        collect(&c.iterate_open_orders(Some(object(&[("asset_id", asset.as_str().into())])), None).unwrap()).await;
     assert!(!by_asset.is_empty() && by_asset.iter().all(|o| text(o, "assetId") == asset));
     let id = text(&order, "id");
     assert_eq!(ids(&ok(c.get_open_orders(Some(object(&[("id", id.as_str().into())])), None)).await), vec![id.clone()]);
@@ -96,8 +97,14 @@ async fn cancels_one_then_reports_it_not_cancelable() {
     let c = me.client(&[]);
     let id = ids(&ok(c.get_open_orders(None, None)).await).remove(0);
     let result = ok(c.cancel_order(JsValue::from(&id), None)).await;
-    assert_eq!(arr(&get(&result, "canceled")).iter().map(|v| v.as_string().unwrap()).collect::<Vec<_>>(), vec![id.clone()]);
-    assert!(ids(&ok(c.get_open_orders(Some(object(&[("id", id.as_str().into())])), None)).await).is_empty(), "gone from the open list");
+    assert_eq!(
+        arr(&get(&result, "canceled")).iter().map(|v| v.as_string().unwrap()).collect::<Vec<_>>(),
+        vec![id.clone()]
+    );
+    assert!(
+        ids(&ok(c.get_open_orders(Some(object(&[("id", id.as_str().into())])), None)).await).is_empty(),
+        "gone from the open list"
+    );
     let again = ok(c.cancel_order(JsValue::from(&id), None)).await;
     assert_eq!(arr(&get(&again, "canceled")).length(), 0);
     assert!(get(&get(&again, "not_canceled"), &id).is_string(), "reason given: {}", show(&again));
@@ -109,7 +116,8 @@ async fn cancels_by_market_and_by_asset() {
     let c = me.client(&[]);
     let order = at(&get(&ok(c.get_open_orders(None, None)).await, "data"), 0);
     let market = text(&order, "market");
-    let before = collect(&c.iterate_open_orders(Some(object(&[("market", market.as_str().into())])), None).unwrap()).await;
+    let before =
+        collect(&c.iterate_open_orders(Some(object(&[("market", market.as_str().into())])), None).unwrap()).await;
     let result = ok(c.cancel_market_orders(Some(object(&[("market", market.as_str().into())])), None)).await;
     assert_eq!(arr(&get(&result, "canceled")).length() as usize, before.len());
     assert!(ids(&ok(c.get_open_orders(Some(object(&[("market", market.as_str().into())])), None)).await).is_empty());
@@ -227,8 +235,15 @@ async fn secrets_never_appear_in_errors() {
     let garbage = Function::new_no_args("return Promise.resolve(new Response('<oops', { status: 200 }))");
     let decoding = me.client(&[("fetch", garbage.into())]);
     errors.push(JsFuture::from(decoding.get_open_orders(None, None)).await.unwrap_err());
-    let echo = Function::new_with_args("url, init", "return Promise.resolve(new Response(JSON.stringify({ error: 'bad' }), { status: 400 }))");
-    errors.push(JsFuture::from(me.client(&[("fetch", echo.into())]).cancel_order(JsValue::from("0xabc"), None)).await.unwrap_err());
+    let echo = Function::new_with_args(
+        "url, init",
+        "return Promise.resolve(new Response(JSON.stringify({ error: 'bad' }), { status: 400 }))",
+    );
+    errors.push(
+        JsFuture::from(me.client(&[("fetch", echo.into())]).cancel_order(JsValue::from("0xabc"), None))
+            .await
+            .unwrap_err(),
+    );
 
     assert!(errors.len() >= 13);
     let describe = Function::new_with_args(

@@ -43,7 +43,8 @@ async fn catalog_methods() {
     assert_eq!(arr(&tags).length(), 3);
 
     let word = text(&event, "title").split_whitespace().max_by_key(|w| w.len()).unwrap().to_owned();
-    let found = ok(c.public_search(Some(object(&[("q", word.as_str().into()), ("limit_per_type", 5.into())])), None)).await;
+    let found =
+        ok(c.public_search(Some(object(&[("q", word.as_str().into()), ("limit_per_type", 5.into())])), None)).await;
     assert!(arr(&get(&found, "events")).length() >= 1, "searching {word:?} finds its event");
     assert!(get(&get(&found, "pagination"), "totalResults").as_f64().unwrap() >= 1.0);
 
@@ -94,12 +95,15 @@ async fn clob_methods() {
     let fee = ok(c.get_fee_rate(JsValue::from(&token), None)).await;
     assert!(get(&fee, "base_fee").as_f64().is_some());
 
-    let history = ok(c.get_prices_history(Some(object(&[("market", token.as_str().into()), ("interval", "1d".into())])), None)).await;
+    let history =
+        ok(c.get_prices_history(Some(object(&[("market", token.as_str().into()), ("interval", "1d".into())])), None))
+            .await;
     let points = arr(&get(&history, "history"));
     assert!(points.length() > 0);
     assert!(num(&points.get(0), "p") >= 0.0 && num(&points.get(0), "t") > 0.0);
     let markets = JsValue::from(Array::of2(&token.as_str().into(), &other.as_str().into()));
-    let batch = ok(c.get_batch_prices_history(Some(object(&[("markets", markets), ("interval", "1w".into())])), None)).await;
+    let batch =
+        ok(c.get_batch_prices_history(Some(object(&[("markets", markets), ("interval", "1w".into())])), None)).await;
     assert!(Array::is_array(&get(&get(&batch, "history"), &token)));
     assert!(Array::is_array(&get(&get(&batch, "history"), &other)));
 }
@@ -111,7 +115,8 @@ async fn activity_methods() {
     assert_eq!(arr(&trades).length(), 5);
     assert!(arr(&trades).iter().all(|t| text(&t, "side") == "BUY"));
     let user = text(&at(&trades, 0), "proxyWallet");
-    let closed = ok(c.get_closed_positions(Some(object(&[("user", user.as_str().into()), ("limit", 50.into())])), None)).await;
+    let closed =
+        ok(c.get_closed_positions(Some(object(&[("user", user.as_str().into()), ("limit", 50.into())])), None)).await;
     assert!(arr(&closed).iter().all(|p| text(&p, "proxyWallet").eq_ignore_ascii_case(&user)));
 }
 
@@ -173,7 +178,8 @@ async fn iterate_follows_cursors_with_progress_and_a_bound() {
 #[wasm_bindgen_test]
 async fn iterate_follows_offsets() {
     let c = client();
-    let iterable = c.iterate_events(Some(object(&[("limit", 40.into())])), Some(object(&[("maxItems", 100.into())]))).unwrap();
+    let iterable =
+        c.iterate_events(Some(object(&[("limit", 40.into())])), Some(object(&[("maxItems", 100.into())]))).unwrap();
     let items = collect(&iterable).await;
     assert_eq!(items.len(), 100);
     let ids: HashSet<String> = items.iter().map(|e| text(e, "id")).collect();

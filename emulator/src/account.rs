@@ -103,7 +103,13 @@ async fn orders(State(app): State<Arc<App>>, method: Method, uri: Uri, headers: 
     })?)
 }
 
-async fn order(State(app): State<Arc<App>>, Path(id): Path<String>, method: Method, uri: Uri, headers: HeaderMap) -> ApiResult {
+async fn order(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+) -> ApiResult {
     let account = auth(&app, &method, &uri, &headers, b"")?;
     crate::trading::expire(&app);
     let c = &app.catalog;
@@ -146,7 +152,13 @@ fn optional_string(map: &Map<String, Value>, names: &[&str]) -> Result<Option<St
     Ok(None)
 }
 
-async fn cancel_order(State(app): State<Arc<App>>, method: Method, uri: Uri, headers: HeaderMap, body: Bytes) -> ApiResult {
+async fn cancel_order(
+    State(app): State<Arc<App>>,
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+    body: Bytes,
+) -> ApiResult {
     let account = auth(&app, &method, &uri, &headers, &body)?;
     let map = body_object(&body)?;
     let id = optional_string(&map, &["orderId"])?.ok_or_else(|| ApiError::bad("orderId is required"))?;
@@ -265,7 +277,9 @@ async fn trades(State(app): State<Arc<App>>, method: Method, uri: Uri, headers: 
                     && maker.is_none_or(|a| {
                         me.address.eq_ignore_ascii_case(a)
                             || taker.maker_address.eq_ignore_ascii_case(a)
-                            || t.makers.iter().any(|f| f.order.is_some_and(|i| ledger.orders[i].maker_address.eq_ignore_ascii_case(a)))
+                            || t.makers.iter().any(|f| {
+                                f.order.is_some_and(|i| ledger.orders[i].maker_address.eq_ignore_ascii_case(a))
+                            })
                     })
                     && before.is_none_or(|b| secs < b)
                     && after.is_none_or(|a| secs > a)

@@ -69,7 +69,12 @@ async fn trades(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> ApiResult
             let (size, price) = (t.size as f64 / 100.0, t.price as f64 / 1e6);
             // The taker's row, then a row per user maker (the emulator's own liquidity has no wallet).
             let mut sides = vec![(taker.maker_address.as_str(), taker.buy, true)];
-            sides.extend(t.makers.iter().filter_map(|f| f.order).map(|i| (ledger.orders[i].maker_address.as_str(), !taker.buy, false)));
+            sides.extend(
+                t.makers
+                    .iter()
+                    .filter_map(|f| f.order)
+                    .map(|i| (ledger.orders[i].maker_address.as_str(), !taker.buy, false)),
+            );
             for (wallet, buy, is_taker) in sides {
                 let keep = (!taker_only || is_taker)
                     && markets.as_ref().is_none_or(|list| list.contains(&m.condition_id))
@@ -142,7 +147,8 @@ async fn closed_positions(State(app): State<Arc<App>>, RawQuery(q): RawQuery) ->
     let title = p.max_len("title", 100)?.map(str::to_lowercase);
     let limit = p.int("limit", 0, Some(50), 10)?;
     let offset = p.int("offset", 0, Some(100_000), 0)?;
-    let sort_by = p.one_of("sortBy", &["REALIZEDPNL", "TITLE", "PRICE", "AVGPRICE", "TIMESTAMP"])?.unwrap_or("REALIZEDPNL");
+    let sort_by =
+        p.one_of("sortBy", &["REALIZEDPNL", "TITLE", "PRICE", "AVGPRICE", "TIMESTAMP"])?.unwrap_or("REALIZEDPNL");
     let ascending = p.one_of("sortDirection", &["DESC", "ASC"])?.unwrap_or("DESC") == "ASC";
     let c: &Catalog = &app.catalog;
     let mut hits: Vec<usize> = (0..c.closed_positions.len())

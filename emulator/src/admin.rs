@@ -14,8 +14,8 @@ use crate::books::BookKind;
 use crate::params::{ok_json, ApiError, ApiResult, Params};
 use crate::stream::{TickError, TICK_MAX};
 use crate::trading::version_number;
-use predictkit::trade::order::Version;
 use crate::{lock, App};
+use predictkit::trade::order::Version;
 
 pub fn routes() -> Router<Arc<App>> {
     Router::new()
@@ -121,12 +121,14 @@ async fn clear_requests(State(app): State<Arc<App>>) -> ApiResult {
 /// `{"version": 1|2}`: the order version `GET /version` serves and `POST /order` takes from now on (a reset
 /// restores 2).
 async fn set_version(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
-    let value: Value = serde_json::from_slice(&body).map_err(|_| ApiError::bad("body must be a JSON object {\"version\": 1|2}"))?;
-    let version = match value.get("version").and_then(|v| v.as_u64().or_else(|| v.as_str().and_then(|s| s.parse().ok()))) {
-        Some(1) => Version::V1,
-        Some(2) => Version::V2,
-        _ => return Err(ApiError::bad("version must be 1 or 2")),
-    };
+    let value: Value =
+        serde_json::from_slice(&body).map_err(|_| ApiError::bad("body must be a JSON object {\"version\": 1|2}"))?;
+    let version =
+        match value.get("version").and_then(|v| v.as_u64().or_else(|| v.as_str().and_then(|s| s.parse().ok()))) {
+            Some(1) => Version::V1,
+            Some(2) => Version::V2,
+            _ => return Err(ApiError::bad("version must be 1 or 2")),
+        };
     app.trading.set_version(version);
     ok_json(&json!({ "version": version_number(version) }))
 }

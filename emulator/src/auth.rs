@@ -22,7 +22,8 @@ pub enum TimestampUnit {
     Seconds,
 }
 
-const LENIENT: GeneralPurposeConfig = GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent);
+const LENIENT: GeneralPurposeConfig =
+    GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent);
 const STANDARD_ANY: GeneralPurpose = GeneralPurpose::new(&alphabet::STANDARD, LENIENT);
 const URL_SAFE_ANY: GeneralPurpose = GeneralPurpose::new(&alphabet::URL_SAFE, LENIENT);
 
@@ -52,7 +53,8 @@ pub struct AuthSettings {
     pub unit: TimestampUnit,
 }
 
-pub const HEADERS: [&str; 5] = ["SERVICE_ADDRESS", "SERVICE_API_KEY", "SERVICE_PASSPHRASE", "SERVICE_TIMESTAMP", "SERVICE_SIGNATURE"];
+pub const HEADERS: [&str; 5] =
+    ["SERVICE_ADDRESS", "SERVICE_API_KEY", "SERVICE_PASSPHRASE", "SERVICE_TIMESTAMP", "SERVICE_SIGNATURE"];
 
 /// Checks the SERVICE_* headers of a request; the account index when they are valid, 401 otherwise. `account`
 /// finds the account of an API key (the catalog's accounts and the created keys).

@@ -50,7 +50,9 @@ impl BookStore {
 impl Catalog {
     /// The book of outcome `outcome` of market `market`, built on first use.
     pub fn book(&self, market: usize, outcome: usize) -> Arc<Book> {
-        self.books.slots[market * 2 + outcome].get_or_init(|| Arc::new(build(self.seed, market, outcome, &self.markets[market]))).clone()
+        self.books.slots[market * 2 + outcome]
+            .get_or_init(|| Arc::new(build(self.seed, market, outcome, &self.markets[market])))
+            .clone()
     }
 }
 
@@ -129,7 +131,11 @@ impl BookFields<'_> {
     /// Compact JSON in the interface's field order (the order the book hash is computed over).
     pub fn json(&self, hash: &str) -> String {
         let mut s = String::with_capacity(256 + (self.bids.len() + self.asks.len()) * 36);
-        let _ = write!(s, r#"{{"market":"{}","asset_id":"{}","timestamp":"{}","hash":"{hash}","bids":["#, self.market, self.asset_id, self.timestamp);
+        let _ = write!(
+            s,
+            r#"{{"market":"{}","asset_id":"{}","timestamp":"{}","hash":"{hash}","bids":["#,
+            self.market, self.asset_id, self.timestamp
+        );
         levels(&mut s, self.bids);
         s.push_str(r#"],"asks":["#);
         levels(&mut s, self.asks);
@@ -201,7 +207,8 @@ pub fn history(seed: u64, token: &str, center: u64, start: i64, end: i64, step: 
             x ^= x >> 33;
             (x % 2001) as f64 / 1000.0 - 1.0
         };
-        let p = (c + 0.08 * ((t as f64) / period * std::f64::consts::TAU + phase).sin() + 0.01 * noise).clamp(0.001, 0.999);
+        let p =
+            (c + 0.08 * ((t as f64) / period * std::f64::consts::TAU + phase).sin() + 0.01 * noise).clamp(0.001, 0.999);
         out.push((t, (p * 1000.0).round() / 1000.0));
         t += step;
     }

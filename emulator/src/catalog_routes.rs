@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use crate::data::{iso, micro_f64, Catalog, Comment, Event, Market, Series, Tag};
 use axum::http::StatusCode;
 
-use crate::params::{join, json_text, ok_json, offset_page, ApiError, ApiResult, Params};
+use crate::params::{join, json_text, offset_page, ok_json, ApiError, ApiResult, Params};
 use crate::App;
 
 pub fn routes() -> Router<Arc<App>> {
@@ -52,7 +52,8 @@ fn token_list(tokens: &[String; 2]) -> String {
 }
 
 fn outcome_prices(m: &Market) -> String {
-    serde_json::to_string(&[crate::data::decimal(m.prices[0], 6), crate::data::decimal(m.prices[1], 6)]).unwrap_or_default()
+    serde_json::to_string(&[crate::data::decimal(m.prices[0], 6), crate::data::decimal(m.prices[1], 6)])
+        .unwrap_or_default()
 }
 
 fn event_market(m: &Market) -> Value {
@@ -121,7 +122,8 @@ fn comment_json(c: &Catalog, idx: usize, with_replies: bool) -> Value {
             })
         })
         .collect();
-    let replies: Vec<Value> = if with_replies { cm.replies.iter().map(|&r| comment_json(c, r, false)).collect() } else { Vec::new() };
+    let replies: Vec<Value> =
+        if with_replies { cm.replies.iter().map(|&r| comment_json(c, r, false)).collect() } else { Vec::new() };
     json!({
         "id": cm.id.to_string(), "body": cm.body, "parentEntityType": cm.parent_type, "parentEntityID": cm.parent_id,
         "parentCommentID": cm.parent_comment.map(|p| c.comments[p].id.to_string()).unwrap_or_default(),
@@ -152,11 +154,13 @@ async fn events(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> ApiResult
     let (active, closed, archived) = (p.bool("active")?, p.bool("closed")?, p.bool("archived")?);
     let tag_id = p.opt_int("tag_id", i64::MIN, None)?;
     let tag_slug = p.get("tag_slug").or(p.get("tag"));
-    let order = p.one_of("order", &["id", "title", "slug", "startDate", "endDate", "createdAt", "updatedAt", "volume"])?;
+    let order =
+        p.one_of("order", &["id", "title", "slug", "startDate", "endDate", "createdAt", "updatedAt", "volume"])?;
     let ascending = p.bool("ascending")?.unwrap_or(false);
     let c = &app.catalog;
-    let series_events =
-        p.get("series_slug").map(|slug| c.series.iter().find(|s| s.slug == slug).map(|s| s.events.clone()).unwrap_or_default());
+    let series_events = p
+        .get("series_slug")
+        .map(|slug| c.series.iter().find(|s| s.slug == slug).map(|s| s.events.clone()).unwrap_or_default());
     let slug = p.get("slug");
     let creator = p.get("creator");
     let mut hits: Vec<usize> = (0..c.events.len())
@@ -185,7 +189,9 @@ async fn events(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> ApiResult
             _ => sort_by(&mut hits, ascending, |i| ev(i).id),
         }
     }
-    let page = offset_page(&hits, offset, limit).iter().map(|&i| c.event_json[i].get_or_init(|| event_json(c, &c.events[i]).to_string()).as_str());
+    let page = offset_page(&hits, offset, limit)
+        .iter()
+        .map(|&i| c.event_json[i].get_or_init(|| event_json(c, &c.events[i]).to_string()).as_str());
     Ok(json_text(StatusCode::OK, join(page)))
 }
 
@@ -312,7 +318,8 @@ async fn comment_replies(State(app): State<Arc<App>>, Path(id): Path<String>, Ra
     let c = &app.catalog;
     let id = id.parse::<u64>().map_err(|_| ApiError::bad("id must be a numeric comment id"))?;
     let idx = c.comment(id).ok_or_else(|| ApiError::not_found("comment not found"))?;
-    let page: Vec<Value> = offset_page(&c.comments[idx].replies, offset, limit).iter().map(|&r| comment_json(c, r, false)).collect();
+    let page: Vec<Value> =
+        offset_page(&c.comments[idx].replies, offset, limit).iter().map(|&r| comment_json(c, r, false)).collect();
     ok_json(&Value::Array(page))
 }
 

@@ -130,7 +130,9 @@ async fn clob_market_info(State(app): State<Arc<App>>, Path(condition_id): Path<
     let c = &app.catalog;
     let idx = c.market_by_condition(&condition_id).ok_or_else(|| ApiError::not_found("market not found"))?;
     let m = &c.markets[idx];
-    let t: Vec<Value> = (0..2).map(|k| json!({ "t": m.tokens[k], "mirror_token_id": m.mirror_tokens[k], "o": m.outcomes[k] })).collect();
+    let t: Vec<Value> = (0..2)
+        .map(|k| json!({ "t": m.tokens[k], "mirror_token_id": m.mirror_tokens[k], "o": m.outcomes[k] }))
+        .collect();
     ok_json(&json!({
         "gst": iso(m.game_start.unwrap_or(m.start)), "r": rewards(m), "c": m.condition_id,
         "creator": c.creators[c.events[m.event].creator].id, "mirror_condition_id": m.mirror_condition_id,
@@ -229,7 +231,10 @@ async fn price(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> ApiResult 
     let price = if side == "BUY" { ask } else { bid };
     match price {
         Some(price) => ok_json(&json!({ "price": decimal(price, 6) })),
-        None => Err(ApiError::not_found(format!("no price: the book has no {}", if side == "BUY" { "asks" } else { "bids" }))),
+        None => Err(ApiError::not_found(format!(
+            "no price: the book has no {}",
+            if side == "BUY" { "asks" } else { "bids" }
+        ))),
     }
 }
 
@@ -297,7 +302,17 @@ fn token_history(c: &Catalog, token: &str, r: &HistoryRange) -> Vec<Value> {
             let start = r.start.unwrap_or(market.created);
             let end = r.end.unwrap_or(now);
             let span_minutes = (end - start).max(0) / 60;
-            (start, end, if span_minutes > 30 * 1440 { 180 } else if span_minutes > 1440 { 30 } else { 1 })
+            (
+                start,
+                end,
+                if span_minutes > 30 * 1440 {
+                    180
+                } else if span_minutes > 1440 {
+                    30
+                } else {
+                    1
+                },
+            )
         }
     };
     let mut step = r.fidelity.unwrap_or(default_step).max(1) * 60;
@@ -358,16 +373,15 @@ async fn batch_prices_history(State(app): State<Arc<App>>, body: Bytes) -> ApiRe
         .map(|m| m.as_str().filter(|s| !s.is_empty()).map(str::to_owned))
         .collect::<Option<_>>()
         .ok_or_else(|| ApiError::bad("markets must hold non-empty token id strings"))?;
-    let ts = |name: &str| -> Result<Option<i64>, ApiError> {
-        match obj.get(name) {
-            None | Some(Value::Null) => Ok(None),
-            Some(v) => v
-                .as_f64()
-                .filter(|x| *x >= 0.0 && x.is_finite())
-                .map(|x| Some(x as i64))
-                .ok_or_else(|| ApiError::bad(format!("{name} must be a unix timestamp in seconds (a number >= 0)"))),
-        }
-    };
+    let ts =
+        |name: &str| -> Result<Option<i64>, ApiError> {
+            match obj.get(name) {
+                None | Some(Value::Null) => Ok(None),
+                Some(v) => v.as_f64().filter(|x| *x >= 0.0 && x.is_finite()).map(|x| Some(x as i64)).ok_or_else(|| {
+                    ApiError::bad(format!("{name} must be a unix timestamp in seconds (a number >= 0)"))
+                }),
+            }
+        };
     let (start, end) = (ts("start_ts")?, ts("end_ts")?);
     let interval = match obj.get("interval") {
         None | Some(Value::Null) => None,
@@ -376,7 +390,9 @@ async fn batch_prices_history(State(app): State<Arc<App>>, body: Bytes) -> ApiRe
     };
     let fidelity = match obj.get("fidelity") {
         None | Some(Value::Null) => None,
-        Some(v) => Some(v.as_i64().filter(|f| *f >= 1).ok_or_else(|| ApiError::bad("fidelity must be an integer >= 1"))?),
+        Some(v) => {
+            Some(v.as_i64().filter(|f| *f >= 1).ok_or_else(|| ApiError::bad("fidelity must be an integer >= 1"))?)
+        }
     };
     let range = validate_range(start, end, interval, fidelity, ("start_ts", "end_ts"))?;
     let mut history = Map::new();

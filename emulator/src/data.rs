@@ -406,7 +406,12 @@ impl RealBook {
         let value: serde_json::Value = serde_json::from_str(text).expect("recorded books are valid JSON");
         let asset_id = value["asset_id"].as_str().expect("recorded books have an asset_id").to_owned();
         let best = |side: &str, highest: bool| {
-            let prices = value[side].as_array().into_iter().flatten().filter_map(|l| l["price"].as_str()).filter_map(parse_micro);
+            let prices = value[side]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|l| l["price"].as_str())
+                .filter_map(parse_micro);
             if highest {
                 prices.max()
             } else {
@@ -488,7 +493,10 @@ fn token_id(rng: &mut ChaCha8Rng) -> String {
 /// Parses a decimal price such as "0.52" into millionths.
 pub fn parse_micro(text: &str) -> Option<u64> {
     let (int, frac) = text.split_once('.').unwrap_or((text, ""));
-    if int.is_empty() && frac.is_empty() || frac.len() > 6 || !int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit()) {
+    if int.is_empty() && frac.is_empty()
+        || frac.len() > 6
+        || !int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit())
+    {
         return None;
     }
     let int: u64 = if int.is_empty() { 0 } else { int.parse().ok()? };
@@ -561,10 +569,46 @@ pub fn slugify(text: &str) -> String {
 }
 
 const SUBJECTS: [&str; 40] = [
-    "Bitcoin", "Ethereum", "Solana", "the Fed", "the ECB", "NASA", "SpaceX", "Apple", "Nvidia", "Tesla", "OpenAI",
-    "the Lakers", "the Yankees", "Real Madrid", "Arsenal", "the Chiefs", "Brazil", "Japan", "India", "Germany",
-    "France", "Canada", "Mexico", "Argentina", "Kenya", "Norway", "the UN", "the WHO", "Netflix", "Disney", "Boeing",
-    "Airbus", "Toyota", "Samsung", "Google", "Amazon", "Microsoft", "Meta", "Spotify", "Nintendo",
+    "Bitcoin",
+    "Ethereum",
+    "Solana",
+    "the Fed",
+    "the ECB",
+    "NASA",
+    "SpaceX",
+    "Apple",
+    "Nvidia",
+    "Tesla",
+    "OpenAI",
+    "the Lakers",
+    "the Yankees",
+    "Real Madrid",
+    "Arsenal",
+    "the Chiefs",
+    "Brazil",
+    "Japan",
+    "India",
+    "Germany",
+    "France",
+    "Canada",
+    "Mexico",
+    "Argentina",
+    "Kenya",
+    "Norway",
+    "the UN",
+    "the WHO",
+    "Netflix",
+    "Disney",
+    "Boeing",
+    "Airbus",
+    "Toyota",
+    "Samsung",
+    "Google",
+    "Amazon",
+    "Microsoft",
+    "Meta",
+    "Spotify",
+    "Nintendo",
 ];
 const THEMES: [(&str, &str); 12] = [
     ("price targets", "reach a new all-time high"),
@@ -580,12 +624,45 @@ const THEMES: [(&str, &str); 12] = [
     ("partnership", "sign the partnership"),
     ("product", "ship the new product"),
 ];
-const MONTHS: [&str; 12] =
-    ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const MONTHS: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
 const WORDS: [&str; 24] = [
-    "politics", "crypto", "sports", "science", "economy", "markets", "tech", "ai", "space", "climate", "football",
-    "basketball", "baseball", "tennis", "elections", "culture", "music", "film", "health", "energy", "trade", "law",
-    "weather", "business",
+    "politics",
+    "crypto",
+    "sports",
+    "science",
+    "economy",
+    "markets",
+    "tech",
+    "ai",
+    "space",
+    "climate",
+    "football",
+    "basketball",
+    "baseball",
+    "tennis",
+    "elections",
+    "culture",
+    "music",
+    "film",
+    "health",
+    "energy",
+    "trade",
+    "law",
+    "weather",
+    "business",
 ];
 
 fn gen_tags(rng: &mut ChaCha8Rng) -> Vec<Tag> {
@@ -654,7 +731,15 @@ fn gen_markets(rng: &mut ChaCha8Rng) -> Vec<Market> {
         let end = BASE + rng.random_range(-120..500) * 86_400;
         let archived = rng.random_bool(0.03);
         let closed = archived || end < BASE && rng.random_bool(0.8) || rng.random_bool(0.05);
-        let yes = if closed { if rng.random_bool(0.5) { 1_000_000 } else { 0 } } else { rng.random_range(2..99u64) * 10_000 };
+        let yes = if closed {
+            if rng.random_bool(0.5) {
+                1_000_000
+            } else {
+                0
+            }
+        } else {
+            rng.random_range(2..99u64) * 10_000
+        };
         let tick = if rng.random_bool(0.3) { 1_000 } else { 10_000 };
         let neg_risk = rng.random_bool(0.3);
         let sampling = !closed && rng.random_bool(0.4);
@@ -781,7 +866,8 @@ fn gen_events(
         let theme = THEMES[idx % THEMES.len()].0;
         let title = format!("{subject} {theme} {} #{}", 2026 + idx % 2, idx + 1);
         let slug = slugify(&title);
-        let mut event_tags: Vec<usize> = (0..rng.random_range(1..=4)).map(|_| rng.random_range(0..tags.len())).collect();
+        let mut event_tags: Vec<usize> =
+            (0..rng.random_range(1..=4)).map(|_| rng.random_range(0..tags.len())).collect();
         event_tags.sort_unstable();
         event_tags.dedup();
         let start = ids.iter().map(|&i| markets[i].start).min().unwrap_or(BASE);
@@ -855,7 +941,11 @@ fn gen_profiles(rng: &mut ChaCha8Rng, markets: &[Market]) -> Vec<Profile> {
             Profile {
                 name: format!("{}{}", WORDS[i % WORDS.len()], i + 1),
                 pseudonym: format!("{}-{}", MONTHS[i % 12], SUBJECTS[i % SUBJECTS.len()].replace(' ', "")),
-                bio: if i % 3 == 0 { String::new() } else { format!("Trader interested in {}.", WORDS[(i * 7) % WORDS.len()]) },
+                bio: if i % 3 == 0 {
+                    String::new()
+                } else {
+                    format!("Trader interested in {}.", WORDS[(i * 7) % WORDS.len()])
+                },
                 proxy_wallet: address(rng),
                 base_address: address(rng),
                 is_mod: i % 50 == 0,
@@ -895,7 +985,12 @@ fn gen_comments(
             let profile = rng.random_range(0..profiles.len());
             comments.push(Comment {
                 id: 3_000_000 + idx as u64,
-                body: format!("Comment {} on {kind} {parent}: {} looks {}.", k + 1, WORDS[idx % WORDS.len()], if idx.is_multiple_of(2) { "likely" } else { "unlikely" }),
+                body: format!(
+                    "Comment {} on {kind} {parent}: {} looks {}.",
+                    k + 1,
+                    WORDS[idx % WORDS.len()],
+                    if idx.is_multiple_of(2) { "likely" } else { "unlikely" }
+                ),
                 parent_type: kind,
                 parent_id: parent,
                 parent_comment: None,
@@ -908,14 +1003,24 @@ fn gen_comments(
                 replies: Vec::new(),
             });
             top.push(idx);
-            let replies = if idx == 0 { 30 } else if rng.random_bool(0.4) { rng.random_range(1..=4) } else { 0 };
+            let replies = if idx == 0 {
+                30
+            } else if rng.random_bool(0.4) {
+                rng.random_range(1..=4)
+            } else {
+                0
+            };
             for _ in 0..replies {
                 time += rng.random_range(30..600);
                 let r = comments.len();
                 let p = rng.random_range(0..profiles.len());
                 comments.push(Comment {
                     id: 3_000_000 + r as u64,
-                    body: format!("Reply to comment {}: I {}.", 3_000_000 + idx, if r.is_multiple_of(2) { "agree" } else { "disagree" }),
+                    body: format!(
+                        "Reply to comment {}: I {}.",
+                        3_000_000 + idx,
+                        if r.is_multiple_of(2) { "agree" } else { "disagree" }
+                    ),
                     parent_type: kind,
                     parent_id: parent,
                     parent_comment: Some(idx),
@@ -938,8 +1043,16 @@ fn gen_wallets(rng: &mut ChaCha8Rng, accounts: &[Account]) -> Vec<Wallet> {
     (0..WALLETS)
         .map(|i| Wallet {
             address: accounts.get(i).map_or_else(|| address(rng), |a| a.address.clone()),
-            name: format!("{}Trader{}", SUBJECTS[(i * 3) % SUBJECTS.len()].trim_start_matches("the ").replace(' ', ""), i + 1),
-            pseudonym: if i % 4 == 3 { String::new() } else { format!("{}-{}", MONTHS[i % 12], WORDS[i % WORDS.len()]) },
+            name: format!(
+                "{}Trader{}",
+                SUBJECTS[(i * 3) % SUBJECTS.len()].trim_start_matches("the ").replace(' ', ""),
+                i + 1
+            ),
+            pseudonym: if i % 4 == 3 {
+                String::new()
+            } else {
+                format!("{}-{}", MONTHS[i % 12], WORDS[i % WORDS.len()])
+            },
             bio: String::new(),
         })
         .collect()
@@ -996,7 +1109,8 @@ pub fn round6(x: f64) -> f64 {
 
 fn gen_orders(rng: &mut ChaCha8Rng, accounts: &[Account], markets: &[Market]) -> Vec<Order> {
     let counts = [300, 240, 120];
-    let open: Vec<usize> = (0..markets.len()).filter(|&i| markets[i].accepting_orders && markets[i].tick >= 1_000).collect();
+    let open: Vec<usize> =
+        (0..markets.len()).filter(|&i| markets[i].accepting_orders && markets[i].tick >= 1_000).collect();
     let mut orders = Vec::new();
     for (a, &n) in counts.iter().enumerate().take(accounts.len()) {
         let mut time = BASE - 5 * 86_400;

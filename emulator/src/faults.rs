@@ -138,7 +138,8 @@ impl<F: FaultKind> Faults<F> {
         if !spec.path.starts_with('/') {
             return Err("path must start with /".into());
         }
-        let convert = |list: Vec<FaultSpec<F>>| list.into_iter().map(FaultSpec::into_fault).collect::<Result<Vec<_>, _>>();
+        let convert =
+            |list: Vec<FaultSpec<F>>| list.into_iter().map(FaultSpec::into_fault).collect::<Result<Vec<_>, _>>();
         let mode = match (spec.faults, spec.rate) {
             (Some(faults), None) => {
                 let faults = convert(faults)?;
@@ -251,7 +252,8 @@ mod tests {
         assert_eq!(f.take("GET", "/book"), Some(Fault::Reset));
         assert_eq!(f.take("GET", "/book"), Some(Fault::Malformed));
         assert_eq!(f.take("GET", "/book"), None);
-        f.add(spec(serde_json::json!({"path": "/", "method": "post", "faults": ["truncated"], "repeat": true}))).unwrap();
+        f.add(spec(serde_json::json!({"path": "/", "method": "post", "faults": ["truncated"], "repeat": true})))
+            .unwrap();
         assert_eq!(f.take("GET", "/books"), None);
         assert_eq!(f.take("POST", "/books"), Some(Fault::Truncated));
         assert_eq!(f.take("POST", "/books"), Some(Fault::Truncated));
@@ -264,7 +266,8 @@ mod tests {
     fn random_faults_follow_their_seed() {
         let run = |seed| {
             let mut f = Faults::default();
-            f.add(spec(serde_json::json!({"path": "/", "rate": 0.3, "kinds": ["reset", "malformed"], "seed": seed}))).unwrap();
+            f.add(spec(serde_json::json!({"path": "/", "rate": 0.3, "kinds": ["reset", "malformed"], "seed": seed})))
+                .unwrap();
             (0..200).map(|_| f.take("GET", "/book").map(|x| x.name())).collect::<Vec<_>>()
         };
         let a = run(7);

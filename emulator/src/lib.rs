@@ -417,8 +417,10 @@ async fn serve_with(
             let checked = lock(&app.limiter).check(client, scopes, Instant::now());
             if let Err((wait, scope)) = checked {
                 let secs = wait.as_millis().div_ceil(1000).max(1) as u64;
-                let mut response =
-                    error(StatusCode::TOO_MANY_REQUESTS, &format!("rate limit exceeded ({scope}); retry after {secs} s"));
+                let mut response = error(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    &format!("rate limit exceeded ({scope}); retry after {secs} s"),
+                );
                 response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));
                 return response;
             }

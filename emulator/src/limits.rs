@@ -61,7 +61,11 @@ pub fn scopes(method: &Method, path: &str) -> &'static [Scope] {
         (true, _, "/version" | "/auth/derive-api-key") => &[CLOB_ALL],
         (_, &Method::POST, "/auth/api-key") => &[CLOB_ALL],
         (true, _, "/sampling-markets" | "/data/orders") => &[CLOB_ALL],
-        (true, _, p) if p.starts_with("/clob-markets/") || p.starts_with("/fee-rate/") || p.starts_with("/data/order/") => &[CLOB_ALL],
+        (true, _, p)
+            if p.starts_with("/clob-markets/") || p.starts_with("/fee-rate/") || p.starts_with("/data/order/") =>
+        {
+            &[CLOB_ALL]
+        }
         (true, _, "/events/creators" | "/series" | "/comments") => &[CATALOG_ALL],
         (true, _, p) if p.starts_with("/markets/") || p.starts_with("/comments/") => &[CATALOG_ALL],
         _ => &[],

@@ -72,7 +72,9 @@ impl Params {
 
     pub fn max_len(&self, name: &str, max: usize) -> Result<Option<&str>, ApiError> {
         match self.get(name) {
-            Some(v) if v.chars().count() > max => Err(ApiError::bad(format!("{name} must be at most {max} characters"))),
+            Some(v) if v.chars().count() > max => {
+                Err(ApiError::bad(format!("{name} must be at most {max} characters")))
+            }
             v => Ok(v),
         }
     }

@@ -122,11 +122,17 @@ async fn authentication_is_checked() {
     assert_eq!(r.status, StatusCode::UNAUTHORIZED);
     // Stale, future and badly formed timestamps.
     let stale = (now_ms() - 31_000).to_string();
-    assert_eq!(send(signed(Method::GET, b, "/data/orders", None, &demo, &stale)).await.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        send(signed(Method::GET, b, "/data/orders", None, &demo, &stale)).await.status,
+        StatusCode::UNAUTHORIZED
+    );
     let fresh = (now_ms() - 20_000).to_string();
     assert_eq!(send(signed(Method::GET, b, "/data/orders", None, &demo, &fresh)).await.status, StatusCode::OK);
     let future = (now_ms() + 60_000).to_string();
-    assert_eq!(send(signed(Method::GET, b, "/data/orders", None, &demo, &future)).await.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        send(signed(Method::GET, b, "/data/orders", None, &demo, &future)).await.status,
+        StatusCode::UNAUTHORIZED
+    );
     let r = send(signed(Method::GET, b, "/data/orders", None, &demo, "12ab")).await;
     assert_eq!(r.status, StatusCode::UNAUTHORIZED);
     // Seconds where milliseconds are expected.
@@ -146,7 +152,13 @@ async fn authentication_is_checked() {
 
 #[tokio::test]
 async fn timestamp_unit_and_freshness_are_configurable() {
-    let emu = start_with(Config { timestamp_unit: TimestampUnit::Seconds, freshness_secs: 5, limits: false, ..Config::for_tests() }).await;
+    let emu = start_with(Config {
+        timestamp_unit: TimestampUnit::Seconds,
+        freshness_secs: 5,
+        limits: false,
+        ..Config::for_tests()
+    })
+    .await;
     let (b, demo) = (&emu.url, &emu.demo);
     let seconds = (now_ms() / 1000).to_string();
     send(signed(Method::GET, b, "/data/orders", None, demo, &seconds)).await.assert_ok();
@@ -187,7 +199,8 @@ async fn cancel_one_order_with_reasons() {
     r.assert_bad("object");
     // The body is part of the signature.
     let ts = now_ms().to_string();
-    let sig = predictkit_emulator::auth::sign(&demo.secret, &ts, "DELETE", "/order", Some(r#"{"orderId":"a"}"#)).unwrap();
+    let sig =
+        predictkit_emulator::auth::sign(&demo.secret, &ts, "DELETE", "/order", Some(r#"{"orderId":"a"}"#)).unwrap();
     let r = send(signed_as(Method::DELETE, b, "/order", Some(r#"{"orderId":"b"}"#), demo, &ts, &sig)).await;
     assert_eq!(r.status, StatusCode::UNAUTHORIZED);
     // Reset restores the seed's orders.
@@ -201,13 +214,17 @@ async fn cancel_market_orders_by_market_and_asset() {
     let (b, demo) = (&emu.url, &emu.demo);
     let open = all_open_orders(b, demo, "").await;
     let market = open[0]["market"].as_str().unwrap().to_owned();
-    let in_market: HashSet<String> = open.iter().filter(|o| o["market"] == market.as_str()).map(|o| o["id"].as_str().unwrap().to_owned()).collect();
+    let in_market: HashSet<String> =
+        open.iter().filter(|o| o["market"] == market.as_str()).map(|o| o["id"].as_str().unwrap().to_owned()).collect();
     assert!(in_market.len() >= 2);
     auth_delete(b, "/cancel-market-orders", &json!({}), demo).await.assert_bad("market");
-    auth_delete(b, "/cancel-market-orders", &json!({ "market": "", "asset_id": "" }), demo).await.assert_bad("asset_id");
+    auth_delete(b, "/cancel-market-orders", &json!({ "market": "", "asset_id": "" }), demo)
+        .await
+        .assert_bad("asset_id");
     auth_delete(b, "/cancel-market-orders", &json!({ "market": 1 }), demo).await.assert_bad("market");
     let r = auth_delete(b, "/cancel-market-orders", &json!({ "market": market }), demo).await.assert_ok();
-    let canceled: HashSet<String> = r["canceled"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_owned()).collect();
+    let canceled: HashSet<String> =
+        r["canceled"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_owned()).collect();
     assert_eq!(canceled, in_market);
     assert_eq!(r["not_canceled"], json!({}));
     let again = auth_delete(b, "/cancel-market-orders", &json!({ "market": market }), demo).await.assert_ok();
@@ -241,24 +258,57 @@ async fn account_trades_page_and_filter() {
     }
     assert_eq!(all.len(), 250);
     let t = &all[0];
-    for key in ["id", "taker_order_id", "market", "asset_id", "side", "size", "fee_rate_bps", "price", "status", "match_time", "last_update", "outcome", "owner", "maker_address", "transaction_hash", "trader_side"] {
+    for key in [
+        "id",
+        "taker_order_id",
+        "market",
+        "asset_id",
+        "side",
+        "size",
+        "fee_rate_bps",
+        "price",
+        "status",
+        "match_time",
+        "last_update",
+        "outcome",
+        "owner",
+        "maker_address",
+        "transaction_hash",
+        "trader_side",
+    ] {
         assert!(t[key].is_string(), "{key}: {t}");
     }
     assert!(t["bucket_index"].is_i64());
-    assert!(t["maker_orders"].as_array().unwrap().iter().all(|m| m["order_id"].is_string() && m["matched_amount"].is_string()));
+    assert!(t["maker_orders"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|m| m["order_id"].is_string() && m["matched_amount"].is_string()));
     assert_eq!(t["owner"], demo.api_key.as_str());
     let time: i64 = t["match_time"].as_str().unwrap().parse().unwrap();
     let before = auth_get(b, &format!("/data/trades?before={time}"), demo).await.assert_ok();
-    assert!(before["data"].as_array().unwrap().iter().all(|x| x["match_time"].as_str().unwrap().parse::<i64>().unwrap() < time));
+    assert!(before["data"].as_array().unwrap().iter().all(|x| x["match_time"]
+        .as_str()
+        .unwrap()
+        .parse::<i64>()
+        .unwrap()
+        < time));
     let after = auth_get(b, &format!("/data/trades?after={}", time - 7200), demo).await.assert_ok();
-    assert!(after["data"].as_array().unwrap().iter().all(|x| x["match_time"].as_str().unwrap().parse::<i64>().unwrap() > time - 7200));
+    assert!(after["data"].as_array().unwrap().iter().all(|x| x["match_time"]
+        .as_str()
+        .unwrap()
+        .parse::<i64>()
+        .unwrap()
+        > time - 7200));
     auth_get(b, "/data/trades?before=yesterday", demo).await.assert_bad("before");
     auth_get(b, "/data/trades?after=-5", demo).await.assert_bad("after");
-    let by_market = auth_get(b, &format!("/data/trades?market={}", t["market"].as_str().unwrap()), demo).await.assert_ok();
+    let by_market =
+        auth_get(b, &format!("/data/trades?market={}", t["market"].as_str().unwrap()), demo).await.assert_ok();
     assert!(by_market["data"].as_array().unwrap().iter().all(|x| x["market"] == t["market"]));
     let by_id = auth_get(b, &format!("/data/trades?id={}", t["id"].as_str().unwrap()), demo).await.assert_ok();
     assert_eq!(by_id["count"], 1);
-    let by_asset = auth_get(b, &format!("/data/trades?asset_id={}", t["asset_id"].as_str().unwrap()), demo).await.assert_ok();
+    let by_asset =
+        auth_get(b, &format!("/data/trades?asset_id={}", t["asset_id"].as_str().unwrap()), demo).await.assert_ok();
     assert!(by_asset["data"].as_array().unwrap().iter().all(|x| x["asset_id"] == t["asset_id"]));
     let maker = t["maker_orders"][0]["maker_address"].as_str().unwrap();
     let by_maker = auth_get(b, &format!("/data/trades?maker_address={maker}"), demo).await.assert_ok();

@@ -103,7 +103,8 @@ impl Doc {
             // Only the 0x-hex patterns of these documents: ^0x[a-fA-F0-9]{N}$.
             if let Some(n) = pattern.strip_prefix("^0x[a-fA-F0-9]{").and_then(|r| r.strip_suffix("}$")) {
                 let n: usize = n.parse().unwrap();
-                let ok = text.len() == n + 2 && text.starts_with("0x") && text[2..].bytes().all(|b| b.is_ascii_hexdigit());
+                let ok =
+                    text.len() == n + 2 && text.starts_with("0x") && text[2..].bytes().all(|b| b.is_ascii_hexdigit());
                 if !ok {
                     out.push(format!("{at}: {text} does not match {pattern}"));
                 }
@@ -177,7 +178,10 @@ async fn catalog_routes_conform() {
         ("/events/creators", "/events/creators?limit=100".into()),
         ("/series", "/series?limit=100".into()),
         ("/tags", "/tags?limit=100".into()),
-        ("/comments", format!("/comments?parent_entity_type=Event&parent_entity_id={}&limit=100", event["id"].as_str().unwrap())),
+        (
+            "/comments",
+            format!("/comments?parent_entity_type=Event&parent_entity_id={}&limit=100", event["id"].as_str().unwrap()),
+        ),
         ("/comments", "/comments?limit=100&offset=300".into()),
         ("/comments/{id}", format!("/comments/{}?limit=100", event["first_comment_id"].as_str().unwrap())),
         ("/markets/{id}", "/markets/500020".into()),
@@ -218,9 +222,21 @@ async fn clob_routes_conform() {
     let body = json!([{ "token_id": token }, { "token_id": REAL_BOOK_2 }, { "token_id": m["tokens"][1]["token_id"] }]);
     doc.check("/books", doc.response("/books", "post"), &post(b, "/books", &body).await.assert_ok());
     doc.check("/prices", doc.response("/prices", "post"), &post(b, "/prices", &body).await.assert_ok());
-    doc.check("/price", doc.response("/price", "get"), &get(b, &format!("/price?token_id={token}&side=BUY")).await.assert_ok());
-    doc.check("/midpoint", doc.response("/midpoint", "get"), &get(b, &format!("/midpoint?token_id={token}")).await.assert_ok());
-    doc.check("/fee-rate", doc.response("/fee-rate/{token_id}", "get"), &get(b, &format!("/fee-rate/{token}")).await.assert_ok());
+    doc.check(
+        "/price",
+        doc.response("/price", "get"),
+        &get(b, &format!("/price?token_id={token}&side=BUY")).await.assert_ok(),
+    );
+    doc.check(
+        "/midpoint",
+        doc.response("/midpoint", "get"),
+        &get(b, &format!("/midpoint?token_id={token}")).await.assert_ok(),
+    );
+    doc.check(
+        "/fee-rate",
+        doc.response("/fee-rate/{token_id}", "get"),
+        &get(b, &format!("/fee-rate/{token}")).await.assert_ok(),
+    );
     let history = get(b, &format!("/prices-history?market={token}&interval=1w")).await.assert_ok();
     doc.check("/prices-history", doc.response("/prices-history", "get"), &history);
     let request = json!({ "markets": [token, m["tokens"][1]["token_id"]], "interval": "1d" });
@@ -232,7 +248,11 @@ async fn clob_routes_conform() {
     let orders = auth_get(b, "/data/orders", demo).await.assert_ok();
     doc.check("/data/orders", doc.response("/data/orders", "get"), &orders);
     let id = orders["data"][0]["id"].as_str().unwrap();
-    doc.check("/data/order", doc.response("/data/order/{id}", "get"), &auth_get(b, &format!("/data/order/{id}"), demo).await.assert_ok());
+    doc.check(
+        "/data/order",
+        doc.response("/data/order/{id}", "get"),
+        &auth_get(b, &format!("/data/order/{id}"), demo).await.assert_ok(),
+    );
     let trades = auth_get(b, "/data/trades", demo).await.assert_ok();
     doc.check("/data/trades", doc.response("/data/trades", "get"), &trades);
     let cancel_body = json!({ "orderId": id });
@@ -241,16 +261,31 @@ async fn clob_routes_conform() {
     doc.check("DELETE /order", doc.response("/order", "delete"), &canceled);
     let again = auth_delete(b, "/order", &cancel_body, demo).await.assert_ok();
     doc.check("DELETE /order (not canceled)", doc.response("/order", "delete"), &again);
-    let by_market = auth_delete(b, "/cancel-market-orders", &json!({ "market": orders["data"][1]["market"] }), demo).await.assert_ok();
+    let by_market = auth_delete(b, "/cancel-market-orders", &json!({ "market": orders["data"][1]["market"] }), demo)
+        .await
+        .assert_ok();
     doc.check("DELETE /cancel-market-orders", doc.response("/cancel-market-orders", "delete"), &by_market);
     // The document's own body field name is accepted too.
     let doc_body = json!({ "assetId": orders["data"][2]["assetId"] });
     doc.check("cancel-market request", doc.schema("CancelMarketOrdersRequest"), &doc_body);
-    let r = send(signed(Method::DELETE, b, "/cancel-market-orders", Some(&doc_body.to_string()), demo, &now_ms().to_string())).await;
+    let r = send(signed(
+        Method::DELETE,
+        b,
+        "/cancel-market-orders",
+        Some(&doc_body.to_string()),
+        demo,
+        &now_ms().to_string(),
+    ))
+    .await;
     let canceled = r.assert_ok()["canceled"].as_array().unwrap().clone();
     assert!(canceled.iter().any(|c| *c == orders["data"][2]["id"]), "{canceled:?}");
     // Errors fit the document's Error.
-    for bad in [get(b, "/book").await, get(b, "/book?token_id=1").await, get(b, "/data/orders").await, get(b, "/nowhere").await] {
+    for bad in [
+        get(b, "/book").await,
+        get(b, "/book?token_id=1").await,
+        get(b, "/data/orders").await,
+        get(b, "/nowhere").await,
+    ] {
         doc.check("error", doc.schema("Error"), &bad.json());
     }
 }
@@ -294,30 +329,297 @@ async fn interface_fields_all_appear() {
         }
     };
     let e = &get(b, "/events?limit=1").await.assert_ok()[0];
-    has("event", e, &["id", "ticker", "slug", "title", "description", "resolutionSource", "startDate", "endDate", "createdAt", "updatedAt", "image", "icon", "active", "closed", "archived", "tags", "markets"]);
-    has("event market", &e["markets"][0], &["id", "question", "conditionId", "mirrorConditionId", "clobTokenIds", "mirrorClobTokenIds"]);
+    has(
+        "event",
+        e,
+        &[
+            "id",
+            "ticker",
+            "slug",
+            "title",
+            "description",
+            "resolutionSource",
+            "startDate",
+            "endDate",
+            "createdAt",
+            "updatedAt",
+            "image",
+            "icon",
+            "active",
+            "closed",
+            "archived",
+            "tags",
+            "markets",
+        ],
+    );
+    has(
+        "event market",
+        &e["markets"][0],
+        &["id", "question", "conditionId", "mirrorConditionId", "clobTokenIds", "mirrorClobTokenIds"],
+    );
     has("tag", &e["tags"][0], &["id", "label", "slug", "createdAt", "updatedAt", "requiresTranslation"]);
     let m = get(b, "/markets/500001").await.assert_ok();
-    has("catalog market", &m, &["id", "question", "conditionId", "mirrorConditionId", "slug", "resolutionSource", "startDate", "endDate", "image", "icon", "description", "outcomes", "clobTokenIds", "mirrorClobTokenIds", "active", "closed", "archived", "createdAt", "updatedAt", "questionID", "events"]);
-    has("event summary", &m["events"][0], &["id", "ticker", "slug", "title", "description", "resolutionSource", "startDate", "creationDate", "endDate", "createdAt", "updatedAt", "image", "icon", "active", "closed", "archived"]);
+    has(
+        "catalog market",
+        &m,
+        &[
+            "id",
+            "question",
+            "conditionId",
+            "mirrorConditionId",
+            "slug",
+            "resolutionSource",
+            "startDate",
+            "endDate",
+            "image",
+            "icon",
+            "description",
+            "outcomes",
+            "clobTokenIds",
+            "mirrorClobTokenIds",
+            "active",
+            "closed",
+            "archived",
+            "createdAt",
+            "updatedAt",
+            "questionID",
+            "events",
+        ],
+    );
+    has(
+        "event summary",
+        &m["events"][0],
+        &[
+            "id",
+            "ticker",
+            "slug",
+            "title",
+            "description",
+            "resolutionSource",
+            "startDate",
+            "creationDate",
+            "endDate",
+            "createdAt",
+            "updatedAt",
+            "image",
+            "icon",
+            "active",
+            "closed",
+            "archived",
+        ],
+    );
     let s = &get(b, "/series?limit=1").await.assert_ok()[0];
-    has("series", s, &["id", "ticker", "slug", "title", "seriesType", "recurrence", "image", "icon", "active", "closed", "archived", "createdAt", "updatedAt", "events"]);
+    has(
+        "series",
+        s,
+        &[
+            "id",
+            "ticker",
+            "slug",
+            "title",
+            "seriesType",
+            "recurrence",
+            "image",
+            "icon",
+            "active",
+            "closed",
+            "archived",
+            "createdAt",
+            "updatedAt",
+            "events",
+        ],
+    );
     let c = &get(b, "/events/creators?limit=1").await.assert_ok()[0];
     has("creator", c, &["id", "creatorName", "creatorHandle", "creatorUrl", "creatorImage", "createdAt", "updatedAt"]);
     let cm = &get(b, "/comments?limit=1").await.assert_ok()[0];
-    has("comment", cm, &["id", "body", "parentEntityType", "parentEntityID", "parentCommentID", "userAddress", "replyAddress", "createdAt", "updatedAt", "profile", "reactions", "reportCount", "reactionCount", "replyCount", "replies"]);
-    has("profile", &cm["profile"], &["name", "pseudonym", "displayUsernamePublic", "bio", "isMod", "isCreator", "proxyWallet", "baseAddress", "profileImage", "profileImageOptimized", "positions"]);
+    has(
+        "comment",
+        cm,
+        &[
+            "id",
+            "body",
+            "parentEntityType",
+            "parentEntityID",
+            "parentCommentID",
+            "userAddress",
+            "replyAddress",
+            "createdAt",
+            "updatedAt",
+            "profile",
+            "reactions",
+            "reportCount",
+            "reactionCount",
+            "replyCount",
+            "replies",
+        ],
+    );
+    has(
+        "profile",
+        &cm["profile"],
+        &[
+            "name",
+            "pseudonym",
+            "displayUsernamePublic",
+            "bio",
+            "isMod",
+            "isCreator",
+            "proxyWallet",
+            "baseAddress",
+            "profileImage",
+            "profileImageOptimized",
+            "positions",
+        ],
+    );
     let clob = &get(b, "/markets").await.assert_ok()["data"][0];
-    has("clob market", clob, &["enable_order_book", "active", "closed", "archived", "accepting_orders", "accepting_order_timestamp", "minimum_order_size", "minimum_tick_size", "condition_id", "creator", "mirror_condition_id", "status", "question_id", "question", "slug", "description", "market_slug", "neg_risk", "market_id", "end_date_iso", "game_start_time", "seconds_delay", "fpmm", "maker_base_fee", "taker_base_fee", "notifications_enabled", "neg_risk_market_id", "neg_risk_request_id", "icon", "image", "rewards", "is_50_50_outcome", "tokens", "tags", "assets_ids", "outcomes", "event", "raw_metadata"]);
+    has(
+        "clob market",
+        clob,
+        &[
+            "enable_order_book",
+            "active",
+            "closed",
+            "archived",
+            "accepting_orders",
+            "accepting_order_timestamp",
+            "minimum_order_size",
+            "minimum_tick_size",
+            "condition_id",
+            "creator",
+            "mirror_condition_id",
+            "status",
+            "question_id",
+            "question",
+            "slug",
+            "description",
+            "market_slug",
+            "neg_risk",
+            "market_id",
+            "end_date_iso",
+            "game_start_time",
+            "seconds_delay",
+            "fpmm",
+            "maker_base_fee",
+            "taker_base_fee",
+            "notifications_enabled",
+            "neg_risk_market_id",
+            "neg_risk_request_id",
+            "icon",
+            "image",
+            "rewards",
+            "is_50_50_outcome",
+            "tokens",
+            "tags",
+            "assets_ids",
+            "outcomes",
+            "event",
+            "raw_metadata",
+        ],
+    );
     has("token", &clob["tokens"][0], &["token_id", "mirror_token_id", "outcome", "price", "winner"]);
     let info = get(b, &format!("/clob-markets/{}", clob["condition_id"].as_str().unwrap())).await.assert_ok();
-    has("clob market info", &info, &["gst", "r", "c", "creator", "mirror_condition_id", "nr", "t", "mts", "mos", "fd", "mbf", "tbf", "rfqe", "itode", "ibce", "oas"]);
+    has(
+        "clob market info",
+        &info,
+        &[
+            "gst",
+            "r",
+            "c",
+            "creator",
+            "mirror_condition_id",
+            "nr",
+            "t",
+            "mts",
+            "mos",
+            "fd",
+            "mbf",
+            "tbf",
+            "rfqe",
+            "itode",
+            "ibce",
+            "oas",
+        ],
+    );
     let order = &auth_get(b, "/data/orders", &emu.demo).await.assert_ok()["data"][0];
-    has("order", order, &["associateTrades", "id", "status", "market", "originalSize", "outcome", "makerAddress", "owner", "price", "side", "sizeMatched", "assetId", "expiration", "order_type", "createdAt"]);
+    has(
+        "order",
+        order,
+        &[
+            "associateTrades",
+            "id",
+            "status",
+            "market",
+            "originalSize",
+            "outcome",
+            "makerAddress",
+            "owner",
+            "price",
+            "side",
+            "sizeMatched",
+            "assetId",
+            "expiration",
+            "order_type",
+            "createdAt",
+        ],
+    );
     let t = &get(b, "/trades?limit=1").await.assert_ok()[0];
-    has("trade", t, &["proxyWallet", "side", "asset", "conditionId", "size", "price", "timestamp", "usdcSize", "title", "slug", "icon", "eventSlug", "outcome", "outcomeIndex", "name", "pseudonym", "bio", "profileImage", "profileImageOptimized", "transactionHash"]);
+    has(
+        "trade",
+        t,
+        &[
+            "proxyWallet",
+            "side",
+            "asset",
+            "conditionId",
+            "size",
+            "price",
+            "timestamp",
+            "usdcSize",
+            "title",
+            "slug",
+            "icon",
+            "eventSlug",
+            "outcome",
+            "outcomeIndex",
+            "name",
+            "pseudonym",
+            "bio",
+            "profileImage",
+            "profileImageOptimized",
+            "transactionHash",
+        ],
+    );
     let p = &get(b, &format!("/closed-positions?user={}", emu.demo.address)).await.assert_ok()[0];
-    has("closed position", p, &["proxyWallet", "asset", "conditionId", "size", "avgPrice", "initialValue", "currentValue", "cashPnl", "totalBought", "realizedPnl", "percentPnl", "percentRealizedPnl", "curPrice", "redeemable", "mergeable", "title", "slug", "icon", "eventSlug", "outcome", "outcomeIndex", "oppositeOutcome", "oppositeAsset", "timestamp", "endDate"]);
+    has(
+        "closed position",
+        p,
+        &[
+            "proxyWallet",
+            "asset",
+            "conditionId",
+            "size",
+            "avgPrice",
+            "initialValue",
+            "currentValue",
+            "cashPnl",
+            "totalBought",
+            "realizedPnl",
+            "percentPnl",
+            "percentRealizedPnl",
+            "curPrice",
+            "redeemable",
+            "mergeable",
+            "title",
+            "slug",
+            "icon",
+            "eventSlug",
+            "outcome",
+            "outcomeIndex",
+            "oppositeOutcome",
+            "oppositeAsset",
+            "timestamp",
+            "endDate",
+        ],
+    );
     let search = get(b, "/public-search?q=markets").await.assert_ok();
     has("search", &search, &["events", "tags", "pagination"]);
 }

@@ -163,7 +163,8 @@ async fn each_fault_kind() {
 async fn repeating_faults_spare_preflights_and_admin_routes() {
     let emu = start().await;
     let b = &emu.url;
-    add_fault(b, json!({ "path": "/", "faults": ["reset", { "kind": "status", "status": 500 }], "repeat": true })).await;
+    add_fault(b, json!({ "path": "/", "faults": ["reset", { "kind": "status", "status": 500 }], "repeat": true }))
+        .await;
     for _ in 0..2 {
         assert!(client().get(format!("{b}/events")).send().await.is_err());
         assert_eq!(get(b, "/events").await.status, StatusCode::INTERNAL_SERVER_ERROR);
@@ -218,7 +219,13 @@ async fn random_faults_are_deterministic_by_seed() {
         let mut out = Vec::new();
         for _ in 0..40 {
             let r = get(b, "/").await;
-            out.push(if r.status == StatusCode::BAD_GATEWAY { 'S' } else if r.text == "\"OK\"" { '.' } else { 'M' });
+            out.push(if r.status == StatusCode::BAD_GATEWAY {
+                'S'
+            } else if r.text == "\"OK\"" {
+                '.'
+            } else {
+                'M'
+            });
         }
         out.into_iter().collect::<String>()
     };
@@ -242,7 +249,14 @@ async fn request_log_records_what_was_sent_without_secrets() {
     let entries = log.json()["requests"].as_array().unwrap().clone();
     let summary: Vec<(String, String, String, u64)> = entries
         .iter()
-        .map(|e| (e["method"].as_str().unwrap().into(), e["path"].as_str().unwrap().into(), e["query"].as_str().unwrap().into(), e["status"].as_u64().unwrap()))
+        .map(|e| {
+            (
+                e["method"].as_str().unwrap().into(),
+                e["path"].as_str().unwrap().into(),
+                e["query"].as_str().unwrap().into(),
+                e["status"].as_u64().unwrap(),
+            )
+        })
         .collect();
     assert_eq!(
         summary,

@@ -38,10 +38,16 @@ async fn every_clob_market_by_cursor() {
     assert_eq!(markets.len(), 10_000);
     let conditions: HashSet<&str> = markets.iter().map(|m| m["condition_id"].as_str().unwrap()).collect();
     assert_eq!(conditions.len(), 10_000);
-    assert!(conditions.iter().all(|c| c.len() == 66 && c.starts_with("0x") && c[2..].bytes().all(|b| b.is_ascii_hexdigit())));
-    let tokens: HashSet<&str> = markets.iter().flat_map(|m| m["assets_ids"].as_array().unwrap().iter().map(|t| t.as_str().unwrap())).collect();
+    assert!(conditions
+        .iter()
+        .all(|c| c.len() == 66 && c.starts_with("0x") && c[2..].bytes().all(|b| b.is_ascii_hexdigit())));
+    let tokens: HashSet<&str> =
+        markets.iter().flat_map(|m| m["assets_ids"].as_array().unwrap().iter().map(|t| t.as_str().unwrap())).collect();
     assert_eq!(tokens.len(), 20_000);
-    assert!(tokens.iter().all(|t| (70..=78).contains(&t.len()) && t.bytes().all(|b| b.is_ascii_digit())), "token ids are 70-78 digits");
+    assert!(
+        tokens.iter().all(|t| (70..=78).contains(&t.len()) && t.bytes().all(|b| b.is_ascii_digit())),
+        "token ids are 70-78 digits"
+    );
     // Every token has a book: a sample across the whole list.
     for m in markets.iter().step_by(97) {
         for t in m["assets_ids"].as_array().unwrap() {
@@ -131,5 +137,8 @@ async fn same_seed_same_data_other_seed_other_data() {
     assert_ne!(a.demo.api_key, c.demo.api_key);
     // The recorded books are the same under every seed.
     let real = |base: &str| format!("{base}/book?token_id={REAL_BOOK_2}");
-    assert_eq!(client().get(real(&a.url)).send().await.unwrap().text().await.unwrap(), client().get(real(&c.url)).send().await.unwrap().text().await.unwrap());
+    assert_eq!(
+        client().get(real(&a.url)).send().await.unwrap().text().await.unwrap(),
+        client().get(real(&c.url)).send().await.unwrap().text().await.unwrap()
+    );
 }

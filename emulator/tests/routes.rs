@@ -17,7 +17,9 @@ fn micro(text: &str) -> u64 {
 }
 
 fn best(book: &Value) -> (Option<u64>, Option<u64>) {
-    let prices = |side: &str| book[side].as_array().unwrap().iter().map(|l| micro(l["price"].as_str().unwrap())).collect::<Vec<_>>();
+    let prices = |side: &str| {
+        book[side].as_array().unwrap().iter().map(|l| micro(l["price"].as_str().unwrap())).collect::<Vec<_>>()
+    };
     (prices("bids").into_iter().max(), prices("asks").into_iter().min())
 }
 
@@ -39,9 +41,13 @@ async fn recorded_books_are_served_as_recorded() {
     assert_eq!(book["hash"], "d7df883ae546b09533a4f485bfae0810da1af04e");
     let text = get(&emu.url, &format!("/book?token_id={REAL_BOOK_2}")).await.text;
     assert!(text.starts_with(r#"{"market":"0x9d83"#), "recorded key order kept: {text}");
-    for fixture in [include_str!("../../tests/fixtures/real/clob-book-1.json"), include_str!("../../tests/fixtures/real/clob-book-3.json")] {
+    for fixture in [
+        include_str!("../../tests/fixtures/real/clob-book-1.json"),
+        include_str!("../../tests/fixtures/real/clob-book-3.json"),
+    ] {
         let recorded: Value = serde_json::from_str(fixture).unwrap();
-        let served = get(&emu.url, &format!("/book?token_id={}", recorded["asset_id"].as_str().unwrap())).await.assert_ok();
+        let served =
+            get(&emu.url, &format!("/book?token_id={}", recorded["asset_id"].as_str().unwrap())).await.assert_ok();
         assert_eq!(served, recorded);
     }
 }
@@ -63,10 +69,13 @@ async fn generated_books_carry_the_service_hash_and_orientation() {
             let hash = book["hash"].as_str().unwrap();
             let unhashed = r.text.replace(&format!(r#""hash":"{hash}""#), r#""hash":"""#);
             assert_eq!(format!("{:x}", Sha1::digest(unhashed.as_bytes())), hash);
-            let keys: Vec<&str> = r.text.match_indices("\":").map(|(i, _)| &r.text[r.text[..i].rfind('"').unwrap() + 1..i]).collect();
+            let keys: Vec<&str> =
+                r.text.match_indices("\":").map(|(i, _)| &r.text[r.text[..i].rfind('"').unwrap() + 1..i]).collect();
             assert_eq!(&keys[..4], ["market", "asset_id", "timestamp", "hash"]);
             // Bids ascending and asks descending: the best level last on both sides.
-            let levels = |side: &str| book[side].as_array().unwrap().iter().map(|l| micro(l["price"].as_str().unwrap())).collect::<Vec<_>>();
+            let levels = |side: &str| {
+                book[side].as_array().unwrap().iter().map(|l| micro(l["price"].as_str().unwrap())).collect::<Vec<_>>()
+            };
             let (bids, asks) = (levels("bids"), levels("asks"));
             assert!(bids.windows(2).all(|w| w[0] < w[1]), "{bids:?}");
             assert!(asks.windows(2).all(|w| w[0] > w[1]), "{asks:?}");
@@ -92,7 +101,9 @@ async fn book_params() {
 #[tokio::test]
 async fn special_books_have_their_shapes() {
     let emu = start().await;
-    for (kind, bids, asks) in [("ten_levels", 10, 10), ("empty", 0, 0), ("bids_only", 25, 0), ("asks_only", 0, 25), ("large", 1000, 1000)] {
+    for (kind, bids, asks) in
+        [("ten_levels", 10, 10), ("empty", 0, 0), ("bids_only", 25, 0), ("asks_only", 0, 25), ("large", 1000, 1000)]
+    {
         let token = special_token(&emu.url, kind).await;
         let book = get(&emu.url, &format!("/book?token_id={token}")).await.assert_ok();
         assert_eq!(book["bids"].as_array().unwrap().len(), bids, "{kind}");
@@ -104,7 +115,10 @@ async fn special_books_have_their_shapes() {
 async fn books_post_bounds() {
     let emu = start().await;
     let markets = clob_markets(&emu.url).await;
-    let tokens: Vec<String> = markets.iter().flat_map(|m| m["assets_ids"].as_array().unwrap().iter().map(|t| t.as_str().unwrap().to_owned())).collect();
+    let tokens: Vec<String> = markets
+        .iter()
+        .flat_map(|m| m["assets_ids"].as_array().unwrap().iter().map(|t| t.as_str().unwrap().to_owned()))
+        .collect();
     let items = |n: usize| Value::Array((0..n).map(|i| json!({ "token_id": tokens[i % tokens.len()] })).collect());
     post(&emu.url, "/books", &json!([])).await.assert_bad("1 to 500");
     let ok = post(&emu.url, "/books", &items(500)).await.assert_ok();
@@ -112,7 +126,13 @@ async fn books_post_bounds() {
     post(&emu.url, "/books", &items(501)).await.assert_bad("1 to 500");
     post(&emu.url, "/books", &json!({ "token_id": tokens[0] })).await.assert_bad("array");
     post(&emu.url, "/books", &json!([{ "tokenId": tokens[0] }])).await.assert_bad("token_id");
-    let two = post(&emu.url, "/books", &json!([{ "token_id": tokens[0] }, { "token_id": "999" }, { "token_id": REAL_BOOK_2 }])).await.assert_ok();
+    let two = post(
+        &emu.url,
+        "/books",
+        &json!([{ "token_id": tokens[0] }, { "token_id": "999" }, { "token_id": REAL_BOOK_2 }]),
+    )
+    .await
+    .assert_ok();
     let ids: Vec<&str> = two.as_array().unwrap().iter().map(|b| b["asset_id"].as_str().unwrap()).collect();
     assert_eq!(ids, [tokens[0].as_str(), REAL_BOOK_2], "unknown tokens are left out");
 }
@@ -121,7 +141,8 @@ async fn books_post_bounds() {
 async fn prices_price_and_midpoint_agree_with_the_book() {
     let emu = start().await;
     let markets = clob_markets(&emu.url).await;
-    let mut tokens: Vec<String> = markets.iter().take(30).map(|m| m["assets_ids"][0].as_str().unwrap().to_owned()).collect();
+    let mut tokens: Vec<String> =
+        markets.iter().take(30).map(|m| m["assets_ids"][0].as_str().unwrap().to_owned()).collect();
     tokens.push(REAL_BOOK_2.to_owned());
     let body = Value::Array(tokens.iter().map(|t| json!({ "token_id": t })).collect());
     let prices = post(&emu.url, "/prices", &body).await.assert_ok();
@@ -196,13 +217,19 @@ async fn prices_history_params_and_points() {
     get(&emu.url, &format!("/prices-history?market={token}&startTs=20&endTs=10")).await.assert_bad("startTs");
     get(&emu.url, &format!("/prices-history?market={token}&endTs=10")).await.assert_bad("startTs");
     get(&emu.url, &format!("/prices-history?market={token}&startTs=-1")).await.assert_bad("startTs");
-    get(&emu.url, &format!("/prices-history?market={token}&startTs=1767225600&endTs=1767229200&fidelity=0")).await.assert_bad("fidelity");
+    get(&emu.url, &format!("/prices-history?market={token}&startTs=1767225600&endTs=1767229200&fidelity=0"))
+        .await
+        .assert_bad("fidelity");
     let range = "startTs=1767225600&endTs=1767229200";
     let h = get(&emu.url, &format!("/prices-history?market={token}&{range}&fidelity=1")).await.assert_ok();
     assert_eq!(h["history"].as_array().unwrap().len(), 61);
     let h10 = get(&emu.url, &format!("/prices-history?market={token}&{range}&fidelity=10")).await.assert_ok();
     assert_eq!(h10["history"].as_array().unwrap().len(), 7);
-    assert_eq!(h, get(&emu.url, &format!("/prices-history?market={token}&{range}&fidelity=1")).await.assert_ok(), "deterministic");
+    assert_eq!(
+        h,
+        get(&emu.url, &format!("/prices-history?market={token}&{range}&fidelity=1")).await.assert_ok(),
+        "deterministic"
+    );
     let unknown = get(&emu.url, "/prices-history?market=1&interval=1d").await.assert_ok();
     assert_eq!(unknown, json!({ "history": [] }));
 }
@@ -222,12 +249,28 @@ async fn batch_prices_history_bounds() {
     let history = ok["history"].as_object().unwrap();
     assert_eq!(history.len(), 20);
     assert!(history.values().all(|v| !v.as_array().unwrap().is_empty()));
-    post(&emu.url, "/batch-prices-history", &json!({ "markets": twenty, "interval": "1m" })).await.assert_bad("interval");
-    post(&emu.url, "/batch-prices-history", &json!({ "markets": twenty, "interval": "1d", "start_ts": 1 })).await.assert_bad("interval");
-    post(&emu.url, "/batch-prices-history", &json!({ "markets": twenty, "start_ts": "x" })).await.assert_bad("start_ts");
-    post(&emu.url, "/batch-prices-history", &json!({ "markets": twenty, "start_ts": 10, "end_ts": 5 })).await.assert_bad("start_ts");
-    post(&emu.url, "/batch-prices-history", &json!({ "markets": twenty, "start_ts": 1, "fidelity": 0 })).await.assert_bad("fidelity");
-    let ranged = post(&emu.url, "/batch-prices-history", &json!({ "markets": &tokens[..2], "start_ts": 1767225600, "end_ts": 1767229200, "fidelity": 60 })).await.assert_ok();
+    post(&emu.url, "/batch-prices-history", &json!({ "markets": twenty, "interval": "1m" }))
+        .await
+        .assert_bad("interval");
+    post(&emu.url, "/batch-prices-history", &json!({ "markets": twenty, "interval": "1d", "start_ts": 1 }))
+        .await
+        .assert_bad("interval");
+    post(&emu.url, "/batch-prices-history", &json!({ "markets": twenty, "start_ts": "x" }))
+        .await
+        .assert_bad("start_ts");
+    post(&emu.url, "/batch-prices-history", &json!({ "markets": twenty, "start_ts": 10, "end_ts": 5 }))
+        .await
+        .assert_bad("start_ts");
+    post(&emu.url, "/batch-prices-history", &json!({ "markets": twenty, "start_ts": 1, "fidelity": 0 }))
+        .await
+        .assert_bad("fidelity");
+    let ranged = post(
+        &emu.url,
+        "/batch-prices-history",
+        &json!({ "markets": &tokens[..2], "start_ts": 1767225600, "end_ts": 1767229200, "fidelity": 60 }),
+    )
+    .await
+    .assert_ok();
     assert_eq!(ranged["history"][tokens[0].as_str().unwrap()].as_array().unwrap().len(), 2);
 }
 
@@ -280,9 +323,16 @@ async fn events_paging_and_filters() {
     get(b, "/events?tag_id=abc").await.assert_bad("tag_id");
     let e0 = &first[0];
     let tag = &e0["tags"][0];
-    for q in [format!("tag_id={}", tag["id"].as_str().unwrap()), format!("tag_slug={}", tag["slug"].as_str().unwrap()), format!("tag={}", tag["slug"].as_str().unwrap())] {
+    for q in [
+        format!("tag_id={}", tag["id"].as_str().unwrap()),
+        format!("tag_slug={}", tag["slug"].as_str().unwrap()),
+        format!("tag={}", tag["slug"].as_str().unwrap()),
+    ] {
         let hits = get(b, &format!("/events?limit=100&{q}")).await.assert_ok();
-        assert!(hits.as_array().unwrap().iter().all(|e| e["tags"].as_array().unwrap().iter().any(|t| t["id"] == tag["id"])), "{q}");
+        assert!(
+            hits.as_array().unwrap().iter().all(|e| e["tags"].as_array().unwrap().iter().any(|t| t["id"] == tag["id"])),
+            "{q}"
+        );
         assert!(hits.as_array().unwrap().iter().any(|e| e["id"] == e0["id"]), "{q}");
     }
     let by_slug = get(b, &format!("/events?slug={}", e0["slug"].as_str().unwrap())).await.assert_ok();
@@ -300,7 +350,8 @@ async fn events_paging_and_filters() {
     assert!(dates.windows(2).all(|w| w[0] >= w[1]));
     let info = info(b).await;
     let creator = &info["creators"][0];
-    let by_address = get(b, &format!("/events?limit=100&creator={}", creator["id"].as_str().unwrap())).await.assert_ok();
+    let by_address =
+        get(b, &format!("/events?limit=100&creator={}", creator["id"].as_str().unwrap())).await.assert_ok();
     let by_site = get(b, &format!("/events?limit=100&creator={}", creator["site"].as_str().unwrap())).await.assert_ok();
     assert!(!by_address.as_array().unwrap().is_empty());
     assert_eq!(by_address, by_site);
@@ -323,7 +374,8 @@ async fn an_event_leads_to_its_markets_and_books() {
     let full = get(&emu.url, &format!("/markets/{}", market["id"].as_str().unwrap())).await.assert_ok();
     assert_eq!(full["clobTokenIds"], market["clobTokenIds"]);
     assert_eq!(full["events"][0]["id"], events[0]["id"]);
-    let by_condition = get(&emu.url, &format!("/markets/{}", market["conditionId"].as_str().unwrap())).await.assert_ok();
+    let by_condition =
+        get(&emu.url, &format!("/markets/{}", market["conditionId"].as_str().unwrap())).await.assert_ok();
     assert_eq!(by_condition, full);
     let by_slug = get(&emu.url, &format!("/markets/slug/{}", full["slug"].as_str().unwrap())).await.assert_ok();
     assert_eq!(by_slug, full);
@@ -386,7 +438,8 @@ async fn comments_and_replies() {
     let list = page.as_array().unwrap();
     assert_eq!(list.len(), 45);
     assert!(list.iter().all(|c| c["parentEntityType"] == "Event" && c["parentEntityID"].as_u64().is_some()));
-    let by_slug = get(b, &format!("/comments?event_slug={}&limit=100", event["slug"].as_str().unwrap())).await.assert_ok();
+    let by_slug =
+        get(b, &format!("/comments?event_slug={}&limit=100", event["slug"].as_str().unwrap())).await.assert_ok();
     assert_eq!(by_slug, page);
     let with_replies = list.iter().find(|c| c["id"] == event["first_comment_id"]).unwrap();
     assert_eq!(with_replies["replyCount"], 30);
@@ -398,7 +451,8 @@ async fn comments_and_replies() {
     let holders = get(b, &format!("/comments?{scope}&holders_only=true&limit=100")).await.assert_ok();
     assert!(holders.as_array().unwrap().len() < list.len());
     assert!(holders.as_array().unwrap().iter().all(|c| !c["profile"]["positions"].as_array().unwrap().is_empty()));
-    let market_comments = get(b, "/comments?parent_entity_type=market&parent_entity_id=500000&limit=100").await.assert_ok();
+    let market_comments =
+        get(b, "/comments?parent_entity_type=market&parent_entity_id=500000&limit=100").await.assert_ok();
     assert!(market_comments.as_array().unwrap().iter().all(|c| c["parentEntityType"] == "market"));
     let id = event["first_comment_id"].as_str().unwrap();
     let replies = get(b, &format!("/comments/{id}?limit=100")).await.assert_ok();
@@ -459,15 +513,26 @@ async fn activity_trades() {
     get(b, "/trades?user=bob").await.assert_bad("user");
     get(b, "/trades?side=buy").await.assert_bad("side");
     let cash = get(b, "/trades?filterType=CASH&filterAmount=1000&limit=500").await.assert_ok();
-    assert!(cash.as_array().unwrap().iter().all(|t| t["size"].as_f64().unwrap() * t["price"].as_f64().unwrap() >= 1000.0));
+    assert!(cash
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|t| t["size"].as_f64().unwrap() * t["price"].as_f64().unwrap() >= 1000.0));
     let sells = get(b, "/trades?side=SELL&limit=200").await.assert_ok();
     assert!(sells.as_array().unwrap().iter().all(|t| t["side"] == "SELL"));
     let t0 = &all[0];
     let cond = t0["conditionId"].as_str().unwrap();
     assert_eq!(t0["asset"].as_str().unwrap(), format!("{cond}:{}", t0["outcomeIndex"]));
-    let other = all.as_array().unwrap().iter().find(|t| t["conditionId"] != cond).unwrap()["conditionId"].as_str().unwrap().to_owned();
+    let other = all.as_array().unwrap().iter().find(|t| t["conditionId"] != cond).unwrap()["conditionId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let by_market = get(b, &format!("/trades?takerOnly=false&limit=10000&market={cond},{other}")).await.assert_ok();
-    assert!(by_market.as_array().unwrap().iter().all(|t| t["conditionId"] == cond || t["conditionId"] == other.as_str()));
+    assert!(by_market
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|t| t["conditionId"] == cond || t["conditionId"] == other.as_str()));
     assert!(by_market.as_array().unwrap().iter().any(|t| t["conditionId"] == other.as_str()));
     let user = emu.demo.address.clone();
     let mine = get(b, &format!("/trades?user={user}&limit=10000&takerOnly=false")).await.assert_ok();
@@ -505,7 +570,11 @@ async fn activity_closed_positions() {
     assert_eq!(p0["proxyWallet"], user.as_str());
     let title_word = p0["title"].as_str().unwrap().split(' ').nth(1).unwrap().to_lowercase();
     let titled = get(b, &q(&format!("&title={title_word}&limit=50"))).await.assert_ok();
-    assert!(titled.as_array().unwrap().iter().all(|p| p["title"].as_str().unwrap().to_lowercase().contains(&title_word)));
+    assert!(titled.as_array().unwrap().iter().all(|p| p["title"]
+        .as_str()
+        .unwrap()
+        .to_lowercase()
+        .contains(&title_word)));
     let cond = p0["conditionId"].as_str().unwrap();
     let by_market = get(b, &q(&format!("&market={cond}"))).await.assert_ok();
     assert!(by_market.as_array().unwrap().iter().all(|p| p["conditionId"] == cond));
@@ -540,7 +609,10 @@ async fn cors_preflight_and_exposed_headers() {
             .request(reqwest::Method::OPTIONS, format!("{}/order", emu.url))
             .header("Origin", "http://localhost:3000")
             .header("Access-Control-Request-Method", "DELETE")
-            .header("Access-Control-Request-Headers", "content-type,service_address,service_api_key,service_passphrase,service_timestamp,service_signature"),
+            .header(
+                "Access-Control-Request-Headers",
+                "content-type,service_address,service_api_key,service_passphrase,service_timestamp,service_signature",
+            ),
     )
     .await;
     assert!(preflight.status.is_success(), "{}", preflight.status);
@@ -562,7 +634,13 @@ async fn serves_www_and_pkg() {
     std::fs::create_dir_all(dir.join("pkg")).unwrap();
     std::fs::write(dir.join("www/index.html"), "<h1>demo</h1>").unwrap();
     std::fs::write(dir.join("pkg/predictkit_bg.wasm"), b"\0asm\x01\0\0\0").unwrap();
-    let emu = start_with(Config { www: Some(dir.join("www")), pkg: Some(dir.join("pkg")), limits: false, ..Config::for_tests() }).await;
+    let emu = start_with(Config {
+        www: Some(dir.join("www")),
+        pkg: Some(dir.join("pkg")),
+        limits: false,
+        ..Config::for_tests()
+    })
+    .await;
     let page = get(&emu.url, "/www/index.html").await;
     assert_eq!(page.status, StatusCode::OK);
     assert!(page.text.contains("demo"));

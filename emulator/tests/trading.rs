@@ -55,7 +55,8 @@ fn sign(key: &SigningKey, digest: &[u8; 32]) -> String {
 /// A request with the four L1 headers, signed by `key` (its ClobAuth at `timestamp` with `nonce`).
 fn l1(method: Method, base: &str, path: &str, key: &SigningKey, nonce: u64, timestamp: u64) -> reqwest::RequestBuilder {
     let address = address_of(key);
-    let challenge = ClobAuth { chain_id: CHAIN, address, timestamp: timestamp.to_string(), nonce: U256::from_u64(nonce) };
+    let challenge =
+        ClobAuth { chain_id: CHAIN, address, timestamp: timestamp.to_string(), nonce: U256::from_u64(nonce) };
     let values = [address.checksummed(), sign(key, &challenge.digest()), timestamp.to_string(), nonce.to_string()];
     let mut request = client().request(method, format!("{base}{path}"));
     for (name, value) in HEADER_NAMES.iter().zip(values) {
@@ -65,10 +66,19 @@ fn l1(method: Method, base: &str, path: &str, key: &SigningKey, nonce: u64, time
 }
 
 /// Like [`l1`], with one header's value replaced.
-fn l1_with(method: Method, base: &str, path: &str, key: &SigningKey, nonce: u64, name: &str, value: &str) -> reqwest::RequestBuilder {
+fn l1_with(
+    method: Method,
+    base: &str,
+    path: &str,
+    key: &SigningKey,
+    nonce: u64,
+    name: &str,
+    value: &str,
+) -> reqwest::RequestBuilder {
     let address = address_of(key);
     let timestamp = now_s();
-    let challenge = ClobAuth { chain_id: CHAIN, address, timestamp: timestamp.to_string(), nonce: U256::from_u64(nonce) };
+    let challenge =
+        ClobAuth { chain_id: CHAIN, address, timestamp: timestamp.to_string(), nonce: U256::from_u64(nonce) };
     let values = [address.checksummed(), sign(key, &challenge.digest()), timestamp.to_string(), nonce.to_string()];
     let mut request = client().request(method, format!("{base}{path}"));
     for (header, v) in HEADER_NAMES.iter().zip(values) {
@@ -115,8 +125,12 @@ fn units(text: &str) -> u64 {
 
 /// Levels best first, in units.
 fn levels(v: &Value, best_high: bool) -> Vec<(u64, u64)> {
-    let mut out: Vec<(u64, u64)> =
-        v.as_array().unwrap().iter().map(|l| (units(l["price"].as_str().unwrap()), units(l["size"].as_str().unwrap()))).collect();
+    let mut out: Vec<(u64, u64)> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (units(l["price"].as_str().unwrap()), units(l["size"].as_str().unwrap())))
+        .collect();
     out.sort_by_key(|l| if best_high { u64::MAX - l.0 } else { l.0 });
     out
 }
@@ -191,7 +205,15 @@ async fn post_signed(base: &str, path: &str, body: &str, account: &Account) -> R
 }
 
 /// Places a limit order (`shares` at `price`, both in units).
-async fn limit(base: &str, t: &Trader, m: &Market, side: Side, price: u64, shares: u64, order_type: OrderType) -> Reply {
+async fn limit(
+    base: &str,
+    t: &Trader,
+    m: &Market,
+    side: Side,
+    price: u64,
+    shares: u64,
+    order_type: OrderType,
+) -> Reply {
     let cash = times(shares, price);
     let (maker, taker) = if side == Side::Buy { (cash, shares) } else { (shares, cash) };
     let o = order(Version::V2, t, m, side, maker, taker);
@@ -227,12 +249,18 @@ async fn the_order_version_is_served_and_switched() {
     assert_eq!(get(b, "/version").await.assert_ok(), json!({ "version": 2 }));
     let served = info(b).await;
     assert_eq!((served["chain_id"].as_u64(), served["order_version"].as_u64()), (Some(CHAIN), Some(2)));
-    assert_eq!(served["exchanges"]["exchange"], Exchanges::known(CHAIN, Version::V2).unwrap().exchange.checksummed().as_str());
+    assert_eq!(
+        served["exchanges"]["exchange"],
+        Exchanges::known(CHAIN, Version::V2).unwrap().exchange.checksummed().as_str()
+    );
     assert_eq!(post(b, "/__admin/version", &json!({ "version": 1 })).await.assert_ok(), json!({ "version": 1 }));
     assert_eq!(get(b, "/version").await.assert_ok(), json!({ "version": 1 }));
     let served = info(b).await;
     assert_eq!(served["order_version"], 1);
-    assert_eq!(served["exchanges"]["exchange"], Exchanges::known(CHAIN, Version::V1).unwrap().exchange.checksummed().as_str());
+    assert_eq!(
+        served["exchanges"]["exchange"],
+        Exchanges::known(CHAIN, Version::V1).unwrap().exchange.checksummed().as_str()
+    );
     for bad in [json!({ "version": 3 }), json!({}), json!([1])] {
         post(b, "/__admin/version", &bad).await.assert_bad("version");
     }
@@ -316,7 +344,12 @@ async fn key_requests_with_a_bad_signature_or_a_stale_time_are_unauthorized() {
     // Missing and malformed headers.
     let r = send(client().post(format!("{b}/auth/api-key"))).await;
     assert_eq!(r.status, StatusCode::UNAUTHORIZED);
-    for (name, value) in [("SERVICE_SIGNATURE", "0x1234"), ("SERVICE_NONCE", "x"), ("SERVICE_ADDRESS", "0x12"), ("SERVICE_TIMESTAMP", "soon")] {
+    for (name, value) in [
+        ("SERVICE_SIGNATURE", "0x1234"),
+        ("SERVICE_NONCE", "x"),
+        ("SERVICE_ADDRESS", "0x12"),
+        ("SERVICE_TIMESTAMP", "soon"),
+    ] {
         let r = send(l1_with(Method::GET, b, "/auth/derive-api-key", &key, 0, name, value)).await;
         assert_eq!(r.status, StatusCode::UNAUTHORIZED, "{name}: {}", r.text);
         assert!(r.json()["error"].as_str().unwrap().contains(name), "{}", r.text);
@@ -371,8 +404,14 @@ async fn a_resting_order_is_listed_and_cancelled() {
     assert_eq!(listed["count"], 1);
     let o = &listed["data"][0];
     assert_eq!(o["id"], id.as_str());
-    assert_eq!((o["status"].as_str(), o["price"].as_str(), o["originalSize"].as_str()), (Some("LIVE"), Some("0.5"), Some("10")));
-    assert_eq!((o["side"].as_str(), o["order_type"].as_str(), o["sizeMatched"].as_str()), (Some("BUY"), Some("GTC"), Some("0")));
+    assert_eq!(
+        (o["status"].as_str(), o["price"].as_str(), o["originalSize"].as_str()),
+        (Some("LIVE"), Some("0.5"), Some("10"))
+    );
+    assert_eq!(
+        (o["side"].as_str(), o["order_type"].as_str(), o["sizeMatched"].as_str()),
+        (Some("BUY"), Some("GTC"), Some("0"))
+    );
     assert_eq!(o["assetId"], m.token.as_str());
     assert_eq!(o["market"], m.condition.as_str());
     assert_eq!(o["makerAddress"], t.address.checksummed().as_str());
@@ -456,12 +495,16 @@ async fn a_crossing_order_of_another_account_fills_a_resting_one() {
     assert_eq!(mine["data"][0]["id"], t["id"]);
     assert_eq!(mine["data"][0]["trader_side"], "MAKER");
     assert_eq!(mine["data"][0]["owner"], alice.account.api_key.as_str());
-    let by_id = auth_get(b, &format!("/data/trades?id={}", t["id"].as_str().unwrap()), &alice.account).await.assert_ok();
+    let by_id =
+        auth_get(b, &format!("/data/trades?id={}", t["id"].as_str().unwrap()), &alice.account).await.assert_ok();
     assert_eq!(by_id["count"], 1);
 
     // The activity surface shows it too: the taker's row, and the maker's when not only takers are asked for.
     let public = get(b, &format!("/trades?user={}", bob.address.checksummed())).await.assert_ok();
-    assert_eq!((public[0]["side"].as_str(), public[0]["size"].as_f64(), public[0]["price"].as_f64()), (Some("SELL"), Some(6.0), Some(0.5)));
+    assert_eq!(
+        (public[0]["side"].as_str(), public[0]["size"].as_f64(), public[0]["price"].as_f64()),
+        (Some("SELL"), Some(6.0), Some(0.5))
+    );
     assert_eq!(public[0]["transactionHash"], t["transaction_hash"]);
     assert_eq!(get(b, &format!("/trades?user={}", alice.address.checksummed())).await.assert_ok(), json!([]));
     let makers = get(b, &format!("/trades?takerOnly=false&user={}", alice.address.checksummed())).await.assert_ok();
@@ -478,7 +521,10 @@ async fn a_crossing_order_of_another_account_fills_a_resting_one() {
 
     // Bob sells 5 more (GTC at 0.5): the 4 left of Alice's order, and 1 rests as an ask.
     let r = limit(b, &bob, &m, Side::Sell, ONE / 2, 5 * ONE, OrderType::Gtc).await.assert_ok();
-    assert_eq!((r["status"].as_str(), r["makingAmount"].as_str(), r["takingAmount"].as_str()), (Some("matched"), Some("4"), Some("2")));
+    assert_eq!(
+        (r["status"].as_str(), r["makingAmount"].as_str(), r["takingAmount"].as_str()),
+        (Some("matched"), Some("4"), Some("2"))
+    );
     let after = book(b, &m.token).await;
     assert!(!has_price(&after["bids"], "0.5") && has_level(&after["asks"], "0.5", "1"), "{after}");
     assert_eq!(auth_get(b, "/data/orders", &alice.account).await.assert_ok()["count"], 0);
@@ -507,7 +553,10 @@ async fn a_limit_order_takes_the_emulators_liquidity_and_rests_the_rest() {
     let trades = auth_get(b, "/data/trades", &t.account).await.assert_ok();
     let makers = &trades["data"][0]["maker_orders"];
     assert_eq!(makers.as_array().unwrap().len(), 1);
-    assert_eq!(makers[0]["maker_address"], "0x4c69717569646974790000000000000000000000", "the emulator's own liquidity");
+    assert_eq!(
+        makers[0]["maker_address"], "0x4c69717569646974790000000000000000000000",
+        "the emulator's own liquidity"
+    );
     let listed = auth_get(b, "/data/orders", &t.account).await.assert_ok();
     assert_eq!(listed["data"][0]["sizeMatched"], text(size).as_str());
     assert_eq!(listed["data"][0]["status"], "MATCHED");
@@ -541,7 +590,10 @@ async fn fok_and_fak_orders() {
     assert_eq!(auth_get(b, "/data/orders", &t.account).await.assert_ok()["count"], 0, "the rest of a FAK is cancelled");
     let id = r["orderID"].as_str().unwrap();
     let o = auth_get(b, &format!("/data/order/{id}"), &t.account).await.assert_ok();
-    assert_eq!((o["order"]["order_type"].as_str(), o["order"]["originalSize"].as_str()), (Some("FAK"), Some(text(shares).as_str())));
+    assert_eq!(
+        (o["order"]["order_type"].as_str(), o["order"]["originalSize"].as_str()),
+        (Some("FAK"), Some(text(shares).as_str()))
+    );
 
     // Nothing to match: a FAK far above the bids.
     let o = order(Version::V2, &t, &m, Side::Sell, 20 * ONE, times(20 * ONE, ONE - m.tick));
@@ -569,16 +621,22 @@ async fn post_only_orders_never_take() {
     let (best_ask, _) = m.asks[0];
     let before = get(b, &format!("/book?token_id={}", m.token)).await.text;
     let o = order(Version::V2, &t, &m, Side::Buy, times(10 * ONE, best_ask), 10 * ONE);
-    let r = post_signed(b, "/order", &body_signed(&o, &m, &t.key, &t.account.api_key, OrderType::Gtc, true), &t.account).await;
+    let r =
+        post_signed(b, "/order", &body_signed(&o, &m, &t.key, &t.account.api_key, OrderType::Gtc, true), &t.account)
+            .await;
     assert_refused(&r, "invalid post-only order: order crosses book");
     assert_eq!(get(b, &format!("/book?token_id={}", m.token)).await.text, before);
     // Not crossing: it rests.
     let o = order(Version::V2, &t, &m, Side::Buy, 5 * ONE, 10 * ONE);
-    let r = post_signed(b, "/order", &body_signed(&o, &m, &t.key, &t.account.api_key, OrderType::Gtc, true), &t.account).await;
+    let r =
+        post_signed(b, "/order", &body_signed(&o, &m, &t.key, &t.account.api_key, OrderType::Gtc, true), &t.account)
+            .await;
     assert_eq!(r.assert_ok()["status"], "live");
     // Only GTC and GTD may be post-only.
     let o = order(Version::V2, &t, &m, Side::Buy, 5 * ONE, 10 * ONE);
-    let r = post_signed(b, "/order", &body_signed(&o, &m, &t.key, &t.account.api_key, OrderType::Fok, true), &t.account).await;
+    let r =
+        post_signed(b, "/order", &body_signed(&o, &m, &t.key, &t.account.api_key, OrderType::Fok, true), &t.account)
+            .await;
     assert_refused(&r, "post-only");
 }
 
@@ -604,7 +662,11 @@ async fn orders_of_the_other_version_are_refused() {
     let r = post_signed(b, "/orders", &batch, &t.account).await;
     assert_eq!(r.status, StatusCode::BAD_REQUEST);
     assert_eq!(r.json()["error"], "order_version_mismatch");
-    assert_eq!(auth_get(b, "/data/orders", &t.account).await.assert_ok()["count"], 0, "nothing of the batch was placed");
+    assert_eq!(
+        auth_get(b, "/data/orders", &t.account).await.assert_ok()["count"],
+        0,
+        "nothing of the batch was placed"
+    );
 
     // At version 1, V1 orders are taken (signed for the V1 exchange) and V2 ones refused.
     post(b, "/__admin/version", &json!({ "version": 1 })).await.assert_ok();
@@ -639,7 +701,13 @@ async fn signatures_signers_owners_and_terms_are_checked() {
     let good = || order(Version::V2, &alice, &m, Side::Buy, 5 * ONE, 10 * ONE);
     // Signed by someone else.
     let o = good();
-    let r = post_signed(b, "/order", &body_signed(&o, &m, &bob.key, &alice.account.api_key, OrderType::Gtc, false), &alice.account).await;
+    let r = post_signed(
+        b,
+        "/order",
+        &body_signed(&o, &m, &bob.key, &alice.account.api_key, OrderType::Gtc, false),
+        &alice.account,
+    )
+    .await;
     assert_refused(&r, "invalid order signature");
     // Signed for the other exchange (standard versus neg-risk).
     let other = Market {
@@ -655,35 +723,69 @@ async fn signatures_signers_owners_and_terms_are_checked() {
     assert_refused(&r, "invalid order signature");
     // Bob's own order, sent with Alice's key.
     let bobs = order(Version::V2, &bob, &m, Side::Buy, 5 * ONE, 10 * ONE);
-    let r = post_signed(b, "/order", &body_signed(&bobs, &m, &bob.key, &alice.account.api_key, OrderType::Gtc, false), &alice.account).await;
+    let r = post_signed(
+        b,
+        "/order",
+        &body_signed(&bobs, &m, &bob.key, &alice.account.api_key, OrderType::Gtc, false),
+        &alice.account,
+    )
+    .await;
     assert_refused(&r, "signer must be the address of the API key");
     // Owned by another key.
-    let r = post_signed(b, "/order", &body_signed(&good(), &m, &alice.key, &bob.account.api_key, OrderType::Gtc, false), &alice.account).await;
+    let r = post_signed(
+        b,
+        "/order",
+        &body_signed(&good(), &m, &alice.key, &bob.account.api_key, OrderType::Gtc, false),
+        &alice.account,
+    )
+    .await;
     assert_refused(&r, "owner must be the API key");
     // Maker and signature type.
     let mut proxy = good();
     proxy.signature_type = SignatureType::PolyProxy;
-    assert_refused(&post_signed(b, "/order", &body(&proxy, &m, &alice, OrderType::Gtc), &alice.account).await, "funder");
+    assert_refused(
+        &post_signed(b, "/order", &body(&proxy, &m, &alice, OrderType::Gtc), &alice.account).await,
+        "funder",
+    );
     proxy.maker = bob.address;
-    assert_eq!(post_signed(b, "/order", &body(&proxy, &m, &alice, OrderType::Gtc), &alice.account).await.assert_ok()["status"], "live");
+    assert_eq!(
+        post_signed(b, "/order", &body(&proxy, &m, &alice, OrderType::Gtc), &alice.account).await.assert_ok()["status"],
+        "live"
+    );
     let mut eoa = good();
     eoa.maker = bob.address;
-    assert_refused(&post_signed(b, "/order", &body(&eoa, &m, &alice, OrderType::Gtc), &alice.account).await, "maker equal to signer");
+    assert_refused(
+        &post_signed(b, "/order", &body(&eoa, &m, &alice, OrderType::Gtc), &alice.account).await,
+        "maker equal to signer",
+    );
     // Unknown token, closed market.
     let mut unknown = good();
     unknown.token_id = U256::from_u64(12345);
-    assert_refused(&post_signed(b, "/order", &body(&unknown, &m, &alice, OrderType::Gtc), &alice.account).await, "tokenId");
+    assert_refused(
+        &post_signed(b, "/order", &body(&unknown, &m, &alice, OrderType::Gtc), &alice.account).await,
+        "tokenId",
+    );
     // Expiration: only GTD, and at least a minute ahead.
     let mut o = good();
     o.expiration = now_s() + 3600;
-    assert_refused(&post_signed(b, "/order", &body(&o, &m, &alice, OrderType::Gtc), &alice.account).await, "expiration");
+    assert_refused(
+        &post_signed(b, "/order", &body(&o, &m, &alice, OrderType::Gtc), &alice.account).await,
+        "expiration",
+    );
     o.expiration = now_s() + 30;
-    assert_refused(&post_signed(b, "/order", &body(&o, &m, &alice, OrderType::Gtd), &alice.account).await, "expiration");
-    assert_refused(&post_signed(b, "/order", &body(&good(), &m, &alice, OrderType::Gtd), &alice.account).await, "expiration");
+    assert_refused(
+        &post_signed(b, "/order", &body(&o, &m, &alice, OrderType::Gtd), &alice.account).await,
+        "expiration",
+    );
+    assert_refused(
+        &post_signed(b, "/order", &body(&good(), &m, &alice, OrderType::Gtd), &alice.account).await,
+        "expiration",
+    );
     // Malformed bodies and missing authentication.
     assert_refused(&post_signed(b, "/order", "[]", &alice.account).await, "body");
     assert_refused(&post_signed(b, "/order", "{\"order\": 1}", &alice.account).await, "order");
-    let r = post(b, "/order", &serde_json::from_str::<Value>(&body(&good(), &m, &alice, OrderType::Gtc)).unwrap()).await;
+    let r =
+        post(b, "/order", &serde_json::from_str::<Value>(&body(&good(), &m, &alice, OrderType::Gtc)).unwrap()).await;
     assert_eq!(r.status, StatusCode::UNAUTHORIZED);
 }
 
@@ -768,7 +870,8 @@ async fn a_batch_answers_each_order_in_turn() {
 type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 async fn connect(base: &str, path: &str, first: &Value) -> Ws {
-    let (mut ws, _) = tokio_tungstenite::connect_async(format!("{}{path}", base.replace("http://", "ws://"))).await.unwrap();
+    let (mut ws, _) =
+        tokio_tungstenite::connect_async(format!("{}{path}", base.replace("http://", "ws://"))).await.unwrap();
     ws.send(Message::Text(first.to_string().into())).await.unwrap();
     ws
 }
@@ -803,10 +906,13 @@ async fn placements_and_fills_go_out_on_both_channels() {
     let b = &emu.url;
     let (alice, bob) = (trader(b, KEY_0).await, trader(b, KEY_1).await);
     let m = market(b, "ten_levels").await;
-    let mut market_ws = connect(b, "/ws/market", &json!({ "type": "market", "assets_ids": [m.token], "initial_dump": false })).await;
+    let mut market_ws =
+        connect(b, "/ws/market", &json!({ "type": "market", "assets_ids": [m.token], "initial_dump": false })).await;
     let auth = |a: &Account| json!({ "apiKey": a.api_key, "secret": a.secret, "passphrase": a.passphrase });
-    let mut alice_ws = connect(b, "/ws/user", &json!({ "type": "user", "markets": [], "auth": auth(&alice.account) })).await;
-    let mut bob_ws = connect(b, "/ws/user", &json!({ "type": "user", "markets": [m.condition], "auth": auth(&bob.account) })).await;
+    let mut alice_ws =
+        connect(b, "/ws/user", &json!({ "type": "user", "markets": [], "auth": auth(&alice.account) })).await;
+    let mut bob_ws =
+        connect(b, "/ws/user", &json!({ "type": "user", "markets": [m.condition], "auth": auth(&bob.account) })).await;
     for ws in [&mut market_ws, &mut alice_ws, &mut bob_ws] {
         settle(ws).await;
     }
@@ -816,7 +922,10 @@ async fn placements_and_fills_go_out_on_both_channels() {
     let events = next_events(&mut market_ws).await;
     let change = events.iter().find(|e| e["event_type"] == "price_change").expect("a price_change");
     let entry = &change["price_changes"][0];
-    assert_eq!((entry["price"].as_str(), entry["size"].as_str(), entry["side"].as_str()), (Some("0.5"), Some("10"), Some("BUY")));
+    assert_eq!(
+        (entry["price"].as_str(), entry["size"].as_str(), entry["side"].as_str()),
+        (Some("0.5"), Some("10"), Some("BUY"))
+    );
     assert_eq!(entry["best_bid"], "0.5");
     let served = book(b, &m.token).await;
     assert_eq!(entry["hash"], served["hash"], "the entry's hash is the book's after it");
@@ -832,7 +941,10 @@ async fn placements_and_fills_go_out_on_both_channels() {
     post_signed(b, "/order", &body(&sell, &m, &bob, OrderType::Fak), &bob.account).await.assert_ok();
     let events = next_events(&mut market_ws).await;
     let last = events.iter().find(|e| e["event_type"] == "last_trade_price").expect("a last_trade_price");
-    assert_eq!((last["price"].as_str(), last["size"].as_str(), last["side"].as_str()), (Some("0.5"), Some("6"), Some("SELL")));
+    assert_eq!(
+        (last["price"].as_str(), last["size"].as_str(), last["side"].as_str()),
+        (Some("0.5"), Some("6"), Some("SELL"))
+    );
     let change = events.iter().find(|e| e["event_type"] == "price_change").expect("a price_change");
     assert_eq!(change["price_changes"][0]["size"], "4");
     let served = book(b, &m.token).await;
@@ -843,7 +955,10 @@ async fn placements_and_fills_go_out_on_both_channels() {
     let bobs = next_events(&mut bob_ws).await;
     assert_eq!(bobs.len(), 1);
     assert_eq!((bobs[0]["event_type"].as_str(), bobs[0]["type"].as_str()), (Some("trade"), Some("TRADE")));
-    assert_eq!((bobs[0]["side"].as_str(), bobs[0]["size"].as_str(), bobs[0]["price"].as_str()), (Some("SELL"), Some("6"), Some("0.5")));
+    assert_eq!(
+        (bobs[0]["side"].as_str(), bobs[0]["size"].as_str(), bobs[0]["price"].as_str()),
+        (Some("SELL"), Some("6"), Some("0.5"))
+    );
     assert_eq!(bobs[0]["owner"], bob.account.api_key.as_str());
     assert_eq!(bobs[0]["maker_orders"][0]["order_id"], id.as_str());
     let alices = next_events(&mut alice_ws).await;
@@ -900,14 +1015,22 @@ async fn the_wallet_signs_typed_data_as_the_key_does() {
     assert_eq!(info(b).await["wallet"], accounts);
 
     let key = signing_key(KEY_0);
-    let auth = ClobAuth { chain_id: CHAIN, address: address_of(&key), timestamp: now_s().to_string(), nonce: U256::from_u64(3) };
+    let auth = ClobAuth {
+        chain_id: CHAIN,
+        address: address_of(&key),
+        timestamp: now_s().to_string(),
+        nonce: U256::from_u64(3),
+    };
     let signed = rpc(b, "eth_signTypedData_v4", json!([accounts[0], auth.typed_data()])).await;
     assert_eq!(signed["result"], sign(&key, &auth.digest()).as_str());
     // The typed data as an object, for another account; an order's typed data.
     let key1 = signing_key(KEY_1);
     let auth1 = ClobAuth { address: address_of(&key1), ..auth.clone() };
     let doc: Value = serde_json::from_str(&auth1.typed_data()).unwrap();
-    assert_eq!(rpc(b, "eth_signTypedData_v4", json!([accounts[1], doc])).await["result"], sign(&key1, &auth1.digest()).as_str());
+    assert_eq!(
+        rpc(b, "eth_signTypedData_v4", json!([accounts[1], doc])).await["result"],
+        sign(&key1, &auth1.digest()).as_str()
+    );
     let t = Trader { key: signing_key(KEY_0), address: address_of(&key), account: emu.demo.clone() };
     let m = market(b, "ten_levels").await;
     let o = order(Version::V2, &t, &m, Side::Buy, 5 * ONE, 10 * ONE);
@@ -920,7 +1043,12 @@ async fn the_wallet_signs_typed_data_as_the_key_does() {
         client()
             .post(format!("{b}/auth/api-key"))
             .header("SERVICE_ADDRESS", accounts[0].as_str().unwrap())
-            .header("SERVICE_SIGNATURE", rpc(b, "eth_signTypedData_v4", json!([accounts[0], auth.typed_data()])).await["result"].as_str().unwrap())
+            .header(
+                "SERVICE_SIGNATURE",
+                rpc(b, "eth_signTypedData_v4", json!([accounts[0], auth.typed_data()])).await["result"]
+                    .as_str()
+                    .unwrap(),
+            )
             .header("SERVICE_TIMESTAMP", &auth.timestamp)
             .header("SERVICE_NONCE", "3"),
     )
@@ -928,7 +1056,8 @@ async fn the_wallet_signs_typed_data_as_the_key_does() {
     assert_eq!(r.assert_ok()["apiKey"].as_str().unwrap().len(), 36);
 
     // Errors: an unknown account (4100), an unknown method (4200), bad params, a body that is not JSON.
-    let r = rpc(b, "eth_signTypedData_v4", json!(["0x0000000000000000000000000000000000000001", auth.typed_data()])).await;
+    let r =
+        rpc(b, "eth_signTypedData_v4", json!(["0x0000000000000000000000000000000000000001", auth.typed_data()])).await;
     assert_eq!(r["error"]["code"], 4100);
     assert_eq!(r["id"], 7);
     assert_eq!(rpc(b, "eth_sendTransaction", json!([{}])).await["error"]["code"], 4200);

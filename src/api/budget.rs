@@ -168,7 +168,10 @@ impl Limit {
     pub fn new(requests: f64, window_ms: f64, param: &'static str) -> Result<Limit, Error> {
         let whole = requests.fract() == 0.0 && (1.0..=1e9).contains(&requests);
         if !whole || !window_ms.is_finite() || !(1.0..=86_400_000.0).contains(&window_ms) {
-            return Err(Error::invalid(param, "must be { requests: whole number >= 1, windowMs: 1..86400000 } or false"));
+            return Err(Error::invalid(
+                param,
+                "must be { requests: whole number >= 1, windowMs: 1..86400000 } or false",
+            ));
         }
         Ok(Limit { requests: requests as u32, window_ms })
     }
@@ -289,7 +292,10 @@ mod tests {
         assert_eq!(buckets(&events(&Params::default()).unwrap()), [Bucket::Catalog, Bucket::Events, Bucket::Listings]);
         assert_eq!(buckets(&cancel_order("x").unwrap()), [Bucket::Clob, Bucket::CancelBurst, Bucket::CancelSustained]);
         assert_eq!(buckets(&crate::api::trades(&Params::default()).unwrap()), [Bucket::Activity]);
-        assert_eq!(buckets(&crate::api::clob_markets(None).unwrap()), [Bucket::Clob, Bucket::Markets, Bucket::Listings]);
+        assert_eq!(
+            buckets(&crate::api::clob_markets(None).unwrap()),
+            [Bucket::Clob, Bucket::Markets, Bucket::Listings]
+        );
     }
 
     #[test]

@@ -53,7 +53,9 @@ mod tests {
     fn base_urls() {
         assert_eq!(base_url("baseUrl", "http://127.0.0.1:8787/").unwrap(), "http://127.0.0.1:8787");
         assert_eq!(base_url("baseUrl", "https://api.example.com/v1").unwrap(), "https://api.example.com/v1");
-        for bad in ["", "127.0.0.1:8787", "ftp://x", "http://", "http:///x", "http://x/?a=1", "http://x#y", "http://a b"] {
+        for bad in
+            ["", "127.0.0.1:8787", "ftp://x", "http://", "http:///x", "http://x/?a=1", "http://x#y", "http://a b"]
+        {
             let err = base_url("baseUrl", bad).unwrap_err();
             assert_eq!(err.param.as_deref(), Some("baseUrl"), "{bad:?}");
         }

@@ -355,17 +355,30 @@ mod tests {
     fn every_get_route_and_its_query() {
         assert_eq!(url(trades(&p(&[]))), "/trades");
         assert_eq!(
-            url(trades(&p(&[("limit", n(10_000.0)), ("market", Value::Array(vec![s(CID), s(CID)])), ("side", s("SELL"))]))),
+            url(trades(&p(&[
+                ("limit", n(10_000.0)),
+                ("market", Value::Array(vec![s(CID), s(CID)])),
+                ("side", s("SELL"))
+            ]))),
             format!("/trades?limit=10000&market={CID}%2C{CID}&side=SELL")
         );
-        assert_eq!(url(closed_positions(&p(&[("user", s(USER)), ("limit", n(50.0))]))), format!("/closed-positions?user={USER}&limit=50"));
-        assert_eq!(url(comments(&p(&[("parent_entity_type", s("Event")), ("parent_entity_id", s("45915"))]))), "/comments?parent_entity_type=Event&parent_entity_id=45915");
+        assert_eq!(
+            url(closed_positions(&p(&[("user", s(USER)), ("limit", n(50.0))]))),
+            format!("/closed-positions?user={USER}&limit=50")
+        );
+        assert_eq!(
+            url(comments(&p(&[("parent_entity_type", s("Event")), ("parent_entity_id", s("45915"))]))),
+            "/comments?parent_entity_type=Event&parent_entity_id=45915"
+        );
         assert_eq!(url(comment_replies("12/3", &p(&[("limit", n(5.0))]))), "/comments/12%2F3?limit=5");
         assert_eq!(url(market_by_slug("will it rain?", &p(&[]))), "/markets/slug/will%20it%20rain%3F");
         assert_eq!(url(market("12", &p(&[("creator", s("site-a"))]))), "/markets/12?creator=site-a");
         assert_eq!(url(market(CID, &p(&[]))), format!("/markets/{CID}"));
         assert_eq!(url(series(&p(&[("offset", n(40.0))]))), "/series?offset=40");
-        assert_eq!(url(events(&p(&[("closed", Value::Bool(false)), ("tag_id", n(7.0))]))), "/events?closed=false&tag_id=7");
+        assert_eq!(
+            url(events(&p(&[("closed", Value::Bool(false)), ("tag_id", n(7.0))]))),
+            "/events?closed=false&tag_id=7"
+        );
         assert_eq!(url(event_creators(&p(&[("ascending", Value::Bool(true))]))), "/events/creators?ascending=true");
         assert_eq!(url(public_search(&p(&[("q", s("a&b")), ("page", n(2.0))]))), "/public-search?q=a%26b&page=2");
         assert_eq!(url(tags(&p(&[]))), "/tags");
@@ -377,7 +390,10 @@ mod tests {
         assert_eq!(url(price(TOKEN, "BUY")), format!("/price?token_id={TOKEN}&side=BUY"));
         assert_eq!(url(midpoint(TOKEN)), format!("/midpoint?token_id={TOKEN}"));
         assert_eq!(url(fee_rate(TOKEN)), format!("/fee-rate/{TOKEN}"));
-        assert_eq!(url(prices_history(&p(&[("market", s(TOKEN)), ("interval", s("1d"))]))), format!("/prices-history?market={TOKEN}&interval=1d"));
+        assert_eq!(
+            url(prices_history(&p(&[("market", s(TOKEN)), ("interval", s("1d"))]))),
+            format!("/prices-history?market={TOKEN}&interval=1d")
+        );
         assert_eq!(ok().url(""), "/");
     }
 
@@ -495,7 +511,10 @@ mod tests {
         .unwrap();
         assert_eq!(
             r.body.as_deref(),
-            Some(format!(r#"{{"markets":["{TOKEN}","1"],"start_ts":1700000000,"interval":"1w","fidelity":60}}"#).as_str())
+            Some(
+                format!(r#"{{"markets":["{TOKEN}","1"],"start_ts":1700000000,"interval":"1w","fidelity":60}}"#)
+                    .as_str()
+            )
         );
         assert_eq!(param_of(batch_prices_history(&p(&[]))), "markets");
         assert_eq!(param_of(batch_prices_history(&p(&[("markets", Value::Array(vec![]))]))), "markets");
@@ -512,12 +531,8 @@ mod tests {
 
 // The account's own routes (§4.19–4.22 and GET /data/trades): signed with the SERVICE_* headers.
 
-pub const OPEN_ORDERS: &[Param] = &[
-    opt("id", TEXT),
-    opt("market", TEXT),
-    opt("asset_id", Kind::TokenId),
-    opt("next_cursor", TEXT),
-];
+pub const OPEN_ORDERS: &[Param] =
+    &[opt("id", TEXT), opt("market", TEXT), opt("asset_id", Kind::TokenId), opt("next_cursor", TEXT)];
 
 pub const USER_TRADES: &[Param] = &[
     opt("id", TEXT),
@@ -576,7 +591,9 @@ pub fn cancel_market_orders(params: &Params) -> Result<HttpRequest, Error> {
         body.field_str(name, value);
     }
     Ok(signed(
-        HttpRequest::new(Method::Delete, Surface::Clob, "/cancel-market-orders").body(body.finish()).scope(Scope::CancelOrder),
+        HttpRequest::new(Method::Delete, Surface::Clob, "/cancel-market-orders")
+            .body(body.finish())
+            .scope(Scope::CancelOrder),
     ))
 }
 
@@ -636,7 +653,10 @@ mod auth_tests {
         assert!(r.auth);
         assert_eq!(r.path, "/data/order/0xabc%2F..%2Fx");
         let r = cancel_order("0xabc").unwrap();
-        assert_eq!((r.method, r.path.as_str(), r.body.as_deref()), (Method::Delete, "/order", Some(r#"{"orderId":"0xabc"}"#)));
+        assert_eq!(
+            (r.method, r.path.as_str(), r.body.as_deref()),
+            (Method::Delete, "/order", Some(r#"{"orderId":"0xabc"}"#))
+        );
         assert!(r.auth && !r.idempotent());
         assert_eq!(r.scope, Scope::CancelOrder);
         let r = cancel_market_orders(&p(&[("asset_id", s(TOKEN)), ("market", s(CID))])).unwrap();

@@ -33,7 +33,10 @@ pub fn with_extra_query(mut request: HttpRequest, extra: &Params) -> Result<Http
         }
         let taken = request.takes.iter().any(|p| p.name == name) || request.query.iter().any(|(n, _)| n == name);
         if taken {
-            return Err(Error::invalid_owned(&qualified(name), "is a parameter of this call: pass it in params, where it is checked"));
+            return Err(Error::invalid_owned(
+                &qualified(name),
+                "is a parameter of this call: pass it in params, where it is checked",
+            ));
         }
         let text = extra_value(value).ok_or_else(|| {
             Error::invalid_owned(

@@ -3,7 +3,6 @@
 
 pub(crate) mod body;
 pub mod budget;
-pub mod retry;
 pub mod clock;
 mod config;
 mod endpoints;
@@ -12,9 +11,10 @@ mod paging;
 mod params;
 mod request;
 mod response;
+pub mod retry;
 
-pub use config::{base_url, TimestampUnit};
 pub use body::JsonWriter;
+pub use config::{base_url, TimestampUnit};
 pub use endpoints::*;
 pub use extra::{with_extra_query, MAX_EXTRA_QUERY};
 pub use paging::{max_items, PageStep, Pager, END_CURSOR, FIRST_CURSOR};

@@ -60,12 +60,19 @@ impl Params {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Kind {
     /// A whole number in `min..=max`.
-    Int { min: i64, max: i64 },
+    Int {
+        min: i64,
+        max: i64,
+    },
     /// A finite number `>= min`.
-    Number { min: f64 },
+    Number {
+        min: f64,
+    },
     Bool,
     /// A non-empty string of at most `max` characters.
-    Str { max: usize },
+    Str {
+        max: usize,
+    },
     /// One of the listed strings.
     Enum(&'static [&'static str]),
     /// A wallet address: `0x` and 40 hex digits.
@@ -282,7 +289,11 @@ impl Error {
     }
 
     fn invalid_range(param: &'static str, min: i64, max: i64) -> Self {
-        let rule = if max == MAX_SAFE_INT { format!("must be at least {min}") } else { format!("must be from {min} to {max}") };
+        let rule = if max == MAX_SAFE_INT {
+            format!("must be at least {min}")
+        } else {
+            format!("must be from {min} to {max}")
+        };
         Self::invalid_owned(param, &rule)
     }
 }
@@ -344,8 +355,16 @@ mod tests {
             (vec![("user", Value::Str("0x12".into()))], "user", "user: must be a wallet address: 0x and 40 hex digits"),
             (vec![user(), ("side", Value::Str("buy".into()))], "side", "side: must be one of \"BUY\", \"SELL\""),
             (vec![user(), ("market", Value::Array(vec![]))], "market", "market: must list at least one condition id"),
-            (vec![user(), ("market", Value::Str("0xabc".into()))], "market", "market: must list condition ids: 0x and 64 hex digits each"),
-            (vec![user(), ("market", Value::Array(vec![Value::Number(1.0)]))], "market", "market: must be an array of condition id strings"),
+            (
+                vec![user(), ("market", Value::Str("0xabc".into()))],
+                "market",
+                "market: must list condition ids: 0x and 64 hex digits each",
+            ),
+            (
+                vec![user(), ("market", Value::Array(vec![Value::Number(1.0)]))],
+                "market",
+                "market: must be an array of condition id strings",
+            ),
             (vec![user(), ("title", Value::Str("abcd".into()))], "title", "title: must be at most 3 characters"),
             (vec![user(), ("title", Value::Str("".into()))], "title", "title: must not be empty"),
             (vec![user(), ("amount", Value::Number(-0.5))], "amount", "amount: must be at least 0"),
@@ -373,8 +392,18 @@ mod tests {
 
     #[test]
     fn amounts_are_written_with_six_decimals_at_most() {
-        let table = [(0.0, "0"), (2.5, "2.5"), (10_000.0, "10000"), (0.000001, "0.000001"), (0.1, "0.1"),
-            (1.05, "1.05"), (123.4567891, "123.456789"), (0.0000004, "0"), (0.9999999, "1"), (999_999_999_999_999.0, "999999999999999")];
+        let table = [
+            (0.0, "0"),
+            (2.5, "2.5"),
+            (10_000.0, "10000"),
+            (0.000001, "0.000001"),
+            (0.1, "0.1"),
+            (1.05, "1.05"),
+            (123.4567891, "123.456789"),
+            (0.0000004, "0"),
+            (0.9999999, "1"),
+            (999_999_999_999_999.0, "999999999999999"),
+        ];
         for (n, want) in table {
             assert_eq!(decimal_text(n).as_deref(), Some(want), "{n}");
         }

@@ -9,7 +9,12 @@ const EXCERPT_CHARS: usize = 200;
 
 /// `Ok` for a 2xx status; otherwise the error for it, carrying the status, the request's method and path,
 /// `Retry-After` in milliseconds and the service's error text.
-pub fn check_response(request: &HttpRequest, status: u16, body: &[u8], retry_after_ms: Option<f64>) -> Result<(), Error> {
+pub fn check_response(
+    request: &HttpRequest,
+    status: u16,
+    body: &[u8],
+    retry_after_ms: Option<f64>,
+) -> Result<(), Error> {
     if (200..300).contains(&status) {
         return Ok(());
     }
@@ -66,7 +71,6 @@ pub fn excerpt(body: &[u8]) -> String {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -80,7 +84,10 @@ mod tests {
     fn redirects_of_signed_requests_are_errors() {
         let request = crate::api::cancel_order("0xabc").unwrap();
         let e = redirect_error(&request, 307);
-        assert_eq!((e.code, e.status, e.method, e.path.as_deref()), (ErrorCode::Api, Some(307), Some("DELETE"), Some("/order")));
+        assert_eq!(
+            (e.code, e.status, e.method, e.path.as_deref()),
+            (ErrorCode::Api, Some(307), Some("DELETE"), Some("/order"))
+        );
         assert!(e.message.contains("redirect"));
         assert_eq!(redirect_error(&request, 0).status, None);
 

@@ -159,7 +159,15 @@ mod tests {
         assert_eq!(retry_after_ms("Sun, 06 Nov 1994 08:49:30 GMT", now), Some(0.0));
         assert_eq!(http_date_ms("Sat, 21 Nov 2026 06:12:59 GMT"), Some(1_795_241_579_000.0));
         assert_eq!(http_date_ms("Thu, 29 Feb 2024 00:00:00 GMT"), Some(1_709_164_800_000.0));
-        for bad in ["soon", "-1", "Sun, 06 Nov 1994 08:49:37", "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 32 Nov 1994 08:49:37 GMT", "Sun 06 Nov 1994 08:49:37 GMT", ""] {
+        for bad in [
+            "soon",
+            "-1",
+            "Sun, 06 Nov 1994 08:49:37",
+            "Sun, 06 Foo 1994 08:49:37 GMT",
+            "Sun, 32 Nov 1994 08:49:37 GMT",
+            "Sun 06 Nov 1994 08:49:37 GMT",
+            "",
+        ] {
             assert_eq!(retry_after_ms(bad, now), None, "{bad:?}");
         }
     }

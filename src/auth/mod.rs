@@ -198,8 +198,12 @@ mod tests {
 
     #[test]
     fn secret_alphabets_and_padding_are_equivalent() {
-        let forms = ["++/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=", "++/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
-            "--_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=", "--_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"];
+        let forms = [
+            "++/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
+            "++/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+            "--_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
+            "--_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+        ];
         let keys: Vec<_> = forms.iter().map(|f| decode_secret(f).unwrap().to_vec()).collect();
         assert!(keys.windows(2).all(|w| w[0] == w[1]));
     }

@@ -188,7 +188,8 @@ mod tests {
 
     #[test]
     fn formats_without_trailing_zeros() {
-        for (units, text) in [(0, "0"), (430_000, "0.43"), (1, "0.000001"), (5_000_000, "5"), (12_345_678, "12.345678")] {
+        for (units, text) in [(0, "0"), (430_000, "0.43"), (1, "0.000001"), (5_000_000, "5"), (12_345_678, "12.345678")]
+        {
             let mut out = Vec::new();
             format(units, &mut out);
             assert_eq!(out, text.as_bytes());

@@ -314,9 +314,10 @@ mod tests {
 
     #[test]
     fn matches_the_hashes_the_service_sent() {
-        for text in
-            [include_str!("../../tests/fixtures/real/clob-book-2.json"), include_str!("../../tests/fixtures/real/clob-book-3.json")]
-        {
+        for text in [
+            include_str!("../../tests/fixtures/real/clob-book-2.json"),
+            include_str!("../../tests/fixtures/real/clob-book-3.json"),
+        ] {
             let book = OrderBook::from_bytes(text.as_bytes()).unwrap();
             assert_eq!(Some(book.hash()), book.received_hash());
         }
@@ -324,7 +325,8 @@ mod tests {
 
     #[test]
     fn hashes_runs_from_the_source_around_changed_and_general_levels() {
-        let levels = |n: u32| (0..n).map(|i| format!(r#"{{"price":"0.{:02}","size":"{i}"}}"#, i + 10)).collect::<Vec<_>>();
+        let levels =
+            |n: u32| (0..n).map(|i| format!(r#"{{"price":"0.{:02}","size":"{i}"}}"#, i + 10)).collect::<Vec<_>>();
         let bids = levels(40).join(",");
         let mut book = OrderBook::from_bytes(format!(r#"{{"bids":[{bids}],"asks":[]}}"#).as_bytes()).unwrap();
         // A changed level in the middle and one at each end split the run from the source.

@@ -169,7 +169,11 @@ mod tests {
         let start = text.find("\"decimalPlaces\"").unwrap();
         let list = &text[start..];
         let list = &list[list.find('[').unwrap() + 1..list.find("]]").unwrap()];
-        list.split('[').filter_map(|pair| pair.split(',').next()).filter(|x| !x.trim().is_empty()).map(|x| x.trim().parse().unwrap()).collect()
+        list.split('[')
+            .filter_map(|pair| pair.split(',').next())
+            .filter(|x| !x.trim().is_empty())
+            .map(|x| x.trim().parse().unwrap())
+            .collect()
     }
 
     /// Rust's shortest round-trip text in exponent form has the same digits as JavaScript's `String(x)`.
@@ -218,10 +222,12 @@ mod tests {
             let (x, d, want) = (case[0].as_f64().unwrap(), case[1].as_u64().unwrap() as u32, case[2].as_f64().unwrap());
             assert_eq!(round(x, d, places(x), Rounding::Down), want);
         }
-        let prices: Vec<f64> = v["priceValid"]["prices"].as_array().unwrap().iter().map(|p| p.as_f64().unwrap()).collect();
+        let prices: Vec<f64> =
+            v["priceValid"]["prices"].as_array().unwrap().iter().map(|p| p.as_f64().unwrap()).collect();
         for tick in ["0.1", "0.01", "0.001", "0.0001"] {
             let tick_units = fixed::parse(tick.as_bytes()).unwrap();
-            let want: Vec<bool> = v["priceValid"][tick].as_array().unwrap().iter().map(|b| b.as_bool().unwrap()).collect();
+            let want: Vec<bool> =
+                v["priceValid"][tick].as_array().unwrap().iter().map(|b| b.as_bool().unwrap()).collect();
             let got: Vec<bool> = prices.iter().map(|&p| price_valid(p, tick_units)).collect();
             assert_eq!(got, want, "tick {tick}");
         }
@@ -229,10 +235,15 @@ mod tests {
         assert_eq!(config.len(), ROUNDING_CONFIG.len());
         for (tick, price, size, amount) in ROUNDING_CONFIG {
             let c = &config[tick];
-            assert_eq!((c["price"].as_u64(), c["size"].as_u64(), c["amount"].as_u64()), (Some(price.into()), Some(size.into()), Some(amount.into())), "{tick}");
+            assert_eq!(
+                (c["price"].as_u64(), c["size"].as_u64(), c["amount"].as_u64()),
+                (Some(price.into()), Some(size.into()), Some(amount.into())),
+                "{tick}"
+            );
         }
         for case in v["fee"]["cases"].as_array().unwrap() {
-            let fee = FeeRate { rate: case["rate"].as_f64().unwrap(), exponent: case["exponent"].as_u64().unwrap() as u32 };
+            let fee =
+                FeeRate { rate: case["rate"].as_f64().unwrap(), exponent: case["exponent"].as_u64().unwrap() as u32 };
             let got = calculate_fee(fee, case["contracts"].as_f64().unwrap(), case["price"].as_f64().unwrap());
             assert_eq!(got, case["fee"].as_f64().unwrap(), "{case}");
         }

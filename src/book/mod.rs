@@ -7,8 +7,8 @@
 //!   by every query: they are one price level with the sum of the sizes.
 //! - Nothing here panics, whatever the input: arithmetic is checked or saturating and indexing uses `get`.
 
-pub mod fixed;
 mod change;
+pub mod fixed;
 mod hash;
 pub mod math;
 mod parse;

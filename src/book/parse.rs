@@ -492,11 +492,7 @@ impl<'a> Cursor<'a> {
     fn decimal(&mut self, what: &'static str) -> Result<(u64, Span), Error> {
         let mut value = None;
         let span = self.span(|c| {
-            let text = if c.peek() == Some(b'"') {
-                c.scan(|s| s.string_raw())?.0
-            } else {
-                c.scan(|s| s.number_raw())?
-            };
+            let text = if c.peek() == Some(b'"') { c.scan(|s| s.string_raw())?.0 } else { c.scan(|s| s.number_raw())? };
             value = fixed::parse(text);
             Ok(())
         })?;
@@ -511,7 +507,8 @@ mod tests {
     #[test]
     fn fast_and_general_paths_agree() {
         let compact = br#"{"bids":[{"price":"0.43","size":"100"},{"price":"0.5","size":"2.25"}]}"#;
-        let spaced = br#"{ "bids" : [ { "size" : "100", "price" : "0.430000" } , {"price": 0.5, "size": 2.25, "x": [1]} ] }"#;
+        let spaced =
+            br#"{ "bids" : [ { "size" : "100", "price" : "0.430000" } , {"price": 0.5, "size": 2.25, "x": [1]} ] }"#;
         let a = book(compact.to_vec()).unwrap();
         let b = book(spaced.to_vec()).unwrap();
         assert_eq!(a.bids.prices, b.bids.prices);

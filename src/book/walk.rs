@@ -387,7 +387,9 @@ fn simulate(side: &BookSide, target: Target) -> Fill {
                             return true;
                         }
                     }
-                    each_in(prices, sizes, reversed, |price, size| take_level(&mut fill, &mut last_price, &mut done, price, size))
+                    each_in(prices, sizes, reversed, |price, size| {
+                        take_level(&mut fill, &mut last_price, &mut done, price, size)
+                    })
                 });
             }
             fill.worst_price = last_price;
@@ -491,7 +493,13 @@ mod tests {
 
     #[test]
     fn long_division() {
-        for (n, d) in [(0u128, 1u64), (10, 3), (u64::MAX as u128 * 5 + 4, 7), (1 << 100, 1 << 40), (u128::from(u64::MAX) << 63, u64::MAX)] {
+        for (n, d) in [
+            (0u128, 1u64),
+            (10, 3),
+            (u64::MAX as u128 * 5 + 4, 7),
+            (1 << 100, 1 << 40),
+            (u128::from(u64::MAX) << 63, u64::MAX),
+        ] {
             assert_eq!(quotient(n, d) as u128, n / d as u128, "{n} / {d}");
         }
         assert_eq!(quotient(1 << 70, 2), u64::MAX);

@@ -237,7 +237,8 @@ impl Health {
             return f64::INFINITY;
         }
         let p = &self.policy;
-        let ping = if self.awaiting_pong { self.last_ping_ms + p.pong_within_ms } else { self.last_ping_ms + p.ping_every_ms };
+        let ping =
+            if self.awaiting_pong { self.last_ping_ms + p.pong_within_ms } else { self.last_ping_ms + p.ping_every_ms };
         let stall = match self.resubscribed_ms {
             Some(at) => at + p.stall_after_ms,
             None => self.last_message_ms + p.stall_after_ms,
@@ -346,7 +347,10 @@ mod tests {
         h.connecting(1_000.0);
         assert_eq!(h.next_check(), 11_000.0);
         assert_eq!(h.tick(10_999.0, 0.0), vec![]);
-        assert_eq!(h.tick(11_000.0, 0.0), vec![Action::Status(Status::Reconnecting), Action::Reconnect { delay_ms: 500.0 }]);
+        assert_eq!(
+            h.tick(11_000.0, 0.0),
+            vec![Action::Status(Status::Reconnecting), Action::Reconnect { delay_ms: 500.0 }]
+        );
         // The next attempt waits longer, and opening in time is fine.
         h.connecting(12_000.0);
         assert_eq!(h.opened(12_500.0), vec![Action::Status(Status::Open)]);

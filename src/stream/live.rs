@@ -395,7 +395,8 @@ pub struct LiveBooks {
 
 impl LiveBooks {
     pub fn new(policy: HashCheck) -> Self {
-        let checks = Checks { hasher: Hasher::Here, next_id: 0, awaiting: Vec::new(), due: Vec::new(), input: Vec::new() };
+        let checks =
+            Checks { hasher: Hasher::Here, next_id: 0, awaiting: Vec::new(), due: Vec::new(), input: Vec::new() };
         Self { policy, books: Vec::new(), checks }
     }
 
@@ -612,7 +613,13 @@ impl LiveBooks {
         }
     }
 
-    fn book_event(&mut self, bytes: &[u8], asset: Option<&str>, now: f64, report: &mut FrameReport) -> Result<(), Error> {
+    fn book_event(
+        &mut self,
+        bytes: &[u8],
+        asset: Option<&str>,
+        now: f64,
+        report: &mut FrameReport,
+    ) -> Result<(), Error> {
         let asset = asset.ok_or_else(|| Error::decode("a book event without asset_id"))?;
         let book = OrderBook::from_bytes(bytes)?;
         let policy = self.policy;
@@ -717,7 +724,12 @@ impl<'a> Event<'a> {
         s.object(|s, key| {
             match key {
                 b"asset_id" => asset_id = Some(text(s)?),
-                b"side" => side = Some(Side::parse(&text(s)?).map_err(|_| Error::decode("a price change's side must be BUY or SELL"))?),
+                b"side" => {
+                    side = Some(
+                        Side::parse(&text(s)?)
+                            .map_err(|_| Error::decode("a price change's side must be BUY or SELL"))?,
+                    )
+                }
                 b"price" => price = Some(text(s)?),
                 b"size" => size = Some(text(s)?),
                 b"hash" => hash = Some(text(s)?),
@@ -833,7 +845,8 @@ mod tests {
         fn snapshot(&mut self, asset: &str) -> OrderBook {
             let b = self.book(asset);
             let hash = b.hash();
-            let json = String::from_utf8(b.hash_input()).unwrap().replacen(r#""hash":"""#, &format!(r#""hash":"{hash}""#), 1);
+            let json =
+                String::from_utf8(b.hash_input()).unwrap().replacen(r#""hash":"""#, &format!(r#""hash":"{hash}""#), 1);
             OrderBook::from_bytes(json.as_bytes()).unwrap()
         }
 
@@ -862,7 +875,10 @@ mod tests {
                     r#"{{"asset_id":"{asset}","price":"{price}","size":"{size}","side":"{side}","hash":"{hash}","best_bid":"","best_ask":""}}"#
                 ));
             }
-            format!(r#"{{"event_type":"price_change","market":"0xm","timestamp":"{ts}","price_changes":[{}]}}"#, parts.join(","))
+            format!(
+                r#"{{"event_type":"price_change","market":"0xm","timestamp":"{ts}","price_changes":[{}]}}"#,
+                parts.join(",")
+            )
         }
     }
 
@@ -890,7 +906,11 @@ mod tests {
         for i in 0..200u32 {
             let price = format!("0.{}", 10 + i % 30);
             let size = (i % 7).to_string();
-            let frame = svc.changes(&[(A, "BUY", &price, &size), (B, "SELL", "0.7", &(i % 3).to_string()), (A, "SELL", "0.65", "4")]);
+            let frame = svc.changes(&[
+                (A, "BUY", &price, &size),
+                (B, "SELL", "0.7", &(i % 3).to_string()),
+                (A, "SELL", "0.65", "4"),
+            ]);
             let report = apply(&mut books, frame.as_bytes(), 3.0).unwrap();
             assert!(report.resync.is_empty(), "{i}: {report:?}");
             assert_eq!(report.changed, vec![A.to_owned(), B.to_owned()]);
@@ -930,7 +950,9 @@ mod tests {
 
     #[test]
     fn last_per_frame_checks_once_per_asset_and_every_entry_each() {
-        for (policy, detected) in [(HashCheck::LastPerFrame, false), (HashCheck::EveryEntry, true), (HashCheck::Off, false)] {
+        for (policy, detected) in
+            [(HashCheck::LastPerFrame, false), (HashCheck::EveryEntry, true), (HashCheck::Off, false)]
+        {
             let mut svc = Service::new();
             let mut books = live(policy, &mut svc);
             let frame = svc.changes(&[(A, "BUY", "0.41", "9"), (A, "BUY", "0.42", "1")]);
@@ -952,8 +974,14 @@ mod tests {
         svc.book(A).set_tick_size("0.001").unwrap();
         svc.book(A).set_last_trade_price("0.45").unwrap();
         let frames = [
-            format!(r#"{{"event_type":"tick_size_change","asset_id":"{A}","market":"0xm","old_tick_size":"0.01","new_tick_size":"0.001","timestamp":"{}"}}"#, svc.now),
-            format!(r#"[{{"event_type":"last_trade_price","asset_id":"{A}","market":"0xm","price":"0.45","side":"BUY","size":"5","fee_rate_bps":"0","timestamp":"{}","transaction_hash":"0x1"}}]"#, svc.now),
+            format!(
+                r#"{{"event_type":"tick_size_change","asset_id":"{A}","market":"0xm","old_tick_size":"0.01","new_tick_size":"0.001","timestamp":"{}"}}"#,
+                svc.now
+            ),
+            format!(
+                r#"[{{"event_type":"last_trade_price","asset_id":"{A}","market":"0xm","price":"0.45","side":"BUY","size":"5","fee_rate_bps":"0","timestamp":"{}","transaction_hash":"0x1"}}]"#,
+                svc.now
+            ),
         ];
         for frame in &frames {
             assert!(apply(&mut books, frame.as_bytes(), 2.0).unwrap().resync.is_empty());
@@ -1162,7 +1190,10 @@ mod tests {
         assert!(report.resync.is_empty());
         let fresh = due(&mut books);
         assert_eq!(books.digested(wrong_answers[0].0, Some(&wrong_answers[0].1), 4.6), FrameReport::default());
-        assert_eq!(books.digested(fresh[0].0, Some(&fresh[0].1), 5.0), FrameReport { changed: vec![A.into()], resync: vec![] });
+        assert_eq!(
+            books.digested(fresh[0].0, Some(&fresh[0].1), 5.0),
+            FrameReport { changed: vec![A.into()], resync: vec![] }
+        );
         assert!(books.get(A).unwrap().verified);
         // A check under way when a `book` event replaces the book: its (right) answer counts for nothing.
         let checks = books.get(B).unwrap().checks;
@@ -1173,7 +1204,10 @@ mod tests {
         let new = due(&mut books);
         assert_eq!(books.digested(old[0].0, Some(&old[0].1), 8.0), FrameReport::default());
         assert_eq!((books.get(B).unwrap().checks, books.awaiting()), (checks, 1));
-        assert_eq!(books.digested(new[0].0, Some(&new[0].1), 9.0), FrameReport { changed: vec![B.into()], resync: vec![] });
+        assert_eq!(
+            books.digested(new[0].0, Some(&new[0].1), 9.0),
+            FrameReport { changed: vec![B.into()], resync: vec![] }
+        );
         let live = books.get(B).unwrap();
         assert_eq!((live.checks, live.verified, live.verified_at_ms), (checks + 1, true, 9.0));
     }
@@ -1210,7 +1244,10 @@ mod tests {
         let frame = svc.changes(&[(B, "SELL", "0.7", "8")]);
         let (head, tail) = frame.split_once(r#""hash":""#).unwrap();
         let frame = format!(r#"{head}"hash":"zz{}"#, &tail[2..]);
-        assert_eq!(books.apply_frame(frame.as_bytes(), 7.0).unwrap().resync, vec![(B.to_owned(), Resync::HashMismatch)]);
+        assert_eq!(
+            books.apply_frame(frame.as_bytes(), 7.0).unwrap().resync,
+            vec![(B.to_owned(), Resync::HashMismatch)]
+        );
     }
 
     #[test]
@@ -1218,7 +1255,14 @@ mod tests {
         let d: [u8; 20] = Sha1::digest(b"abc").into();
         assert_eq!(hex20("a9993e364706816aba3e25717850c26c9cd0d89d"), Some(d));
         assert_eq!(hex20("A9993E364706816ABA3E25717850C26C9CD0D89D"), Some(d));
-        for bad in ["", "a9993e", "a9993e364706816aba3e25717850c26c9cd0d89", "g9993e364706816aba3e25717850c26c9cd0d89d", "a9993e364706816aba3e25717850c26c9cd0d89d0", "+9993e364706816aba3e25717850c26c9cd0d89d"] {
+        for bad in [
+            "",
+            "a9993e",
+            "a9993e364706816aba3e25717850c26c9cd0d89",
+            "g9993e364706816aba3e25717850c26c9cd0d89d",
+            "a9993e364706816aba3e25717850c26c9cd0d89d0",
+            "+9993e364706816aba3e25717850c26c9cd0d89d",
+        ] {
             assert_eq!(hex20(bad), None, "{bad}");
         }
     }

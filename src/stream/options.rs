@@ -67,7 +67,14 @@ mod tests {
     #[test]
     fn defaults_and_each_option() {
         let s = settings(Channel::Market, &Params::default(), "http://127.0.0.1:8787").unwrap();
-        assert_eq!(s, StreamSettings { url: "ws://127.0.0.1:8787/ws/market".into(), verify: HashCheck::LastPerFrame, health: HealthPolicy::default() });
+        assert_eq!(
+            s,
+            StreamSettings {
+                url: "ws://127.0.0.1:8787/ws/market".into(),
+                verify: HashCheck::LastPerFrame,
+                health: HealthPolicy::default()
+            }
+        );
         let s = settings(
             Channel::Market,
             &params(&[
@@ -86,7 +93,10 @@ mod tests {
         .unwrap();
         assert_eq!(s.url, "wss://stream.example/ws/market");
         assert_eq!(s.verify, HashCheck::EveryEntry);
-        assert_eq!((s.health.stall_after_ms, s.health.ping_every_ms, s.health.pong_within_ms), (f64::INFINITY, 200.0, 1_000.0));
+        assert_eq!(
+            (s.health.stall_after_ms, s.health.ping_every_ms, s.health.pong_within_ms),
+            (f64::INFINITY, 200.0, 1_000.0)
+        );
         assert_eq!(settings(Channel::User, &Params::default(), "https://h/").unwrap().url, "wss://h/ws/user");
     }
 

@@ -167,12 +167,17 @@ mod tests {
         );
         assert_eq!(operation(true, &assets), r#"{"operation":"subscribe","assets_ids":["1","22"]}"#);
         assert_eq!(operation(false, &assets[..1]), r#"{"operation":"unsubscribe","assets_ids":["1"]}"#);
-        assert_eq!(user_operation(true, &[CID.to_owned()]), format!(r#"{{"operation":"subscribe","markets":["{CID}"]}}"#));
+        assert_eq!(
+            user_operation(true, &[CID.to_owned()]),
+            format!(r#"{{"operation":"subscribe","markets":["{CID}"]}}"#)
+        );
         let markets = ids(Channel::User, &strings(&[CID])).unwrap();
         let message = user_subscription(&markets, "key", "c2VjcmV0", "pass");
         assert_eq!(
             message.as_str(),
-            format!(r#"{{"type":"user","markets":["{CID}"],"auth":{{"apiKey":"key","secret":"c2VjcmV0","passphrase":"pass"}}}}"#)
+            format!(
+                r#"{{"type":"user","markets":["{CID}"],"auth":{{"apiKey":"key","secret":"c2VjcmV0","passphrase":"pass"}}}}"#
+            )
         );
     }
 

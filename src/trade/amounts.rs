@@ -38,7 +38,12 @@ pub struct MarketRules {
 
 impl MarketRules {
     fn decimals(&self) -> Result<(u32, u32, u32), Error> {
-        decimals(self.tick).ok_or_else(|| Error::invalid("tickSize", "is not a tick size the service uses (0.1, 0.01, 0.001, 0.0001, 0.005 or 0.0025)"))
+        decimals(self.tick).ok_or_else(|| {
+            Error::invalid(
+                "tickSize",
+                "is not a tick size the service uses (0.1, 0.01, 0.001, 0.0001, 0.005 or 0.0025)",
+            )
+        })
     }
 
     /// `tick ≤ price ≤ 1 − tick`, on the tick.
@@ -134,7 +139,8 @@ pub fn market(rules: &MarketRules, side: Side, price: u64, amount: u64) -> Resul
         Side::Buy => {
             let step = 10u64.pow(6u32.saturating_sub(amount_places));
             let shares = u128::from(amount) * u128::from(ONE) / u128::from(price);
-            let shares = u64::try_from(shares - shares % u128::from(step)).map_err(|_| Error::invalid("amount", "is too large"))?;
+            let shares = u64::try_from(shares - shares % u128::from(step))
+                .map_err(|_| Error::invalid("amount", "is too large"))?;
             if shares == 0 {
                 return Err(Error::invalid("amount", "buys less than the smallest amount of shares"));
             }
@@ -146,7 +152,10 @@ pub fn market(rules: &MarketRules, side: Side, price: u64, amount: u64) -> Resul
             }
             let cash = product(amount, price)?;
             if cash == 0 || !has_decimals(cash, amount_places) {
-                return Err(Error::invalid("amount", "gives a cash amount the service does not take at this tick size"));
+                return Err(Error::invalid(
+                    "amount",
+                    "gives a cash amount the service does not take at this tick size",
+                ));
             }
             Ok(Amounts { maker: amount, taker: cash })
         }
@@ -188,8 +197,8 @@ mod tests {
     fn limit_orders_the_service_would_refuse_are_refused() {
         let r = rules(u("0.01"));
         let table = [
-            ("0.005", "10", "price"),  // off the tick
-            ("0.001", "10", "price"),  // under the tick
+            ("0.005", "10", "price"), // off the tick
+            ("0.001", "10", "price"), // under the tick
             ("0", "10", "price"),
             ("0.995", "10", "price"),  // off the tick
             ("1", "10", "price"),      // over 1 − tick
@@ -219,7 +228,9 @@ mod tests {
         // A sell is shares × price, exact.
         let got = market(&rules(u("0.01")), Side::Sell, u("0.33"), u("10.01")).unwrap();
         assert_eq!(got, Amounts { maker: u("10.01"), taker: u("3.3033") });
-        for (side, amount, param) in [(Side::Buy, "10.001", "amount"), (Side::Buy, "0", "amount"), (Side::Sell, "4", "amount")] {
+        for (side, amount, param) in
+            [(Side::Buy, "10.001", "amount"), (Side::Buy, "0", "amount"), (Side::Sell, "4", "amount")]
+        {
             let e = market(&rules(u("0.01")), side, u("0.5"), u(amount)).unwrap_err();
             assert_eq!(e.param.as_deref(), Some(param), "{amount}");
         }

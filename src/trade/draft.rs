@@ -74,7 +74,9 @@ impl MarketInfo {
             _ => s.skip_value(),
         })?;
         s.finish()?;
-        let tick = tick.filter(|&t| amounts::decimals(t).is_some()).ok_or_else(|| Error::decode("GET /clob-markets: no tick size (mts) the library knows"))?;
+        let tick = tick
+            .filter(|&t| amounts::decimals(t).is_some())
+            .ok_or_else(|| Error::decode("GET /clob-markets: no tick size (mts) the library knows"))?;
         Ok(Self { rules: MarketRules { tick, min_size, neg_risk }, fee, tokens })
     }
 }
@@ -98,8 +100,12 @@ pub fn base_fee(body: &[u8]) -> Result<u64, Error> {
 pub fn decimal(params: &Params, name: &'static str) -> Result<Option<u64>, Error> {
     match params.get(name) {
         Value::Undefined | Value::Null => Ok(None),
-        Value::Number(n) => fixed::from_f64(*n).map(Some).ok_or_else(|| Error::invalid(name, "must be a non-negative decimal of at most 6 places")),
-        Value::Str(t) => fixed::parse(t.as_bytes()).map(Some).ok_or_else(|| Error::invalid(name, "must be a non-negative decimal of at most 6 places")),
+        Value::Number(n) => fixed::from_f64(*n)
+            .map(Some)
+            .ok_or_else(|| Error::invalid(name, "must be a non-negative decimal of at most 6 places")),
+        Value::Str(t) => fixed::parse(t.as_bytes())
+            .map(Some)
+            .ok_or_else(|| Error::invalid(name, "must be a non-negative decimal of at most 6 places")),
         _ => Err(Error::invalid(name, "must be a number or a decimal string")),
     }
 }
@@ -133,7 +139,9 @@ fn whole(params: &Params, name: &'static str) -> Result<u64, Error> {
     match params.get(name) {
         Value::Undefined | Value::Null => Ok(0),
         Value::Number(n) if n.fract() == 0.0 && *n >= 0.0 && *n <= crate::api::MAX_SAFE_INT as f64 => Ok(*n as u64),
-        Value::Str(t) if !t.is_empty() && t.len() <= 16 && t.bytes().all(|b| b.is_ascii_digit()) => t.parse().map_err(|_| Error::invalid(name, "must be a whole number")),
+        Value::Str(t) if !t.is_empty() && t.len() <= 16 && t.bytes().all(|b| b.is_ascii_digit()) => {
+            t.parse().map_err(|_| Error::invalid(name, "must be a whole number"))
+        }
         _ => Err(Error::invalid(name, "must be a whole number")),
     }
 }
@@ -191,7 +199,10 @@ impl OrderRequest {
             }
             Kind::Market { amount: required(decimal(params, "amount")?, "amount")?, price: decimal(params, "price")? }
         } else {
-            Kind::Limit { price: required(decimal(params, "price")?, "price")?, size: required(decimal(params, "size")?, "size")? }
+            Kind::Limit {
+                price: required(decimal(params, "price")?, "price")?,
+                size: required(decimal(params, "size")?, "size")?,
+            }
         };
         Ok(Self {
             token_id: token.to_owned(),
@@ -272,7 +283,8 @@ impl Draft {
         w.field_str("shares", &units_text(shares));
         w.field_str("cash", &units_text(cash));
         // The price the amounts make, to 6 decimals (a market buy's cut shares make it inexact).
-        let price = if shares == 0 { 0 } else { (u128::from(cash) * u128::from(fixed::SCALE) / u128::from(shares)) as u64 };
+        let price =
+            if shares == 0 { 0 } else { (u128::from(cash) * u128::from(fixed::SCALE) / u128::from(shares)) as u64 };
         w.field_raw("price", &units_text(price));
         w.field_str("tickSize", &units_text(market.rules.tick));
         w.field_raw("negRisk", if market.rules.neg_risk { "true" } else { "false" });
@@ -300,7 +312,9 @@ impl Draft {
         };
         let amount = |name: &'static str| -> Result<u64, Error> {
             match p.get(name) {
-                Value::Str(t) if !t.is_empty() && t.len() <= 19 && t.bytes().all(|b| b.is_ascii_digit()) => t.parse().map_err(|_| Error::invalid(name, "must be a whole number of units")),
+                Value::Str(t) if !t.is_empty() && t.len() <= 19 && t.bytes().all(|b| b.is_ascii_digit()) => {
+                    t.parse().map_err(|_| Error::invalid(name, "must be a whole number of units"))
+                }
                 _ => Err(Error::invalid(name, "must be a whole number of units, as text")),
             }
         };
@@ -321,7 +335,14 @@ impl Draft {
     }
 
     /// The order to sign: `signer` signs for `maker`; the salt and (V2) the time make it unique.
-    pub fn order(&self, signer: Address, maker: Address, signature_type: SignatureType, salt: u64, now_ms: u64) -> Result<Order, Error> {
+    pub fn order(
+        &self,
+        signer: Address,
+        maker: Address,
+        signature_type: SignatureType,
+        salt: u64,
+        now_ms: u64,
+    ) -> Result<Order, Error> {
         Ok(Order {
             version: self.version,
             salt: salt & MAX_SALT,
@@ -356,7 +377,11 @@ pub fn signed_json(order: &Order, signature: &str, order_type: OrderType, post_o
 fn bytes32(p: &Params, name: &'static str) -> Result<[u8; 32], Error> {
     match p.get(name) {
         Value::Undefined | Value::Null => Ok([0; 32]),
-        Value::Str(t) => t.strip_prefix("0x").and_then(decode_hex).and_then(|b| b.try_into().ok()).ok_or_else(|| Error::invalid(name, "must be 0x and 64 hex digits")),
+        Value::Str(t) => t
+            .strip_prefix("0x")
+            .and_then(decode_hex)
+            .and_then(|b| b.try_into().ok())
+            .ok_or_else(|| Error::invalid(name, "must be 0x and 64 hex digits")),
         _ => Err(Error::invalid(name, "must be 0x and 64 hex digits")),
     }
 }
@@ -439,7 +464,8 @@ mod tests {
 
     #[test]
     fn requests_are_read_strictly() {
-        let r = OrderRequest::parse(&params(r#"{"tokenId":"123","side":"BUY","price":0.56,"size":"19.99"}"#), false).unwrap();
+        let r = OrderRequest::parse(&params(r#"{"tokenId":"123","side":"BUY","price":0.56,"size":"19.99"}"#), false)
+            .unwrap();
         assert_eq!(r.kind, Kind::Limit { price: 560_000, size: 19_990_000 });
         assert_eq!(r.order_type, OrderType::Gtc);
         let m = OrderRequest::parse(&params(r#"{"tokenId":"123","side":"SELL","amount":10}"#), true).unwrap();
@@ -464,7 +490,11 @@ mod tests {
 
     #[test]
     fn drafts_and_signed_orders_round_trip_through_their_json() {
-        let info = MarketInfo { rules: MarketRules { tick: 10_000, min_size: 0, neg_risk: false }, fee: Some((FeeRate { rate: 0.25, exponent: 2 }, true)), tokens: vec![] };
+        let info = MarketInfo {
+            rules: MarketRules { tick: 10_000, min_size: 0, neg_risk: false },
+            fee: Some((FeeRate { rate: 0.25, exponent: 2 }, true)),
+            tokens: vec![],
+        };
         let draft = Draft {
             version: Version::V2,
             chain_id: 80002,
@@ -481,7 +511,10 @@ mod tests {
         let back = params(&json);
         assert_eq!(Draft::from_params(&back).unwrap(), draft);
         let v: serde_json::Value = serde_json::from_str(&json).unwrap();
-        assert_eq!((v["shares"].as_str(), v["cash"].as_str(), v["price"].as_f64()), (Some("100"), Some("50"), Some(0.5)));
+        assert_eq!(
+            (v["shares"].as_str(), v["cash"].as_str(), v["price"].as_f64()),
+            (Some("100"), Some("50"), Some(0.5))
+        );
         // 100 shares × 0.25 × (0.5 × 0.5)^2.
         assert_eq!(v["fee"].as_f64(), Some(1.5625));
 
@@ -492,7 +525,11 @@ mod tests {
         let signed = signed_json(&order, &sig, OrderType::Gtc, true);
         let (again, sig2, t, post_only) = signed_from_params(&params(&signed)).unwrap();
         assert_eq!((again, sig2, t, post_only), (order, sig, OrderType::Gtc, true));
-        for (from, to) in [("\"salt\":\"9007199254740991\"", "\"salt\":\"9007199254740992\""), ("1c\"", "1d\""), ("\"BUY\"", "\"buy\"")] {
+        for (from, to) in [
+            ("\"salt\":\"9007199254740991\"", "\"salt\":\"9007199254740992\""),
+            ("1c\"", "1d\""),
+            ("\"BUY\"", "\"buy\""),
+        ] {
             assert!(signed_from_params(&params(&signed.replace(from, to))).is_err(), "{to}");
         }
     }

@@ -336,7 +336,9 @@ mod tests {
         // One case flipped breaks the checksum.
         let e = Address::parse("maker", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD").unwrap_err();
         assert!(e.message.contains("checksum"), "{e}");
-        for bad in ["", "0x", "5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAe", "0xzz" ] {
+        for bad in
+            ["", "0x", "5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAe", "0xzz"]
+        {
             assert_eq!(Address::parse("maker", bad).unwrap_err().param.as_deref(), Some("maker"), "{bad:?}");
         }
     }
@@ -347,7 +349,8 @@ mod tests {
         assert_eq!(U256::parse_decimal(max).unwrap().0, [0xff; 32]);
         assert_eq!(U256::parse_decimal(max).unwrap().to_decimal(), max);
         // One past the maximum overflows.
-        assert!(U256::parse_decimal("115792089237316195423570985008687907853269984665640564039457584007913129639936").is_none());
+        assert!(U256::parse_decimal("115792089237316195423570985008687907853269984665640564039457584007913129639936")
+            .is_none());
         assert_eq!(U256::parse_decimal("0").unwrap(), U256::default());
         assert_eq!(U256::parse_decimal("000123").unwrap(), U256::from_u64(123));
         assert_eq!(U256::from_u64(u64::MAX).to_decimal(), u64::MAX.to_string());
@@ -368,7 +371,9 @@ mod tests {
         assert_eq!(parse_signature(&format!("0x{body}00")).unwrap(), format!("0x{body}1b"));
         assert_eq!(parse_signature(&format!("0x{body}01")).unwrap(), format!("0x{body}1c"));
         assert_eq!(parse_signature(&format!("0x{}1B", "AB".repeat(64))).unwrap(), format!("0x{}1b", "ab".repeat(64)));
-        for bad in [format!("0x{body}02"), format!("0x{body}"), format!("{body}1b"), format!("0x{body}1b00"), String::new()] {
+        for bad in
+            [format!("0x{body}02"), format!("0x{body}"), format!("{body}1b"), format!("0x{body}1b00"), String::new()]
+        {
             assert_eq!(parse_signature(&bad).unwrap_err().param.as_deref(), Some("signature"), "{bad:?}");
         }
     }

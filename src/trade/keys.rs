@@ -55,7 +55,8 @@ impl ClobAuth {
         } else {
             HttpRequest::get(Surface::Clob, "/auth/derive-api-key")
         };
-        let values = [self.address.checksummed(), signature.to_owned(), self.timestamp.clone(), self.nonce.to_decimal()];
+        let values =
+            [self.address.checksummed(), signature.to_owned(), self.timestamp.clone(), self.nonce.to_decimal()];
         request.headers(HEADER_NAMES.iter().copied().zip(values).collect())
     }
 }
@@ -78,8 +79,13 @@ pub fn credentials_from_answer(address: &Address, body: &[u8]) -> Result<Credent
     let (Some(api_key), Some(secret), Some(passphrase)) = (api_key, secret, passphrase) else {
         return Err(Error::decode("the key answer lacks apiKey, secret or passphrase"));
     };
-    Credentials::new(&address.checksummed(), &api_key, &secret, &passphrase)
-        .map_err(|e| Error::decode(if e.param.as_deref() == Some("secret") { "the key answer's secret is not base64" } else { "the key answer's apiKey or passphrase is malformed" }))
+    Credentials::new(&address.checksummed(), &api_key, &secret, &passphrase).map_err(|e| {
+        Error::decode(if e.param.as_deref() == Some("secret") {
+            "the key answer's secret is not base64"
+        } else {
+            "the key answer's apiKey or passphrase is malformed"
+        })
+    })
 }
 
 #[cfg(test)]
@@ -112,10 +118,14 @@ mod tests {
     #[test]
     fn answers_become_credentials_or_a_decode_error() {
         let a = Address::parse("a", "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266").unwrap();
-        let ok = format!(r#"{{"apiKey":"0f0e0d0c-0b0a-4009-8807-060504030201","secret":"AAAA","passphrase":"{}"}}"#, "ab".repeat(32));
+        let ok = format!(
+            r#"{{"apiKey":"0f0e0d0c-0b0a-4009-8807-060504030201","secret":"AAAA","passphrase":"{}"}}"#,
+            "ab".repeat(32)
+        );
         let creds = credentials_from_answer(&a, ok.as_bytes()).unwrap();
         assert_eq!(creds.address(), "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266");
-        for bad in [r#"{"apiKey":"x"}"#.to_owned(), ok.replace("AAAA", "***"), ok.replace("ab", "zz"), "[]".to_owned()] {
+        for bad in [r#"{"apiKey":"x"}"#.to_owned(), ok.replace("AAAA", "***"), ok.replace("ab", "zz"), "[]".to_owned()]
+        {
             let e = credentials_from_answer(&a, bad.as_bytes()).unwrap_err();
             assert_eq!(e.code, crate::ErrorCode::Decode, "{bad}");
             assert!(!e.message.contains("AAAA") && !e.message.contains("abab"), "{e}");

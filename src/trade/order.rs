@@ -65,7 +65,10 @@ impl SignatureType {
             Param::Number(n) if *n == 0.0 => Ok(Self::Eoa),
             Param::Number(n) if *n == 1.0 => Ok(Self::PolyProxy),
             Param::Number(n) if *n == 2.0 => Ok(Self::PolyGnosisSafe),
-            _ => Err(Error::invalid("signatureType", "must be \"EOA\", \"POLY_PROXY\" or \"POLY_GNOSIS_SAFE\" (0, 1 or 2)")),
+            _ => Err(Error::invalid(
+                "signatureType",
+                "must be \"EOA\", \"POLY_PROXY\" or \"POLY_GNOSIS_SAFE\" (0, 1 or 2)",
+            )),
         }
     }
 
@@ -74,9 +77,14 @@ impl SignatureType {
         match (self, funder) {
             (Self::Eoa, None) => Ok(signer),
             (Self::Eoa, Some(f)) if f == signer => Ok(signer),
-            (Self::Eoa, Some(_)) => Err(Error::invalid("funder", "must be the signer's own address for EOA orders (use POLY_PROXY or POLY_GNOSIS_SAFE)")),
+            (Self::Eoa, Some(_)) => Err(Error::invalid(
+                "funder",
+                "must be the signer's own address for EOA orders (use POLY_PROXY or POLY_GNOSIS_SAFE)",
+            )),
             (_, Some(f)) => Ok(f),
-            (_, None) => Err(Error::invalid("funder", "is required: the proxy or Safe wallet's address that holds the funds")),
+            (_, None) => {
+                Err(Error::invalid("funder", "is required: the proxy or Safe wallet's address that holds the funds"))
+            }
         }
     }
 }
@@ -97,9 +105,15 @@ impl Exchanges {
     /// both (a deterministic deployment); other chains need `exchanges` in the client's options.
     pub fn known(chain_id: u64, version: Version) -> Option<Self> {
         let (exchange, neg_risk) = match (chain_id, version) {
-            (137, Version::V1) => ("0x4bFb41d5B3570DeFd03C39a9A4D8dE6Bd8B8982E", "0xC5d563A36AE78145C45a50134d48A1215220f80a"),
-            (80002, Version::V1) => ("0xdFE02Eb6733538f8Ea35D585af8DE5958AD99E40", "0xC5d563A36AE78145C45a50134d48A1215220f80a"),
-            (137 | 80002, Version::V2) => ("0xE111180000d2663C0091e4f400237545B87B996B", "0xe2222d279d744050d28e00520010520000310F59"),
+            (137, Version::V1) => {
+                ("0x4bFb41d5B3570DeFd03C39a9A4D8dE6Bd8B8982E", "0xC5d563A36AE78145C45a50134d48A1215220f80a")
+            }
+            (80002, Version::V1) => {
+                ("0xdFE02Eb6733538f8Ea35D585af8DE5958AD99E40", "0xC5d563A36AE78145C45a50134d48A1215220f80a")
+            }
+            (137 | 80002, Version::V2) => {
+                ("0xE111180000d2663C0091e4f400237545B87B996B", "0xe2222d279d744050d28e00520010520000310F59")
+            }
             _ => return None,
         };
         Some(Self { exchange: addr(exchange), neg_risk: addr(neg_risk) })
@@ -116,7 +130,12 @@ impl Exchanges {
 
 /// The exchange's EIP-712 domain.
 pub fn domain(version: Version, chain_id: u64, exchange: Address) -> Domain {
-    Domain { name: "Polymarket CTF Exchange", version: version.domain_version(), chain_id, verifying_contract: Some(exchange) }
+    Domain {
+        name: "Polymarket CTF Exchange",
+        version: version.domain_version(),
+        chain_id,
+        verifying_contract: Some(exchange),
+    }
 }
 
 /// One order, in either version; the fields a version does not sign are ignored by it.
@@ -247,7 +266,6 @@ impl Order {
         w.field_raw("signatureType", &crate::trade::decimal(self.signature_type as u64));
         w.field_str("signature", signature);
     }
-
 }
 
 /// A signed order ready to post, with how it is to be placed.
@@ -342,8 +360,24 @@ mod tests {
         assert_eq!(doc["domain"]["version"], "2");
         assert_eq!(doc["domain"]["chainId"], 137);
         assert_eq!(doc["domain"]["verifyingContract"], "0xE111180000d2663C0091e4f400237545B87B996B");
-        let names: Vec<_> = doc["types"]["Order"].as_array().unwrap().iter().map(|f| f["name"].as_str().unwrap().to_owned()).collect();
-        assert_eq!(names, ["salt", "maker", "signer", "tokenId", "makerAmount", "takerAmount", "side", "signatureType", "timestamp", "metadata", "builder"]);
+        let names: Vec<_> =
+            doc["types"]["Order"].as_array().unwrap().iter().map(|f| f["name"].as_str().unwrap().to_owned()).collect();
+        assert_eq!(
+            names,
+            [
+                "salt",
+                "maker",
+                "signer",
+                "tokenId",
+                "makerAmount",
+                "takerAmount",
+                "side",
+                "signatureType",
+                "timestamp",
+                "metadata",
+                "builder"
+            ]
+        );
         assert_eq!(doc["message"]["timestamp"], "1700000000123");
         assert_eq!(doc["message"]["metadata"], format!("0x{}", "00".repeat(32)));
         // V1 and V2 hash differently, and each field counts.
@@ -351,7 +385,10 @@ mod tests {
         assert_ne!(order.hash(&domain), v1.hash(&domain));
         assert_ne!(order.hash(&domain), Order { builder: [1; 32], ..order.clone() }.hash(&domain));
         // V2 does not sign V1's fields.
-        assert_eq!(order.hash(&domain), Order { fee_rate_bps: 7, nonce: U256::from_u64(3), ..order.clone() }.hash(&domain));
+        assert_eq!(
+            order.hash(&domain),
+            Order { fee_rate_bps: 7, nonce: U256::from_u64(3), ..order.clone() }.hash(&domain)
+        );
     }
 
     #[test]
@@ -359,7 +396,8 @@ mod tests {
         let order = vector_order();
         let sig = format!("0x{}1b", "ab".repeat(64));
         let p = Placement { order: &order, signature: &sig, order_type: OrderType::Gtc, post_only: true };
-        let body: serde_json::Value = serde_json::from_str(&order_body(&p, "00000000-0000-0000-0000-000000000000")).unwrap();
+        let body: serde_json::Value =
+            serde_json::from_str(&order_body(&p, "00000000-0000-0000-0000-000000000000")).unwrap();
         assert_eq!(body["order"]["salt"], 479_249_096_354u64);
         assert_eq!(body["order"]["makerAmount"], "100000000");
         assert_eq!(body["order"]["side"], "BUY");
@@ -380,7 +418,8 @@ mod tests {
 
     #[test]
     fn makers_follow_the_signature_type() {
-        let (signer, funder) = (addr("0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"), addr("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"));
+        let (signer, funder) =
+            (addr("0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"), addr("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"));
         assert_eq!(SignatureType::Eoa.maker(signer, None).unwrap(), signer);
         assert_eq!(SignatureType::PolyProxy.maker(signer, Some(funder)).unwrap(), funder);
         assert_eq!(SignatureType::PolyGnosisSafe.maker(signer, Some(funder)).unwrap(), funder);

@@ -6,8 +6,8 @@ use wasm_bindgen::prelude::*;
 use std::cell::{Ref, RefCell};
 
 use super::interop::{book_json, field, is_absent, read_bytes, read_f64, read_opt_str, read_str};
-use crate::bounds::MAX_BOOK_BYTES;
 use crate::book::{self, fixed, Level, OrderType, Side, Target};
+use crate::bounds::MAX_BOOK_BYTES;
 use crate::error::Error;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -94,7 +94,12 @@ extern "C" {
     #[wasm_bindgen(js_name = bookDepth)]
     fn book_depth(size: f64, notional: f64, levels: f64) -> Object;
     #[wasm_bindgen(js_name = bookLadder)]
-    fn book_ladder(bid_prices: Float64Array, bid_depth: Float64Array, ask_prices: Float64Array, ask_depth: Float64Array) -> Object;
+    fn book_ladder(
+        bid_prices: Float64Array,
+        bid_depth: Float64Array,
+        ask_prices: Float64Array,
+        ask_depth: Float64Array,
+    ) -> Object;
     // Option fields (`undefined` when the options are null or undefined), read without passing the
     // property name across; a getter or Proxy trap that throws is caught.
     #[wasm_bindgen(js_name = sizeOf, catch)]
@@ -146,7 +151,9 @@ impl OrderBook {
     /// Parses the bytes of a GET /book response (or one element of POST /books). Throws `DECODE` for
     /// anything that is not a book, or a price or size that is not an exact decimal of at most 6 places.
     #[wasm_bindgen(js_name = fromBytes)]
-    pub fn from_bytes(#[wasm_bindgen(unchecked_param_type = "Uint8Array")] bytes: JsValue) -> Result<OrderBook, JsValue> {
+    pub fn from_bytes(
+        #[wasm_bindgen(unchecked_param_type = "Uint8Array")] bytes: JsValue,
+    ) -> Result<OrderBook, JsValue> {
         Ok(book::OrderBook::from_vec(read_bytes(&bytes, "bytes", MAX_BOOK_BYTES)?)?.into())
     }
 
@@ -447,7 +454,8 @@ fn decimal_text(value: &JsValue, param: &'static str) -> Result<String, Error> {
         return read_str(value, param, 64);
     }
     let units = value.as_f64().and_then(fixed::from_f64);
-    let units = units.ok_or_else(|| Error::invalid(param, "must be a decimal string or a number with at most 6 decimals"))?;
+    let units =
+        units.ok_or_else(|| Error::invalid(param, "must be a decimal string or a number with at most 6 decimals"))?;
     let mut out = Vec::new();
     fixed::format(units, &mut out);
     Ok(String::from_utf8(out).unwrap_or_default())

@@ -121,7 +121,10 @@ impl Inner {
         };
         let Some(options) = options.filter(|o| !is_absent(o)) else { return Ok(call) };
         if !options.is_object() {
-            return Err(Error::invalid("options", "must be an object { signal?, timeoutMs?, maxRetries?, extraQuery? }"));
+            return Err(Error::invalid(
+                "options",
+                "must be an object { signal?, timeoutMs?, maxRetries?, extraQuery? }",
+            ));
         }
         if let Some(signal) = read_signal(&field(options, "signal", "signal")?)? {
             call.signal = signal;
@@ -141,7 +144,13 @@ impl Inner {
     }
 
     /// Runs a call to its end and returns its result: the 2xx answer's body through `decode`.
-    pub async fn execute(&self, request: &HttpRequest, options: &CallOptions, want: Want, decode: Decode<'_>) -> Result<JsValue, JsValue> {
+    pub async fn execute(
+        &self,
+        request: &HttpRequest,
+        options: &CallOptions,
+        want: Want,
+        decode: Decode<'_>,
+    ) -> Result<JsValue, JsValue> {
         let scope = CallScope::new(&options.signal, options.timeout_ms);
         let result = self.attempts(request, options, &scope, want, decode).await;
         scope.finish();

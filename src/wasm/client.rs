@@ -9,7 +9,9 @@ use wasm_bindgen::JsCast;
 
 use super::book::OrderBook;
 use super::call::{read_client_settings, Decode, Gate, Inner, Notifier};
-use super::interop::{field, is_absent, opt_string, promise, read_opt_str, read_params, read_str, rejected, req_string, to_value};
+use super::interop::{
+    field, is_absent, opt_string, promise, read_opt_str, read_params, read_str, rejected, req_string, to_value,
+};
 use super::pages::{iterate, List};
 use super::signing::read_credentials;
 use super::transport::{BaseUrls, Payload, Transport, Want};
@@ -17,8 +19,8 @@ use crate::api::budget::{Bucket, Budgets, Limit};
 use crate::api::retry::RetryPolicy;
 use crate::api::{self, base_url, clock, HttpRequest, Params, TimestampUnit, Value, MAX_SAFE_INT};
 use crate::auth::missing_credentials;
-use crate::stream::protocol::Channel;
 use crate::error::Error;
+use crate::stream::protocol::Channel;
 
 /// A client of the service. Create one per service and share it: it holds the rate budgets.
 ///
@@ -48,7 +50,8 @@ impl Client {
     /// @example
     /// await client.getOk(); // "OK"
     #[wasm_bindgen(js_name = getOk, unchecked_return_type = "Promise<string>")]
-    pub fn get_ok(&self,
+    pub fn get_ok(
+        &self,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
     ) -> Promise {
         self.json(options.as_ref(), Ok(api::ok()))
@@ -59,7 +62,9 @@ impl Client {
     /// @example
     /// const fills = await client.getTrades({ user: "0x5668...5839", side: "BUY", limit: 50 });
     #[wasm_bindgen(js_name = getTrades, unchecked_return_type = "Promise<Trade[]>")]
-    pub fn get_trades(&self, #[wasm_bindgen(unchecked_optional_param_type = "TradesParams")] params: Option<JsValue>,
+    pub fn get_trades(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "TradesParams")] params: Option<JsValue>,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
     ) -> Promise {
         self.json(options.as_ref(), read_params(params.as_ref()).and_then(|p| api::trades(&p)))
@@ -101,7 +106,12 @@ impl Client {
         #[wasm_bindgen(unchecked_optional_param_type = "ClosedPositionsParams")] params: Option<JsValue>,
         #[wasm_bindgen(unchecked_optional_param_type = "IterateOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
-        iterate(&self.inner, List::Offset(api::closed_positions, CLOSED_POSITIONS_PAGING), params.as_ref(), options.as_ref())
+        iterate(
+            &self.inner,
+            List::Offset(api::closed_positions, CLOSED_POSITIONS_PAGING),
+            params.as_ref(),
+            options.as_ref(),
+        )
     }
 
     /// GET /comments — comments on an event, market or series (§4.3), one page.
@@ -109,7 +119,9 @@ impl Client {
     /// @example
     /// const comments = await client.getComments({ parent_entity_type: "Event", parent_entity_id: "45915" });
     #[wasm_bindgen(js_name = getComments, unchecked_return_type = "Promise<Comment[]>")]
-    pub fn get_comments(&self, #[wasm_bindgen(unchecked_optional_param_type = "CommentsParams")] params: Option<JsValue>,
+    pub fn get_comments(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "CommentsParams")] params: Option<JsValue>,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
     ) -> Promise {
         self.json(options.as_ref(), read_params(params.as_ref()).and_then(|p| api::comments(&p)))
@@ -139,7 +151,10 @@ impl Client {
         #[wasm_bindgen(unchecked_optional_param_type = "PageParams")] params: Option<JsValue>,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
     ) -> Promise {
-        self.json(options.as_ref(), read_params(params.as_ref()).and_then(|p| api::comment_replies(&text(&id, "id")?, &p)))
+        self.json(
+            options.as_ref(),
+            read_params(params.as_ref()).and_then(|p| api::comment_replies(&text(&id, "id")?, &p)),
+        )
     }
 
     /// GET /markets/slug/{slug} — one catalog market by its slug (§4.5).
@@ -154,7 +169,10 @@ impl Client {
         #[wasm_bindgen(unchecked_optional_param_type = "CreatorParams")] params: Option<JsValue>,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
     ) -> Promise {
-        self.json(options.as_ref(), read_params(params.as_ref()).and_then(|p| api::market_by_slug(&text(&slug, "slug")?, &p)))
+        self.json(
+            options.as_ref(),
+            read_params(params.as_ref()).and_then(|p| api::market_by_slug(&text(&slug, "slug")?, &p)),
+        )
     }
 
     /// GET /markets/{id} — one catalog market by numeric id or condition id (§4.6). (The CLOB list of
@@ -177,7 +195,9 @@ impl Client {
     /// @example
     /// const series = await client.getSeries({ limit: 20 });
     #[wasm_bindgen(js_name = getSeries, unchecked_return_type = "Promise<Series[]>")]
-    pub fn get_series(&self, #[wasm_bindgen(unchecked_optional_param_type = "SeriesParams")] params: Option<JsValue>,
+    pub fn get_series(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "SeriesParams")] params: Option<JsValue>,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
     ) -> Promise {
         self.json(options.as_ref(), read_params(params.as_ref()).and_then(|p| api::series(&p)))
@@ -201,7 +221,9 @@ impl Client {
     /// @example
     /// const events = await client.getEvents({ active: true, closed: false, tag_slug: "politics", limit: 10 });
     #[wasm_bindgen(js_name = getEvents, unchecked_return_type = "Promise<Event[]>")]
-    pub fn get_events(&self, #[wasm_bindgen(unchecked_optional_param_type = "EventsParams")] params: Option<JsValue>,
+    pub fn get_events(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "EventsParams")] params: Option<JsValue>,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
     ) -> Promise {
         self.json(options.as_ref(), read_params(params.as_ref()).and_then(|p| api::events(&p)))
@@ -264,7 +286,9 @@ impl Client {
     /// @example
     /// const tags = await client.getTags({ limit: 100 });
     #[wasm_bindgen(js_name = getTags, unchecked_return_type = "Promise<Tag[]>")]
-    pub fn get_tags(&self, #[wasm_bindgen(unchecked_optional_param_type = "PageParams")] params: Option<JsValue>,
+    pub fn get_tags(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "PageParams")] params: Option<JsValue>,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
     ) -> Promise {
         self.json(options.as_ref(), read_params(params.as_ref()).and_then(|p| api::tags(&p)))
@@ -281,7 +305,10 @@ impl Client {
         #[wasm_bindgen(js_name = nextCursor, unchecked_optional_param_type = "string")] next_cursor: Option<JsValue>,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
     ) -> Promise {
-        self.json(options.as_ref(), opt_text(next_cursor.as_ref(), "next_cursor").and_then(|c| api::clob_markets(c.as_deref())))
+        self.json(
+            options.as_ref(),
+            opt_text(next_cursor.as_ref(), "next_cursor").and_then(|c| api::clob_markets(c.as_deref())),
+        )
     }
 
     /// Every CLOB market, page after page (by cursor).
@@ -306,7 +333,10 @@ impl Client {
         #[wasm_bindgen(js_name = nextCursor, unchecked_optional_param_type = "string")] next_cursor: Option<JsValue>,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
     ) -> Promise {
-        self.json(options.as_ref(), opt_text(next_cursor.as_ref(), "next_cursor").and_then(|c| api::sampling_markets(c.as_deref())))
+        self.json(
+            options.as_ref(),
+            opt_text(next_cursor.as_ref(), "next_cursor").and_then(|c| api::sampling_markets(c.as_deref())),
+        )
     }
 
     /// Every sampling market, page after page (by cursor).
@@ -326,7 +356,9 @@ impl Client {
     /// @example
     /// const info = await client.getClobMarketInfo("0xa467...43b7");
     #[wasm_bindgen(js_name = getClobMarketInfo, unchecked_return_type = "Promise<ClobMarketInfo>")]
-    pub fn get_clob_market_info(&self, #[wasm_bindgen(js_name = conditionId, unchecked_param_type = "string")] condition_id: JsValue,
+    pub fn get_clob_market_info(
+        &self,
+        #[wasm_bindgen(js_name = conditionId, unchecked_param_type = "string")] condition_id: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
     ) -> Promise {
         self.json(options.as_ref(), text(&condition_id, "condition_id").and_then(|c| api::clob_market_info(&c)))
@@ -338,7 +370,9 @@ impl Client {
     /// @example
     /// const { bids, asks, tick_size } = await client.getOrderBook("7261...3692");
     #[wasm_bindgen(js_name = getOrderBook, unchecked_return_type = "Promise<OrderBookSummary>")]
-    pub fn get_order_book(&self, #[wasm_bindgen(js_name = tokenId, unchecked_param_type = "string")] token_id: JsValue,
+    pub fn get_order_book(
+        &self,
+        #[wasm_bindgen(js_name = tokenId, unchecked_param_type = "string")] token_id: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
     ) -> Promise {
         self.json(options.as_ref(), text(&token_id, "token_id").and_then(|t| api::order_book(&t)))
@@ -350,7 +384,9 @@ impl Client {
     /// const book = await client.getBook(tokenId);
     /// book.bestAsk(); // { price: 0.52, size: 120 }
     #[wasm_bindgen(js_name = getBook, unchecked_return_type = "Promise<OrderBook>")]
-    pub fn get_book(&self, #[wasm_bindgen(js_name = tokenId, unchecked_param_type = "string")] token_id: JsValue,
+    pub fn get_book(
+        &self,
+        #[wasm_bindgen(js_name = tokenId, unchecked_param_type = "string")] token_id: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
     ) -> Promise {
         let request = text(&token_id, "token_id").and_then(|t| api::order_book(&t));
@@ -362,7 +398,9 @@ impl Client {
     /// @example
     /// const books = await client.getOrderBooks([{ token_id: yes }, { token_id: no }]);
     #[wasm_bindgen(js_name = getOrderBooks, unchecked_return_type = "Promise<OrderBookSummary[]>")]
-    pub fn get_order_books(&self, #[wasm_bindgen(unchecked_param_type = "BookParams[]")] params: JsValue,
+    pub fn get_order_books(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "BookParams[]")] params: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
     ) -> Promise {
         self.json(options.as_ref(), to_value(&params, "params").and_then(|v| api::order_books(&v)))
@@ -374,7 +412,9 @@ impl Client {
     /// const prices = await client.getPrices([{ token_id: yes }]);
     /// prices[yes].BUY; // "0.52"
     #[wasm_bindgen(js_name = getPrices, unchecked_return_type = "Promise<Prices>")]
-    pub fn get_prices(&self, #[wasm_bindgen(unchecked_param_type = "BookParams[]")] params: JsValue,
+    pub fn get_prices(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "BookParams[]")] params: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
     ) -> Promise {
         self.json(options.as_ref(), to_value(&params, "params").and_then(|v| api::prices(&v)))
@@ -399,7 +439,9 @@ impl Client {
     /// @example
     /// const { mid } = await client.getMidpoint(tokenId);
     #[wasm_bindgen(js_name = getMidpoint, unchecked_return_type = "Promise<MidpointResult>")]
-    pub fn get_midpoint(&self, #[wasm_bindgen(js_name = tokenId, unchecked_param_type = "string")] token_id: JsValue,
+    pub fn get_midpoint(
+        &self,
+        #[wasm_bindgen(js_name = tokenId, unchecked_param_type = "string")] token_id: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
     ) -> Promise {
         self.json(options.as_ref(), text(&token_id, "token_id").and_then(|t| api::midpoint(&t)))
@@ -410,7 +452,9 @@ impl Client {
     /// @example
     /// const { base_fee, fee_schedule } = await client.getFeeRate(tokenId);
     #[wasm_bindgen(js_name = getFeeRate, unchecked_return_type = "Promise<FeeRate>")]
-    pub fn get_fee_rate(&self, #[wasm_bindgen(js_name = tokenId, unchecked_param_type = "string")] token_id: JsValue,
+    pub fn get_fee_rate(
+        &self,
+        #[wasm_bindgen(js_name = tokenId, unchecked_param_type = "string")] token_id: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
     ) -> Promise {
         self.json(options.as_ref(), text(&token_id, "token_id").and_then(|t| api::fee_rate(&t)))
@@ -450,7 +494,9 @@ impl Client {
     /// @example
     /// const { data, next_cursor } = await client.getOpenOrders({ market: conditionId });
     #[wasm_bindgen(js_name = getOpenOrders, unchecked_return_type = "Promise<Page<Order>>")]
-    pub fn get_open_orders(&self, #[wasm_bindgen(unchecked_optional_param_type = "OpenOrdersParams")] params: Option<JsValue>,
+    pub fn get_open_orders(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "OpenOrdersParams")] params: Option<JsValue>,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
     ) -> Promise {
         self.json(options.as_ref(), read_params(params.as_ref()).and_then(|p| api::open_orders(&p)))
@@ -475,7 +521,9 @@ impl Client {
     /// @example
     /// const { order } = await client.getOrder(orderId);
     #[wasm_bindgen(js_name = getOrder, unchecked_return_type = "Promise<OrderResult>")]
-    pub fn get_order(&self, #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+    pub fn get_order(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
     ) -> Promise {
         self.json(options.as_ref(), text(&id, "id").and_then(|id| api::order(&id)))
@@ -487,7 +535,9 @@ impl Client {
     /// @example
     /// const { canceled, not_canceled } = await client.cancelOrder(orderId);
     #[wasm_bindgen(js_name = cancelOrder, unchecked_return_type = "Promise<CancelResult>")]
-    pub fn cancel_order(&self, #[wasm_bindgen(js_name = orderId, unchecked_param_type = "string")] order_id: JsValue,
+    pub fn cancel_order(
+        &self,
+        #[wasm_bindgen(js_name = orderId, unchecked_param_type = "string")] order_id: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
     ) -> Promise {
         self.json(options.as_ref(), text(&order_id, "orderId").and_then(|id| api::cancel_order(&id)))
@@ -511,7 +561,9 @@ impl Client {
     /// @example
     /// const { data } = await client.getUserTrades({ market: conditionId });
     #[wasm_bindgen(js_name = getUserTrades, unchecked_return_type = "Promise<Page<UserTrade>>")]
-    pub fn get_user_trades(&self, #[wasm_bindgen(unchecked_optional_param_type = "UserTradesParams")] params: Option<JsValue>,
+    pub fn get_user_trades(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "UserTradesParams")] params: Option<JsValue>,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
     ) -> Promise {
         self.json(options.as_ref(), read_params(params.as_ref()).and_then(|p| api::user_trades(&p)))
@@ -554,7 +606,8 @@ impl Client {
             let received = js_sys::Date::now();
             let ok = (200..300).contains(&answer.status);
             // Only the start of the body is read: GET /time answers a number.
-            let body = if ok { answer.body.dyn_ref::<JsString>().and_then(|t| t.slice(0, 64).as_string()) } else { None };
+            let body =
+                if ok { answer.body.dyn_ref::<JsString>().and_then(|t| t.slice(0, 64).as_string()) } else { None };
             let mut server = body.and_then(|t| clock::time_body_ms(&t));
             if server.is_none() {
                 let date = answer.date.unwrap_or_default();
@@ -648,7 +701,13 @@ impl Client {
     }
 
     /// Sends a built request (with the call's options) and resolves to its answer through `decode`.
-    fn send(&self, options: Option<&JsValue>, request: Result<HttpRequest, Error>, want: Want, decode: Decode<'static>) -> Promise {
+    fn send(
+        &self,
+        options: Option<&JsValue>,
+        request: Result<HttpRequest, Error>,
+        want: Want,
+        decode: Decode<'static>,
+    ) -> Promise {
         let call = self.inner.call_options(options);
         let request = request.and_then(|r| call.as_ref().map_err(Clone::clone).and_then(|c| c.prepare(r)));
         let (request, call) = match (request, call) {

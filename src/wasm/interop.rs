@@ -143,8 +143,10 @@ pub fn read_bytes(value: &JsValue, param: &'static str, max: u32) -> Result<Vec<
 /// A caller's order-book object as JSON text (with `hash` set to "" when `blank_hash`, as the upstream hash
 /// input has it), at most `MAX_BOOK_BYTES`; anything else is `INVALID_PARAMS`.
 pub fn book_json(book: &JsValue, param: &'static str, blank_hash: bool) -> Result<String, Error> {
-    let text = book_text(book, blank_hash).map_err(|_| Error::invalid(param, "must be an order book object (and reading it may not throw)"))?;
-    read_str(&text, param, crate::bounds::MAX_BOOK_BYTES).map_err(|_| Error::invalid(param, "must be an order book object of at most 64 MiB"))
+    let text = book_text(book, blank_hash)
+        .map_err(|_| Error::invalid(param, "must be an order book object (and reading it may not throw)"))?;
+    read_str(&text, param, crate::bounds::MAX_BOOK_BYTES)
+        .map_err(|_| Error::invalid(param, "must be an order book object of at most 64 MiB"))
 }
 
 /// A property of a caller's object; a getter or Proxy trap that throws is `INVALID_PARAMS`.

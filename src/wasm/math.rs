@@ -66,7 +66,8 @@ pub fn calculate_sell_market_price(
 }
 
 fn market_price(levels: &JsValue, side: Side, amount: &JsValue, order_type: &JsValue) -> Result<f64, JsValue> {
-    let array = items(levels, "levels")?.ok_or_else(|| Error::invalid("levels", "must be an array of { price, size }"))?;
+    let array =
+        items(levels, "levels")?.ok_or_else(|| Error::invalid("levels", "must be an array of { price, size }"))?;
     let amount = amount_units("amount", read_f64(amount, "amount")?)?;
     let order_type = read_order_type(order_type)?;
     let mut read = Vec::with_capacity(array.length() as usize);

@@ -12,8 +12,8 @@ mod interop;
 mod math;
 mod pages;
 mod signing;
-mod trade;
 mod stream;
+mod trade;
 mod transport;
 mod types;
 

@@ -88,7 +88,10 @@ fn read_options(options: Option<&JsValue>) -> Result<IterateOptions, Error> {
     let mut read = IterateOptions { limit: None, on_page: None, call: JsValue::UNDEFINED };
     let Some(options) = options.filter(|o| !is_absent(o)) else { return Ok(read) };
     if !options.is_object() {
-        return Err(Error::invalid("options", "must be an object { onPage?, maxItems?, signal?, timeoutMs?, maxRetries?, extraQuery? }"));
+        return Err(Error::invalid(
+            "options",
+            "must be an object { onPage?, maxItems?, signal?, timeoutMs?, maxRetries?, extraQuery? }",
+        ));
     }
     let entries = entries(options, "options")?;
     let call = Object::new();
@@ -137,11 +140,8 @@ impl PageReader {
                 }
             };
             let body = inner.execute(&request, &call, Want::Json, &decode_json).await?;
-            let (items, next_cursor) = if cursor {
-                (get(&body, "data"), get(&body, "next_cursor").as_string())
-            } else {
-                (body, None)
-            };
+            let (items, next_cursor) =
+                if cursor { (get(&body, "data"), get(&body, "next_cursor").as_string()) } else { (body, None) };
             let items: Array = items.dyn_into().map_err(|_| {
                 let mut e = Error::decode("a page of this list is not an array");
                 e.path = Some(request.path.clone());

@@ -6,8 +6,8 @@ use wasm_bindgen::prelude::*;
 use zeroize::Zeroizing;
 
 use super::interop::{is_absent, opt_string, read_opt_str, read_str, req_string, set, timestamp_text};
-use crate::bounds::MAX_STRING;
 use crate::auth::{self, Credentials, HEADER_NAMES};
+use crate::bounds::MAX_STRING;
 use crate::error::Error;
 
 /// The SERVICE_SIGNATURE of one request: HMAC-SHA256 of timestamp + method + requestPath + body, keyed by

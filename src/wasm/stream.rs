@@ -13,9 +13,9 @@ use super::call::Inner;
 use super::interop::{error_with_cause, field, is_absent, promise, read_bytes, read_signal, read_str, set, to_value};
 use super::transport::{Payload, Want};
 use crate::api;
+use crate::api::{Params, Value};
 use crate::bounds::MAX_BOOK_BYTES;
 use crate::error::{Error, ErrorCode};
-use crate::api::{Params, Value};
 use crate::stream::health::{Action, Health};
 use crate::stream::live::{FrameReport, Hasher, LiveBooks, State, PLATFORM_FROM};
 use crate::stream::options;
@@ -25,7 +25,13 @@ use crate::stream::protocol::{self, Channel};
 extern "C" {
     /// Starts the driver; it reads the caller's signal, hence `catch`.
     #[wasm_bindgen(js_name = openStream, catch)]
-    fn open_stream(core: StreamCore, url: &str, socket: &JsValue, on_event: &JsValue, signal: &JsValue) -> Result<JsValue, JsValue>;
+    fn open_stream(
+        core: StreamCore,
+        url: &str,
+        socket: &JsValue,
+        on_event: &JsValue,
+        signal: &JsValue,
+    ) -> Result<JsValue, JsValue>;
 
     /// Whether the platform has a SHA-1 (crypto.subtle) the driver can hand checks to.
     #[wasm_bindgen(js_name = platformDigest)]
@@ -143,7 +149,12 @@ struct CoreState {
 }
 
 /// Opens a stream of `channel` for `ids` with `options`; the JS object the caller gets.
-pub(super) fn open(inner: &Rc<Inner>, channel: Channel, ids: &JsValue, options: Option<&JsValue>) -> Result<JsValue, JsValue> {
+pub(super) fn open(
+    inner: &Rc<Inner>,
+    channel: Channel,
+    ids: &JsValue,
+    options: Option<&JsValue>,
+) -> Result<JsValue, JsValue> {
     let ids = protocol::ids(channel, &to_value(ids, "ids")?)?;
     let options = options.filter(|o| !is_absent(o)).cloned().unwrap_or_else(|| Object::new().into());
     let Value::Object(fields) = to_value(&options, "options")? else {
@@ -188,7 +199,6 @@ const CLOSED: u32 = 2;
 const TICK: u32 = 3;
 const CLOSE: u32 = 4;
 
-
 // Few exports, each doing one kind of thing: every export costs the wasm its own shim.
 #[wasm_bindgen]
 impl StreamCore {
@@ -201,7 +211,9 @@ impl StreamCore {
     pub fn hello(&self) -> String {
         self.with(String::new(), |s| match (self.channel, self.inner.credentials.try_borrow().ok()) {
             (Channel::Market, _) => protocol::market_subscription(&s.ids),
-            (Channel::User, Some(creds)) => creds.as_ref().map(|c| c.user_subscription(&s.ids).as_str().to_owned()).unwrap_or_default(),
+            (Channel::User, Some(creds)) => {
+                creds.as_ref().map(|c| c.user_subscription(&s.ids).as_str().to_owned()).unwrap_or_default()
+            }
             (Channel::User, None) => String::new(),
         })
     }
@@ -254,7 +266,12 @@ impl StreamCore {
             Ok(bytes) => bytes,
             Err(_) => {
                 self.with((), |s| drop(s.health.message(now)));
-                return report(&out(), &[], &[], Some(Error::decode("a stream frame that is not text, or longer than 64 MiB")));
+                return report(
+                    &out(),
+                    &[],
+                    &[],
+                    Some(Error::decode("a stream frame that is not text, or longer than 64 MiB")),
+                );
             }
         };
         if text == b"PONG" {
@@ -415,7 +432,13 @@ impl StreamCore {
 
 /// Changed assets with whether their book is verified now.
 fn verified(books: &LiveBooks, changed: Vec<String>) -> Vec<(String, bool)> {
-    changed.into_iter().map(|a| { let v = books.get(&a).is_some_and(|b| b.verified); (a, v) }).collect()
+    changed
+        .into_iter()
+        .map(|a| {
+            let v = books.get(&a).is_some_and(|b| b.verified);
+            (a, v)
+        })
+        .collect()
 }
 
 /// Adds the checks due for the platform to a report, as `due: [[id, bytes]]`: views into wasm memory
@@ -440,7 +463,12 @@ fn resync_pairs(list: &[(String, crate::stream::live::Resync)]) -> Vec<(String, 
     list.iter().map(|(a, r)| (a.clone(), r.as_str())).collect()
 }
 
-fn report(out: &Object, changed: &[(String, bool)], resync: &[(String, &'static str)], error: Option<Error>) -> JsValue {
+fn report(
+    out: &Object,
+    changed: &[(String, bool)],
+    resync: &[(String, &'static str)],
+    error: Option<Error>,
+) -> JsValue {
     let list = Array::new();
     for (asset, verified) in changed {
         let pair = Array::of2(&JsValue::from_str(asset), &JsValue::from_bool(*verified));
@@ -457,4 +485,3 @@ fn report(out: &Object, changed: &[(String, bool)], resync: &[(String, &'static 
     }
     out.clone().into()
 }
-

@@ -18,8 +18,9 @@ use crate::error::{Error, ErrorCode};
 use crate::trade::draft::{Draft, Kind, MarketInfo, OrderRequest};
 use crate::trade::eip712::{parse_signature, Address, U256};
 use crate::trade::keys::{credentials_from_answer, ClobAuth};
-use crate::trade::order::{self, order_body, orders_body, Exchanges, Order, Placement, SignatureType, Version, MAX_BATCH};
-
+use crate::trade::order::{
+    self, order_body, orders_body, Exchanges, Order, Placement, SignatureType, Version, MAX_BATCH,
+};
 
 /// The client's trading settings and what it has learnt of the service.
 pub struct Trading {
@@ -50,21 +51,40 @@ pub fn read_trading(options: &JsValue) -> Result<Trading, Error> {
         _ if is_absent(&chain) => 137,
         _ => return Err(Error::invalid("chainId", "must be a whole number (137 for Polygon, 80002 for Amoy)")),
     };
-    let signature_type = SignatureType::parse(&to_value(&field(options, "signatureType", "signatureType")?, "signatureType")?)?;
+    let signature_type =
+        SignatureType::parse(&to_value(&field(options, "signatureType", "signatureType")?, "signatureType")?)?;
     let funder = field(options, "funder", "funder")?;
-    let funder = if is_absent(&funder) { None } else { Some(Address::parse("funder", &read_str(&funder, "funder", 64)?)?) };
+    let funder =
+        if is_absent(&funder) { None } else { Some(Address::parse("funder", &read_str(&funder, "funder", 64)?)?) };
     if signature_type != SignatureType::Eoa && funder.is_none() {
-        return Err(Error::invalid("funder", "is required with POLY_PROXY and POLY_GNOSIS_SAFE: the wallet that holds the funds"));
+        return Err(Error::invalid(
+            "funder",
+            "is required with POLY_PROXY and POLY_GNOSIS_SAFE: the wallet that holds the funds",
+        ));
     }
     let ex = field(options, "exchanges", "exchanges")?;
     let exchanges = if is_absent(&ex) {
         None
     } else {
-        let read = |key: &str, param: &'static str| -> Result<Address, Error> { Address::parse(param, &read_str(&field(&ex, key, param)?, param, 64)?) };
-        Some(Exchanges { exchange: read("exchange", "exchanges.exchange")?, neg_risk: read("negRiskExchange", "exchanges.negRiskExchange")? })
+        let read = |key: &str, param: &'static str| -> Result<Address, Error> {
+            Address::parse(param, &read_str(&field(&ex, key, param)?, param, 64)?)
+        };
+        Some(Exchanges {
+            exchange: read("exchange", "exchanges.exchange")?,
+            neg_risk: read("negRiskExchange", "exchanges.negRiskExchange")?,
+        })
     };
     let sign_timeout_ms = read_ms(options, "signTimeoutMs")?.unwrap_or(SIGN_TIMEOUT_MS);
-    Ok(Trading { chain_id, signature_type, funder, exchanges, sign_timeout_ms, version: Cell::new(None), markets: RefCell::new(Vec::new()), fees: RefCell::new(Vec::new()) })
+    Ok(Trading {
+        chain_id,
+        signature_type,
+        funder,
+        exchanges,
+        sign_timeout_ms,
+        version: Cell::new(None),
+        markets: RefCell::new(Vec::new()),
+        fees: RefCell::new(Vec::new()),
+    })
 }
 
 /// A caller's signer: `{ address, signTypedData(typedData) }`.
@@ -80,8 +100,13 @@ fn read_signer(value: &JsValue) -> Result<Signer, Error> {
         return Err(Error::invalid("signer", RULE));
     }
     let address = field(value, "address", "signer")?;
-    let address = Address::parse("signer.address", &read_str(&address, "signer.address", 64).map_err(|_| Error::invalid("signer.address", "must be an address string"))?)?;
-    let sign = field(value, "signTypedData", "signer")?.dyn_into::<Function>().map_err(|_| Error::invalid("signer", RULE))?;
+    let address = Address::parse(
+        "signer.address",
+        &read_str(&address, "signer.address", 64)
+            .map_err(|_| Error::invalid("signer.address", "must be an address string"))?,
+    )?;
+    let sign =
+        field(value, "signTypedData", "signer")?.dyn_into::<Function>().map_err(|_| Error::invalid("signer", RULE))?;
     Ok(Signer { address, sign, this: value.clone() })
 }
 
@@ -104,15 +129,18 @@ impl Signer {
             if timed_out {
                 Error::new(ErrorCode::Timeout, "the signer did not answer within signTimeoutMs").into()
             } else if aborted {
-                Error::new(ErrorCode::Aborted, "the call was aborted by its AbortSignal while the signer was asked").into()
+                Error::new(ErrorCode::Aborted, "the call was aborted by its AbortSignal while the signer was asked")
+                    .into()
             } else if super::interop::is_predictkit_error(&e) {
                 e
             } else {
                 signer_error("the signer refused or failed to sign", Some(&e))
             }
         })?;
-        let text = read_str(&answer, "signature", 1024).map_err(|_| signer_error("the signer answered something other than a signature string", None))?;
-        parse_signature(&text).map_err(|_| signer_error("the signer answered something other than a 65-byte signature", None))
+        let text = read_str(&answer, "signature", 1024)
+            .map_err(|_| signer_error("the signer answered something other than a signature string", None))?;
+        parse_signature(&text)
+            .map_err(|_| signer_error("the signer answered something other than a 65-byte signature", None))
     }
 }
 
@@ -123,7 +151,12 @@ fn now_ms(inner: &Inner) -> f64 {
 impl Inner {
     /// Sends `request` and reads its 2xx body's bytes through `parse` (a body that does not parse counts
     /// as garbled and is retried).
-    async fn read<T: 'static>(&self, request: HttpRequest, call: &CallOptions, parse: impl Fn(&[u8]) -> Result<T, Error>) -> Result<T, JsValue> {
+    async fn read<T: 'static>(
+        &self,
+        request: HttpRequest,
+        call: &CallOptions,
+        parse: impl Fn(&[u8]) -> Result<T, Error>,
+    ) -> Result<T, JsValue> {
         let out = RefCell::new(None);
         let decode = |payload: Payload| match payload {
             Payload::Bytes(bytes) => {
@@ -148,15 +181,27 @@ impl Inner {
 
     /// The token's market and its rules: from the cache, or GET /book (for the market, unless the caller
     /// named it) and GET /clob-markets. A token the market does not list is refused.
-    async fn market_of(&self, token: &str, condition: Option<&str>, call: &CallOptions) -> Result<(String, Rc<MarketInfo>), JsValue> {
-        let known = self.trading.markets.borrow().iter().find(|(t, c, _)| t == token && condition.map_or(true, |c2| c2 == c)).map(|(_, c, i)| (c.clone(), i.clone()));
+    async fn market_of(
+        &self,
+        token: &str,
+        condition: Option<&str>,
+        call: &CallOptions,
+    ) -> Result<(String, Rc<MarketInfo>), JsValue> {
+        let known = self
+            .trading
+            .markets
+            .borrow()
+            .iter()
+            .find(|(t, c, _)| t == token && condition.map_or(true, |c2| c2 == c))
+            .map(|(_, c, i)| (c.clone(), i.clone()));
         if let Some(found) = known {
             return Ok(found);
         }
         let condition = match condition {
             Some(c) => c.to_owned(),
             None => {
-                let book = self.read(api::order_book(token)?, call, |b| crate::book::OrderBook::from_vec(b.to_vec())).await?;
+                let book =
+                    self.read(api::order_book(token)?, call, |b| crate::book::OrderBook::from_vec(b.to_vec())).await?;
                 book.market().ok_or_else(|| Error::decode("GET /book: the book names no market"))?
             }
         };
@@ -187,19 +232,29 @@ impl Inner {
 
     fn exchanges(&self, version: Version) -> Result<Exchanges, Error> {
         self.trading.exchanges.or_else(|| Exchanges::known(self.trading.chain_id, version)).ok_or_else(|| {
-            Error::invalid("exchanges", "is required: no exchange is published for this chainId (give { exchange, negRiskExchange })")
+            Error::invalid(
+                "exchanges",
+                "is required: no exchange is published for this chainId (give { exchange, negRiskExchange })",
+            )
         })
     }
 
     /// Builds the draft of an order: version, market rules, price (from the book for a market order
     /// that named none), exact amounts.
-    async fn draft(&self, req: &OrderRequest, call: &CallOptions, fresh_version: bool) -> Result<(Draft, Rc<MarketInfo>), JsValue> {
+    async fn draft(
+        &self,
+        req: &OrderRequest,
+        call: &CallOptions,
+        fresh_version: bool,
+    ) -> Result<(Draft, Rc<MarketInfo>), JsValue> {
         let version = self.order_version(call, fresh_version).await?;
         let (_, info) = self.market_of(&req.token_id, req.condition_id.as_deref(), call).await?;
         let price = match req.kind {
             Kind::Limit { price, .. } | Kind::Market { price: Some(price), .. } => price,
             Kind::Market { amount, price: None } => {
-                let book = self.read(api::order_book(&req.token_id)?, call, |b| crate::book::OrderBook::from_vec(b.to_vec())).await?;
+                let book = self
+                    .read(api::order_book(&req.token_id)?, call, |b| crate::book::OrderBook::from_vec(b.to_vec()))
+                    .await?;
                 book.market_price(req.side, amount, req.order_type)?
             }
         };
@@ -225,7 +280,13 @@ impl Inner {
             return Err(Error::invalid("order.chainId", "is not this client's chainId").into());
         }
         let maker = self.trading.signature_type.maker(signer.address, self.trading.funder)?;
-        let order = draft.order(signer.address, maker, self.trading.signature_type, random_salt() as u64, now_ms(self) as u64)?;
+        let order = draft.order(
+            signer.address,
+            maker,
+            self.trading.signature_type,
+            random_salt() as u64,
+            now_ms(self) as u64,
+        )?;
         let domain = order::domain(order.version, draft.chain_id, draft.exchange);
         let signature = signer.sign(&order.typed_data(&domain), call, self.trading.sign_timeout_ms).await?;
         Ok((order, signature))
@@ -243,7 +304,13 @@ impl Inner {
     /// Creates (POST /auth/api-key) or derives (GET /auth/derive-api-key) the key of `signer` and `nonce`,
     /// and keeps it as this client's credentials. Resolves to `{ address, apiKey }`: the secret and
     /// passphrase never leave the library.
-    async fn api_key(&self, signer: &Signer, nonce: U256, create: bool, call: &CallOptions) -> Result<JsValue, JsValue> {
+    async fn api_key(
+        &self,
+        signer: &Signer,
+        nonce: U256,
+        create: bool,
+        call: &CallOptions,
+    ) -> Result<JsValue, JsValue> {
         let auth = ClobAuth {
             chain_id: self.trading.chain_id,
             address: signer.address,
@@ -251,7 +318,9 @@ impl Inner {
             nonce,
         };
         let signature = signer.sign(&auth.typed_data(), call, self.trading.sign_timeout_ms).await?;
-        let credentials = self.read(auth.request(create, &signature), call, |body| credentials_from_answer(&signer.address, body)).await?;
+        let credentials = self
+            .read(auth.request(create, &signature), call, |body| credentials_from_answer(&signer.address, body))
+            .await?;
         let info = js_sys::Object::new();
         super::interop::set(&info, "address", &JsValue::from_str(credentials.address()));
         super::interop::set(&info, "apiKey", &JsValue::from_str(credentials.api_key()));
@@ -263,8 +332,11 @@ impl Inner {
 fn nonce(value: Option<&JsValue>) -> Result<U256, Error> {
     match value.map(|v| to_value(v, "nonce")).transpose()? {
         None | Some(Value::Undefined | Value::Null) => Ok(U256::default()),
-        Some(Value::Number(n)) if n.fract() == 0.0 && n >= 0.0 && n <= api::MAX_SAFE_INT as f64 => Ok(U256::from_u64(n as u64)),
-        Some(Value::Str(s)) => U256::parse_decimal(&s).ok_or_else(|| Error::invalid("nonce", "must be a whole number (or its decimal text)")),
+        Some(Value::Number(n)) if n.fract() == 0.0 && n >= 0.0 && n <= api::MAX_SAFE_INT as f64 => {
+            Ok(U256::from_u64(n as u64))
+        }
+        Some(Value::Str(s)) => U256::parse_decimal(&s)
+            .ok_or_else(|| Error::invalid("nonce", "must be a whole number (or its decimal text)")),
         _ => Err(Error::invalid("nonce", "must be a whole number (or its decimal text)")),
     }
 }
@@ -287,7 +359,11 @@ fn version_mismatch(error: &JsValue) -> bool {
 }
 
 /// A signed order handed back, with `orderType` and `postOnly` overridable at posting.
-fn read_signed(value: &JsValue, order_type: Option<&JsValue>, post_only: Option<bool>) -> Result<(Order, String, crate::book::OrderType, bool), Error> {
+fn read_signed(
+    value: &JsValue,
+    order_type: Option<&JsValue>,
+    post_only: Option<bool>,
+) -> Result<(Order, String, crate::book::OrderType, bool), Error> {
     let mut p = params(value, "order")?;
     if let Some(t) = order_type.filter(|t| !is_absent(t)) {
         p.set("orderType", to_value(t, "orderType")?);
@@ -312,7 +388,10 @@ fn post_only_of(options: Option<&JsValue>) -> Result<Option<bool>, Error> {
 impl Client {
     /// GET /version: the exchange's order version (1 or 2), which decides how orders are built and signed.
     #[wasm_bindgen(js_name = getVersion, unchecked_return_type = "Promise<1 | 2>")]
-    pub fn get_version(&self, #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>) -> Promise {
+    pub fn get_version(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
+    ) -> Promise {
         self.trade(options.as_ref(), |inner, call| async move {
             let v = inner.order_version(&call, true).await?;
             Ok(JsValue::from(if v == Version::V1 { 1 } else { 2 }))
@@ -396,7 +475,9 @@ impl Client {
         #[wasm_bindgen(unchecked_param_type = "Signer")] signer: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
     ) -> Promise {
-        let read = params(&draft, "order").and_then(|p| Draft::from_params(&p)).and_then(|d| read_signer(&signer).map(|s| (d, s)));
+        let read = params(&draft, "order")
+            .and_then(|p| Draft::from_params(&p))
+            .and_then(|d| read_signer(&signer).map(|s| (d, s)));
         let (draft, signer) = match read {
             Ok(x) => x,
             Err(e) => return rejected(e),
@@ -424,7 +505,8 @@ impl Client {
         };
         self.trade(options.as_ref(), move |inner, call| async move {
             let owner = inner.owner()?;
-            let body = order_body(&Placement { order: &order, signature: &signature, order_type: t, post_only }, &owner);
+            let body =
+                order_body(&Placement { order: &order, signature: &signature, order_type: t, post_only }, &owner);
             inner.post(api::post_order(body), &call).await
         })
     }
@@ -437,7 +519,8 @@ impl Client {
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
     ) -> Promise {
         let read = (|| {
-            let items = super::interop::items(&orders, "orders")?.ok_or_else(|| Error::invalid("orders", "must be an array of signed orders"))?;
+            let items = super::interop::items(&orders, "orders")?
+                .ok_or_else(|| Error::invalid("orders", "must be an array of signed orders"))?;
             if items.length() == 0 || items.length() as usize > MAX_BATCH {
                 return Err(Error::invalid("orders", "must hold 1 to 15 orders"));
             }
@@ -449,7 +532,10 @@ impl Client {
         };
         self.trade(options.as_ref(), move |inner, call| async move {
             let owner = inner.owner()?;
-            let placements: Vec<_> = signed.iter().map(|(o, s, t, p)| Placement { order: o, signature: s, order_type: *t, post_only: *p }).collect();
+            let placements: Vec<_> = signed
+                .iter()
+                .map(|(o, s, t, p)| Placement { order: o, signature: s, order_type: *t, post_only: *p })
+                .collect();
             inner.post(api::post_orders(orders_body(&placements, &owner)?), &call).await
         })
     }
@@ -492,7 +578,13 @@ impl Client {
         promise(Box::pin(async move { task(inner, call).await }))
     }
 
-    fn key(&self, signer: JsValue, nonce_value: Option<JsValue>, options: Option<JsValue>, create: Option<bool>) -> Promise {
+    fn key(
+        &self,
+        signer: JsValue,
+        nonce_value: Option<JsValue>,
+        options: Option<JsValue>,
+        create: Option<bool>,
+    ) -> Promise {
         let read = read_signer(&signer).and_then(|s| nonce(nonce_value.as_ref()).map(|n| (s, n)));
         let (signer, nonce) = match read {
             Ok(x) => x,
@@ -526,7 +618,9 @@ impl Client {
     }
 
     fn place(&self, params_value: JsValue, signer: JsValue, options: Option<JsValue>, market: bool) -> Promise {
-        let read = params(&params_value, "params").and_then(|p| OrderRequest::parse(&p, market)).and_then(|r| read_signer(&signer).map(|s| (r, s)));
+        let read = params(&params_value, "params")
+            .and_then(|p| OrderRequest::parse(&p, market))
+            .and_then(|r| read_signer(&signer).map(|s| (r, s)));
         let (req, signer) = match read {
             Ok(x) => x,
             Err(e) => return rejected(e),
@@ -537,7 +631,15 @@ impl Client {
             loop {
                 let (draft, _) = inner.draft(&req, &call, fresh).await?;
                 let (order, signature) = inner.sign_draft(&draft, &signer, &call).await?;
-                let body = order_body(&Placement { order: &order, signature: &signature, order_type: draft.order_type, post_only: draft.post_only }, &owner);
+                let body = order_body(
+                    &Placement {
+                        order: &order,
+                        signature: &signature,
+                        order_type: draft.order_type,
+                        post_only: draft.post_only,
+                    },
+                    &owner,
+                );
                 match inner.post(api::post_order(body), &call).await {
                     Err(e) if version_mismatch(&e) && !fresh => fresh = true,
                     Err(e) => {

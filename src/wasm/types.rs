@@ -1444,4 +1444,3 @@ export interface PostOrderOptions extends RequestOptions {
   postOnly?: boolean;
 }
 "#;
-

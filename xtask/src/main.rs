@@ -270,6 +270,12 @@ fn test(args: &[String]) -> Result<bool> {
     ));
     done("lint", t);
 
+    // One formatting for the whole workspace (rustfmt.toml); the fuzz crate has its own lock file and
+    // toolchain, and is formatted with it.
+    let t = step("format (cargo fmt --check)");
+    tally.add(Suite::run_checked("format", cargo().args(["fmt", "--all", "--", "--check"])));
+    done("format", t);
+
     let t = step("native tests (cargo test --workspace)");
     tally.add(Suite::run("native", cargo().args(["test", "--workspace", "--color", "never"])));
     done("native tests", t);

@@ -162,7 +162,8 @@ fn gzip_len(bytes: &[u8]) -> Result<usize> {
 fn brotli_len(path: &Path) -> Result<usize> {
     let script = "const z=require('zlib');const b=require('fs').readFileSync(process.argv[1]);\
         process.stdout.write(String(z.brotliCompressSync(b,{params:{[z.constants.BROTLI_PARAM_QUALITY]:11}}).length))";
-    let out = Command::new("node").args(["-e", script]).arg(path).output().map_err(|e| format!("cannot run node: {e}"))?;
+    let out =
+        Command::new("node").args(["-e", script]).arg(path).output().map_err(|e| format!("cannot run node: {e}"))?;
     String::from_utf8_lossy(&out.stdout).trim().parse().map_err(|_| "node could not measure brotli size".to_owned())
 }
 
@@ -183,7 +184,10 @@ pub fn size_line(dir: &Path, name: &str, entries: &[PathBuf]) -> Result<String> 
     let mut files = Vec::new();
     let mut dirs = vec![dir.to_path_buf()];
     while let Some(d) = dirs.pop() {
-        for path in std::fs::read_dir(&d).map_err(|e| format!("cannot list {}: {e}", d.display()))?.filter_map(|e| e.ok().map(|e| e.path())) {
+        for path in std::fs::read_dir(&d)
+            .map_err(|e| format!("cannot list {}: {e}", d.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+        {
             if path.is_dir() {
                 dirs.push(path);
             } else if path.extension().is_some_and(|x| x == "js") {

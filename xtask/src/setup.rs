@@ -52,7 +52,8 @@ fn wasm_target() -> Result<()> {
 
 /// The version of a package in Cargo.lock.
 fn locked_version(package: &str) -> Result<String> {
-    let lock = std::fs::read_to_string(root().join("Cargo.lock")).map_err(|e| format!("cannot read Cargo.lock: {e}"))?;
+    let lock =
+        std::fs::read_to_string(root().join("Cargo.lock")).map_err(|e| format!("cannot read Cargo.lock: {e}"))?;
     let needle = format!("name = \"{package}\"\nversion = \"");
     let start = lock.find(&needle).ok_or(format!("{package} is not in Cargo.lock"))? + needle.len();
     let len = lock[start..].find('"').ok_or("Cargo.lock is malformed")?;
@@ -101,7 +102,8 @@ fn cache_dir() -> PathBuf {
 /// `npm ci` when node_modules does not match package-lock.json.
 fn node_modules() -> Result<()> {
     let root = root();
-    let lock = std::fs::read(root.join("package-lock.json")).map_err(|e| format!("cannot read package-lock.json: {e}"))?;
+    let lock =
+        std::fs::read(root.join("package-lock.json")).map_err(|e| format!("cannot read package-lock.json: {e}"))?;
     let stamp = root.join("node_modules").join(".predictkit-package-lock.json");
     if std::fs::read(&stamp).is_ok_and(|s| s == lock) && root.join("node_modules/.bin/wasm-opt").exists() {
         return Ok(());

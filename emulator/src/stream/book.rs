@@ -229,10 +229,16 @@ impl LiveBook {
             .and_then(|c| self.protect(c))
             .or_else(|| self.draw_new_level(rng))
             .or_else(|| self.draw_resize(rng).and_then(|c| self.protect(c)))
-            .unwrap_or(Change::Level { side: Side::Bid, price: self.tick.max(ONE / 2 / self.tick * self.tick), size: 100 });
+            .unwrap_or(Change::Level {
+                side: Side::Bid,
+                price: self.tick.max(ONE / 2 / self.tick * self.tick),
+                size: 100,
+            });
         // The last resort may land on a level that holds user orders: it never shrinks below them.
         match change {
-            Change::Level { side, price, size } => Change::Level { side, price, size: size.max(self.reserved_at(side, price)) },
+            Change::Level { side, price, size } => {
+                Change::Level { side, price, size: size.max(self.reserved_at(side, price)) }
+            }
             other => other,
         }
     }
@@ -273,7 +279,8 @@ impl LiveBook {
     }
 
     fn draw_tick(&self) -> Option<Change> {
-        (self.tick > MIN_TICK && self.tick.is_multiple_of(10)).then_some(Change::Tick { old: self.tick, new: self.tick / 10 })
+        (self.tick > MIN_TICK && self.tick.is_multiple_of(10))
+            .then_some(Change::Tick { old: self.tick, new: self.tick / 10 })
     }
 
     fn random_side(&self, rng: &mut ChaCha8Rng, min_levels: usize) -> Option<Side> {

@@ -681,7 +681,12 @@ impl Hub {
     /// `f` sees the book and answers with its result and its [`Effects`], which are applied and sent at once, so
     /// that every socket hears of the change in order and the simulator never moves the book in between. `seed`
     /// seeds the transaction hashes of its trades' `last_trade_price` events (the simulator's draws stay as seeded).
-    pub fn trade<R>(&self, token: &str, seed: [u8; 32], f: impl FnOnce(&LiveBook) -> (R, Effects)) -> Result<R, TickError> {
+    pub fn trade<R>(
+        &self,
+        token: &str,
+        seed: [u8; 32],
+        f: impl FnOnce(&LiveBook) -> (R, Effects),
+    ) -> Result<R, TickError> {
         let mut state = lock(&self.state);
         let (result, effects) = f(self.live(&mut state, token)?);
         if let Some(book) = state.live.get_mut(token) {

@@ -71,7 +71,10 @@ mod tests {
 
     #[test]
     fn the_development_key_has_its_well_known_address() {
-        let key = SigningKey::from_slice(&decode_hex("ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80").unwrap()).unwrap();
+        let key = SigningKey::from_slice(
+            &decode_hex("ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80").unwrap(),
+        )
+        .unwrap();
         let address = predictkit::trade::eip712::Address(address_of(key.verifying_key()));
         assert_eq!(address.checksummed(), "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266");
     }

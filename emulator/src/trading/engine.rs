@@ -120,7 +120,14 @@ pub fn plan(order: &Taker, levels: &[Level]) -> Plan {
         }
         out.shares += taken;
         out.cash += paid;
-        out.fills.push(Fill { price: level.price, taken, remaining: level.size - taken, liquidity, makers, cash: paid });
+        out.fills.push(Fill {
+            price: level.price,
+            taken,
+            remaining: level.size - taken,
+            liquidity,
+            makers,
+            cash: paid,
+        });
         if !order.by_cash && shares_left == 0 {
             break;
         }
@@ -146,14 +153,38 @@ mod tests {
     fn a_limit_buy_takes_the_asks_it_crosses_liquidity_first_then_users_by_time() {
         // Buy 30 shares at 0.52 (15.6 cash): asks 0.50 (10, of which user order 7 has 4), 0.52 (25), 0.53 (100).
         let order = Taker { buy: true, maker: 15_600_000, taker: 30_000_000, by_cash: false };
-        let asks = [level(500_000, 1_000, &[(7, 400)]), level(520_000, 2_500, &[(3, 500), (9, 500)]), level(530_000, 10_000, &[])];
+        let asks = [
+            level(500_000, 1_000, &[(7, 400)]),
+            level(520_000, 2_500, &[(3, 500), (9, 500)]),
+            level(530_000, 10_000, &[]),
+        ];
         let p = plan(&order, &asks);
         assert!(p.crosses && p.complete);
         assert_eq!(p.shares, 3_000);
         assert_eq!(p.fills.len(), 2);
-        assert_eq!(p.fills[0], Fill { price: 500_000, taken: 1_000, remaining: 0, liquidity: 600, makers: vec![(7, 400)], cash: 5_000_000 });
+        assert_eq!(
+            p.fills[0],
+            Fill {
+                price: 500_000,
+                taken: 1_000,
+                remaining: 0,
+                liquidity: 600,
+                makers: vec![(7, 400)],
+                cash: 5_000_000
+            }
+        );
         // 20 shares at 0.52: the level's liquidity is 15, then user order 3 (older) gives 5.
-        assert_eq!(p.fills[1], Fill { price: 520_000, taken: 2_000, remaining: 500, liquidity: 1_500, makers: vec![(3, 500)], cash: 10_400_000 });
+        assert_eq!(
+            p.fills[1],
+            Fill {
+                price: 520_000,
+                taken: 2_000,
+                remaining: 500,
+                liquidity: 1_500,
+                makers: vec![(3, 500)],
+                cash: 10_400_000
+            }
+        );
         assert_eq!(p.cash, 15_400_000);
     }
 

@@ -58,11 +58,15 @@ fn verify(headers: &HeaderMap, chain_id: u64, now_secs: i64) -> Result<(String, 
     let [address_name, signature_name, timestamp_name, nonce_name] = HEADER_NAMES;
     let missing = |name: &str| ApiError::unauthorized(format!("missing {name} header"));
     let address_text = header(address_name).ok_or_else(|| missing(address_name))?;
-    let address = Address::parse("SERVICE_ADDRESS", address_text)
-        .map_err(|_| ApiError::unauthorized("SERVICE_ADDRESS must be an address: 0x and 40 hex digits (a correct EIP-55 checksum when mixed case)"))?;
+    let address = Address::parse("SERVICE_ADDRESS", address_text).map_err(|_| {
+        ApiError::unauthorized(
+            "SERVICE_ADDRESS must be an address: 0x and 40 hex digits (a correct EIP-55 checksum when mixed case)",
+        )
+    })?;
     let signature = header(signature_name).ok_or_else(|| missing(signature_name))?;
-    let signature = ecdsa::parse_signature(signature)
-        .ok_or_else(|| ApiError::unauthorized("SERVICE_SIGNATURE must be a 65-byte signature: 0x and 130 hex digits, v 27/28 or 0/1"))?;
+    let signature = ecdsa::parse_signature(signature).ok_or_else(|| {
+        ApiError::unauthorized("SERVICE_SIGNATURE must be a 65-byte signature: 0x and 130 hex digits, v 27/28 or 0/1")
+    })?;
     let timestamp = header(timestamp_name).ok_or_else(|| missing(timestamp_name))?;
     let ts: i64 = timestamp
         .parse()
@@ -141,7 +145,8 @@ mod tests {
         let address = Address(ecdsa::address_of(key.verifying_key()));
         let now = 1_700_000_000;
         let headers = |ts: i64, nonce: u64, signed_nonce: u64, chain: u64| {
-            let challenge = ClobAuth { chain_id: chain, address, timestamp: ts.to_string(), nonce: U256::from_u64(signed_nonce) };
+            let challenge =
+                ClobAuth { chain_id: chain, address, timestamp: ts.to_string(), nonce: U256::from_u64(signed_nonce) };
             let sig = ecdsa::sign(&key, &challenge.digest()).unwrap();
             let mut h = HeaderMap::new();
             h.insert("SERVICE_ADDRESS", HeaderValue::from_str(&address.checksummed()).unwrap());
@@ -153,8 +158,14 @@ mod tests {
         let (got, nonce) = verify(&headers(now, 3, 3, 80002), 80002, now).unwrap();
         assert_eq!((got, nonce.as_str()), (format!("0x{}", hex(&address.0)), "3"));
         assert!(verify(&headers(now - 301, 3, 3, 80002), 80002, now).unwrap_err().message.contains("not fresh"));
-        assert!(verify(&headers(now, 3, 4, 80002), 80002, now).unwrap_err().message.contains("invalid SERVICE_SIGNATURE"));
-        assert!(verify(&headers(now, 3, 3, 137), 80002, now).unwrap_err().message.contains("invalid SERVICE_SIGNATURE"));
+        assert!(verify(&headers(now, 3, 4, 80002), 80002, now)
+            .unwrap_err()
+            .message
+            .contains("invalid SERVICE_SIGNATURE"));
+        assert!(verify(&headers(now, 3, 3, 137), 80002, now)
+            .unwrap_err()
+            .message
+            .contains("invalid SERVICE_SIGNATURE"));
         let mut no_nonce = headers(now, 0, 0, 80002);
         no_nonce.remove("SERVICE_NONCE");
         assert_eq!(verify(&no_nonce, 80002, now).unwrap().1, "0");

@@ -59,9 +59,12 @@ impl Trading {
     /// The exchanges orders are signed for: the library's published ones for the chain, or Amoy's on a chain it
     /// does not know (listed by `GET /__admin/info`, for clients that take exchanges as an option).
     pub fn exchanges(&self, version: Version) -> Exchanges {
-        Exchanges::known(self.chain_id, version)
-            .or_else(|| Exchanges::known(DEFAULT_CHAIN_ID, version))
-            .unwrap_or(Exchanges { exchange: predictkit::trade::eip712::Address::ZERO, neg_risk: predictkit::trade::eip712::Address::ZERO })
+        Exchanges::known(self.chain_id, version).or_else(|| Exchanges::known(DEFAULT_CHAIN_ID, version)).unwrap_or(
+            Exchanges {
+                exchange: predictkit::trade::eip712::Address::ZERO,
+                neg_risk: predictkit::trade::eip712::Address::ZERO,
+            },
+        )
     }
 
     /// Forgets the placed orders and trades and serves order version 2 again (the starting state).

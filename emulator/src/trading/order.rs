@@ -57,7 +57,9 @@ fn uint(order: &Map<String, Value>, name: &str) -> Result<u64, Refusal> {
     let rule = || invalid(format!("invalid order: {name} must be a whole number (a decimal string)"));
     match order.get(name) {
         Some(Value::Number(n)) => n.as_u64().ok_or_else(rule),
-        Some(Value::String(s)) if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => s.parse().map_err(|_| rule()),
+        Some(Value::String(s)) if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => {
+            s.parse().map_err(|_| rule())
+        }
         None | Some(Value::Null) => Err(invalid(format!("invalid order: {name} is required"))),
         _ => Err(rule()),
     }
@@ -77,11 +79,15 @@ fn u256(order: &Map<String, Value>, name: &str) -> Result<U256, Refusal> {
         None | Some(Value::Null) => return Err(invalid(format!("invalid order: {name} is required"))),
         _ => String::new(),
     };
-    U256::parse_decimal(&text).ok_or_else(|| invalid(format!("invalid order: {name} must be a decimal integer below 2^256")))
+    U256::parse_decimal(&text)
+        .ok_or_else(|| invalid(format!("invalid order: {name} must be a decimal integer below 2^256")))
 }
 
 fn address(order: &Map<String, Value>, name: &'static str) -> Result<Address, Refusal> {
-    let text = order.get(name).and_then(Value::as_str).ok_or_else(|| invalid(format!("invalid order: {name} is required (an address)")))?;
+    let text = order
+        .get(name)
+        .and_then(Value::as_str)
+        .ok_or_else(|| invalid(format!("invalid order: {name} is required (an address)")))?;
     Address::parse(name, text).map_err(|_| {
         invalid(format!("invalid order: {name} must be an address: 0x and 40 hex digits (a correct EIP-55 checksum when mixed case)"))
     })
@@ -99,13 +105,22 @@ fn bytes32(order: &Map<String, Value>, name: &str) -> Result<[u8; 32], Refusal> 
 
 /// Reads one submission `{order, owner, orderType, postOnly}` for an exchange at `version`.
 pub fn parse(item: &Value, version: Version) -> Result<Submitted, Refusal> {
-    let body = item.as_object().ok_or_else(|| invalid("invalid order: each order must be a JSON object {order, owner, orderType, postOnly}"))?;
-    let o = body.get("order").and_then(Value::as_object).ok_or_else(|| invalid("invalid order: order is required (an object)"))?;
+    let body = item.as_object().ok_or_else(|| {
+        invalid("invalid order: each order must be a JSON object {order, owner, orderType, postOnly}")
+    })?;
+    let o = body
+        .get("order")
+        .and_then(Value::as_object)
+        .ok_or_else(|| invalid("invalid order: order is required (an object)"))?;
     let found = version_of(o)?;
     if found != version {
         return Err(Refusal::VersionMismatch);
     }
-    let owner = body.get("owner").and_then(Value::as_str).filter(|s| !s.is_empty()).ok_or_else(|| invalid("invalid order: owner is required (the API key)"))?;
+    let owner = body
+        .get("owner")
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| invalid("invalid order: owner is required (the API key)"))?;
     let order_type = match body.get("orderType").and_then(Value::as_str) {
         Some("GTC") => OrderType::Gtc,
         Some("GTD") => OrderType::Gtd,
@@ -129,13 +144,13 @@ pub fn parse(item: &Value, version: Version) -> Result<Submitted, Refusal> {
         Ok(0) => SignatureType::Eoa,
         Ok(1) => SignatureType::PolyProxy,
         Ok(2) => SignatureType::PolyGnosisSafe,
-        _ => return Err(invalid("invalid order: signatureType must be 0 (EOA), 1 (POLY_PROXY) or 2 (POLY_GNOSIS_SAFE)")),
+        _ => {
+            return Err(invalid("invalid order: signatureType must be 0 (EOA), 1 (POLY_PROXY) or 2 (POLY_GNOSIS_SAFE)"))
+        }
     };
-    let signature = o
-        .get("signature")
-        .and_then(Value::as_str)
-        .and_then(ecdsa::parse_signature)
-        .ok_or_else(|| invalid("invalid order: signature must be 0x and 130 hex digits (r, s, v with v 27/28 or 0/1)"))?;
+    let signature = o.get("signature").and_then(Value::as_str).and_then(ecdsa::parse_signature).ok_or_else(|| {
+        invalid("invalid order: signature must be 0x and 130 hex digits (r, s, v with v 27/28 or 0/1)")
+    })?;
     let v1 = version == Version::V1;
     let order = Order {
         version,
@@ -178,7 +193,10 @@ mod tests {
     #[test]
     fn bodies_are_read_or_refused_with_a_reason() {
         let s = parse(&v2(), Version::V2).ok().unwrap();
-        assert_eq!((s.order.maker_amount, s.order.taker_amount, s.order.timestamp_ms), (5_000_000, 10_000_000, 1_700_000_000_000));
+        assert_eq!(
+            (s.order.maker_amount, s.order.taker_amount, s.order.timestamp_ms),
+            (5_000_000, 10_000_000, 1_700_000_000_000)
+        );
         assert_eq!(s.order_type, OrderType::Gtc);
         assert_eq!(parse(&v2(), Version::V1).err(), Some(Refusal::VersionMismatch));
         assert!(mismatched(&v2(), Version::V1) && !mismatched(&v2(), Version::V2));

@@ -16,11 +16,11 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
 
+use super::ecdsa;
 use super::engine::{self, Level, Taker};
 use super::ledger::{self, Ledger, MakerFill, Placed, Trade, HUNDREDTH};
 use super::order::{self, Refusal, Submitted, VERSION_MISMATCH};
 use super::precision::{self, Rules};
-use super::ecdsa;
 use crate::data::{decimal, hex, Account};
 use crate::params::{ok_json, ApiError, ApiResult};
 use crate::stream::book::parse_fixed;
@@ -51,7 +51,13 @@ fn type_text(t: OrderType) -> &'static str {
 }
 
 /// `POST /order`: `{order, owner, orderType, postOnly}`; the placement result, or 400 `{"error": reason}`.
-pub(crate) async fn place_order(State(app): State<Arc<App>>, method: Method, uri: Uri, headers: HeaderMap, body: Bytes) -> ApiResult {
+pub(crate) async fn place_order(
+    State(app): State<Arc<App>>,
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+    body: Bytes,
+) -> ApiResult {
     let account = crate::account::auth(&app, &method, &uri, &headers, &body)?;
     let item: Value = serde_json::from_slice(&body)
         .ok()
@@ -67,11 +73,21 @@ pub(crate) async fn place_order(State(app): State<Arc<App>>, method: Method, uri
 
 /// `POST /orders`: an array of 1 to 15 of what `POST /order` takes; the results in the same order, a refused
 /// order as `{success: false, errorMsg}`. An order of the other version refuses the whole request.
-pub(crate) async fn place_orders(State(app): State<Arc<App>>, method: Method, uri: Uri, headers: HeaderMap, body: Bytes) -> ApiResult {
+pub(crate) async fn place_orders(
+    State(app): State<Arc<App>>,
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+    body: Bytes,
+) -> ApiResult {
     let account = crate::account::auth(&app, &method, &uri, &headers, &body)?;
     let items = match serde_json::from_slice::<Value>(&body) {
         Ok(Value::Array(items)) if (1..=MAX_BATCH).contains(&items.len()) => items,
-        _ => return Err(ApiError::bad(format!("body must be a JSON array of 1 to {MAX_BATCH} orders {{order, owner, orderType, postOnly}}"))),
+        _ => {
+            return Err(ApiError::bad(format!(
+                "body must be a JSON array of 1 to {MAX_BATCH} orders {{order, owner, orderType, postOnly}}"
+            )))
+        }
     };
     let version = app.trading.version();
     if items.iter().any(|item| order::mismatched(item, version)) {
@@ -129,8 +145,10 @@ fn check(app: &App, a: &Account, s: &Submitted) -> Result<Checked, Refusal> {
         return Err(invalid("invalid order: signer must be the address of the API key"));
     }
     let token = o.token_id.to_decimal();
-    let (market, outcome) =
-        app.catalog.token(&token).ok_or_else(|| invalid("invalid order: tokenId is not a token of this service's markets"))?;
+    let (market, outcome) = app
+        .catalog
+        .token(&token)
+        .ok_or_else(|| invalid("invalid order: tokenId is not a token of this service's markets"))?;
     let m = &app.catalog.markets[market];
     if !m.accepting_orders {
         return Err(invalid("invalid order: the market is not accepting orders"));
@@ -236,7 +254,11 @@ fn execute(
 
     // Accepted: the order, its fills, the makers' orders, and what rests.
     let wide = |x: u64| u128::from(x) * 1_000_000;
-    let price = if buy { wide(o.maker_amount) / u128::from(o.taker_amount) } else { wide(o.taker_amount) / u128::from(o.maker_amount) };
+    let price = if buy {
+        wide(o.maker_amount) / u128::from(o.taker_amount)
+    } else {
+        wide(o.taker_amount) / u128::from(o.maker_amount)
+    };
     let matched = plan.shares * HUNDREDTH;
     let asked = if buy { o.taker_amount } else { o.maker_amount };
     let now = now_ms();
@@ -266,10 +288,19 @@ fn execute(
     for (k, fill) in plan.fills.iter().enumerate() {
         let tx = hex0x(&rng.random::<[u8; 32]>());
         let tid = trade_id(&c.hash, k);
-        effects.changes.push(Change::Take { side: other, price: fill.price, taken: fill.taken, remaining: fill.remaining });
+        effects.changes.push(Change::Take {
+            side: other,
+            price: fill.price,
+            taken: fill.taken,
+            remaining: fill.remaining,
+        });
         let mut makers = Vec::new();
         if fill.liquidity > 0 {
-            makers.push(MakerFill { order: None, id: hex0x(&keccak(format!("liquidity:{tid}").as_bytes())), size: fill.liquidity });
+            makers.push(MakerFill {
+                order: None,
+                id: hex0x(&keccak(format!("liquidity:{tid}").as_bytes())),
+                size: fill.liquidity,
+            });
         }
         for &(mi, size) in &fill.makers {
             effects.reserve.push((other, fill.price, -(size as i64)));
@@ -283,7 +314,16 @@ fn execute(
             }
         }
         ledger.orders[index].trades.push(tid.clone());
-        ledger.trades.push(Trade { id: tid, taker: index, size: fill.taken, price: fill.price, fee_bps: m.fee_bps, time_ms: now, tx, makers });
+        ledger.trades.push(Trade {
+            id: tid,
+            taker: index,
+            size: fill.taken,
+            price: fill.price,
+            fee_bps: m.fee_bps,
+            time_ms: now,
+            tx,
+            makers,
+        });
     }
     let rest = match s.order_type {
         OrderType::Gtc | OrderType::Gtd => taker.shares().saturating_sub(plan.shares),

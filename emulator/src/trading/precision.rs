@@ -81,10 +81,16 @@ pub fn check(rules: Rules, side: Side, market: bool, maker: u64, taker: u64) -> 
         (true, Side::Buy) => "market buy order's",
         (true, Side::Sell) => "market sell order's",
     };
-    let accuracy = |name: &str, places: u32| format!("invalid amounts, the {kind} {name} supports a max accuracy of {places} decimals");
+    let accuracy = |name: &str, places: u32| {
+        format!("invalid amounts, the {kind} {name} supports a max accuracy of {places} decimals")
+    };
     let min_size_rule = || {
         (shares < min_size).then(|| {
-            format!("invalid amounts, the size ({}) is lower than the minimum: {}", decimal(shares, 6), decimal(min_size, 6))
+            format!(
+                "invalid amounts, the size ({}) is lower than the minimum: {}",
+                decimal(shares, 6),
+                decimal(min_size, 6)
+            )
         })
     };
     let (lo, hi) = (tick, ONE - tick);
@@ -146,7 +152,9 @@ pub fn check(rules: Rules, side: Side, market: bool, maker: u64, taker: u64) -> 
             // cash / shares ≥ lo; and the shares are at least what the highest price buys, cut to `a` decimals:
             // (shares + one step) × hi > cash.
             let step = 10u64.pow(6u32.saturating_sub(cash_places));
-            if wide(cash, ONE) < wide(lo, shares) || (u128::from(shares) + u128::from(step)) * u128::from(hi) <= wide(cash, ONE) {
+            if wide(cash, ONE) < wide(lo, shares)
+                || (u128::from(shares) + u128::from(step)) * u128::from(hi) <= wide(cash, ONE)
+            {
                 return Err(out_of_range(ratio(cash, shares)));
             }
         }
@@ -188,12 +196,16 @@ mod tests {
     fn extreme_amounts_are_refused_not_overflowed() {
         for side in [Side::Buy, Side::Sell] {
             for market in [false, true] {
-                for (maker, taker) in [(u64::MAX, 1), (1, u64::MAX), (u64::MAX, u64::MAX), (u64::MAX / 10_000 * 10_000, 10_000)] {
+                for (maker, taker) in
+                    [(u64::MAX, 1), (1, u64::MAX), (u64::MAX, u64::MAX), (u64::MAX / 10_000 * 10_000, 10_000)]
+                {
                     let _ = check(rules("0.01"), side, market, maker, taker);
                 }
             }
         }
-        assert!(check(rules("0.01"), Side::Buy, false, u64::MAX / 10_000 * 10_000, 10_000).unwrap_err().contains("must be between"));
+        assert!(check(rules("0.01"), Side::Buy, false, u64::MAX / 10_000 * 10_000, 10_000)
+            .unwrap_err()
+            .contains("must be between"));
     }
 
     /// (tick, side, market, maker, taker, Ok or a piece of the reason).

@@ -19,8 +19,13 @@ pub fn digest(doc: &Value) -> Result<[u8; 32], String> {
     let message = doc.get("message").ok_or("typed data has no message")?;
     if !types.contains_key("EIP712Domain") {
         // Wallets infer the domain's type from the fields it has, in the standard order.
-        let standard =
-            [("name", "string"), ("version", "string"), ("chainId", "uint256"), ("verifyingContract", "address"), ("salt", "bytes32")];
+        let standard = [
+            ("name", "string"),
+            ("version", "string"),
+            ("chainId", "uint256"),
+            ("verifyingContract", "address"),
+            ("salt", "bytes32"),
+        ];
         let fields: Vec<Value> = standard
             .iter()
             .filter(|(name, _)| domain.contains_key(*name))
@@ -122,7 +127,9 @@ fn encode_value(types: &Types, ty: &str, value: &Value, depth: usize) -> Result<
             Ok(w)
         }
         _ => {
-            if let Some(n) = ty.strip_prefix("bytes").and_then(|n| n.parse::<usize>().ok()).filter(|n| (1..=32).contains(n)) {
+            if let Some(n) =
+                ty.strip_prefix("bytes").and_then(|n| n.parse::<usize>().ok()).filter(|n| (1..=32).contains(n))
+            {
                 let bytes = hex_bytes(text()?)?;
                 if bytes.len() != n {
                     return Err(format!("a {ty} must be 0x and {} hex digits", n * 2));
@@ -131,7 +138,11 @@ fn encode_value(types: &Types, ty: &str, value: &Value, depth: usize) -> Result<
                 w[..n].copy_from_slice(&bytes);
                 return Ok(w);
             }
-            if let Some(bits) = ty.strip_prefix("uint").and_then(|n| n.parse::<usize>().ok()).filter(|b| b % 8 == 0 && (8..=256).contains(b)) {
+            if let Some(bits) = ty
+                .strip_prefix("uint")
+                .and_then(|n| n.parse::<usize>().ok())
+                .filter(|b| b % 8 == 0 && (8..=256).contains(b))
+            {
                 let n = uint(value)?;
                 let spare = 32 - bits / 8;
                 if n.0[..spare].iter().any(|b| *b != 0) {
@@ -152,7 +163,9 @@ fn hex_bytes(text: &str) -> Result<Vec<u8>, String> {
 /// An unsigned integer: a JSON number (whole, below 2^64), a decimal string or a `0x` hex string.
 fn uint(value: &Value) -> Result<U256, String> {
     match value {
-        Value::Number(n) => n.as_u64().map(U256::from_u64).ok_or_else(|| "an integer must be whole and not negative".into()),
+        Value::Number(n) => {
+            n.as_u64().map(U256::from_u64).ok_or_else(|| "an integer must be whole and not negative".into())
+        }
         Value::String(s) if s.starts_with("0x") || s.starts_with("0X") => {
             let digits = &s[2..];
             if digits.is_empty() || digits.len() > 64 {
@@ -164,7 +177,9 @@ fn uint(value: &Value) -> Result<U256, String> {
             w.copy_from_slice(&bytes);
             Ok(U256(w))
         }
-        Value::String(s) => U256::parse_decimal(s).ok_or_else(|| "an integer must be decimal digits below 2^256".into()),
+        Value::String(s) => {
+            U256::parse_decimal(s).ok_or_else(|| "an integer must be decimal digits below 2^256".into())
+        }
         _ => Err("an integer must be a number or a string".into()),
     }
 }
@@ -189,7 +204,10 @@ mod tests {
                 salt: 12345,
                 maker: address,
                 signer: address,
-                token_id: U256::parse_decimal("71321045679252212594626385532706912750332728571942532289631379312455583992563").unwrap(),
+                token_id: U256::parse_decimal(
+                    "71321045679252212594626385532706912750332728571942532289631379312455583992563",
+                )
+                .unwrap(),
                 maker_amount: 5_000_000,
                 taker_amount: 10_000_000,
                 side: Side::Buy,

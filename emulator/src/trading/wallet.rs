@@ -73,7 +73,9 @@ pub async fn rpc(State(app): State<Arc<App>>, body: Bytes) -> Response {
 fn reply(id: &Value, result: Result<Value, RpcError>) -> Value {
     match result {
         Ok(result) => json!({ "jsonrpc": "2.0", "id": id, "result": result }),
-        Err(RpcError(code, message)) => json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code, "message": message } }),
+        Err(RpcError(code, message)) => {
+            json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code, "message": message } })
+        }
     }
 }
 
@@ -90,15 +92,19 @@ fn call(chain_id: u64, method: &str, params: &Value) -> Result<Value, RpcError> 
 /// `[address, typedData]`: the typed data as a JSON string (as EIP-1193 specifies) or an object.
 fn sign_typed_data(params: &Value) -> Result<Value, RpcError> {
     let invalid = |m: &str| RpcError(INVALID_PARAMS, m.to_owned());
-    let list = params.as_array().filter(|l| l.len() == 2).ok_or_else(|| invalid("params must be [address, typedData]"))?;
+    let list =
+        params.as_array().filter(|l| l.len() == 2).ok_or_else(|| invalid("params must be [address, typedData]"))?;
     let address = list[0].as_str().ok_or_else(|| invalid("params[0] must be an address"))?;
-    let address = Address::parse("address", address).map_err(|_| invalid("params[0] must be an address: 0x and 40 hex digits"))?;
+    let address = Address::parse("address", address)
+        .map_err(|_| invalid("params[0] must be an address: 0x and 40 hex digits"))?;
     let (key, _) = accounts()
         .iter()
         .find(|(_, a)| *a == address)
         .ok_or_else(|| RpcError(UNAUTHORIZED, format!("{} is not an account of this wallet", address.checksummed())))?;
     let doc = match &list[1] {
-        Value::String(text) => serde_json::from_str(text).map_err(|_| invalid("params[1] must be typed data (JSON)"))?,
+        Value::String(text) => {
+            serde_json::from_str(text).map_err(|_| invalid("params[1] must be typed data (JSON)"))?
+        }
         object @ Value::Object(_) => object.clone(),
         _ => return Err(invalid("params[1] must be typed data (JSON)")),
     };

@@ -68,7 +68,14 @@ pub fn now_ms() -> u128 {
 }
 
 /// A request carrying the five SERVICE_* headers, signed over `path` without its query string.
-pub fn signed(method: Method, base: &str, path_and_query: &str, body: Option<&str>, account: &Account, timestamp: &str) -> reqwest::RequestBuilder {
+pub fn signed(
+    method: Method,
+    base: &str,
+    path_and_query: &str,
+    body: Option<&str>,
+    account: &Account,
+    timestamp: &str,
+) -> reqwest::RequestBuilder {
     let path = path_and_query.split('?').next().unwrap();
     let signature = predictkit_emulator::auth::sign(&account.secret, timestamp, method.as_str(), path, body).unwrap();
     signed_as(method, base, path_and_query, body, account, timestamp, &signature)
@@ -112,7 +119,10 @@ pub async fn info(base: &str) -> Value {
 
 pub async fn special_token(base: &str, kind: &str) -> String {
     let info = info(base).await;
-    info["special_books"].as_array().unwrap().iter().find(|b| b["kind"] == kind).unwrap()["token_id"].as_str().unwrap().to_owned()
+    info["special_books"].as_array().unwrap().iter().find(|b| b["kind"] == kind).unwrap()["token_id"]
+        .as_str()
+        .unwrap()
+        .to_owned()
 }
 
 /// The first page of CLOB markets.
