@@ -37,6 +37,25 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
+    /// Every code, in declaration order (the `PredictKitErrorCode` union in `src/wasm/client.d.ts` lists the
+    /// same, checked by `tests/declarations.rs`).
+    pub const ALL: [ErrorCode; 14] = [
+        Self::InvalidParams,
+        Self::Unauthorized,
+        Self::Forbidden,
+        Self::NotFound,
+        Self::RateLimited,
+        Self::Server,
+        Self::Api,
+        Self::Network,
+        Self::Timeout,
+        Self::Aborted,
+        Self::Decode,
+        Self::NoMatch,
+        Self::Freed,
+        Self::Signer,
+    ];
+
     pub const fn as_str(self) -> &'static str {
         match self {
             Self::InvalidParams => "INVALID_PARAMS",

@@ -11,20 +11,7 @@ use crate::book::{fixed, sha1_hex, Level, Side};
 use crate::error::Error;
 
 #[wasm_bindgen(typescript_custom_section)]
-const MATH_TYPES: &str = r#"
-/** Decimal places of prices, sizes and amounts for one tick size. */
-export interface RoundingConfigEntry {
-  price: number;
-  size: number;
-  amount: number;
-}
-
-/** A fee schedule: `{ rate, exponent }` (GET /fee-rate's fee_schedule), `{ r, e }` (its fd), or the whole GET /fee-rate answer. */
-export type FeeRateInput =
-  | { rate: number; exponent: number }
-  | { r: number; e: number }
-  | { fee_schedule?: { rate: number; exponent: number }; fd?: { r: number | null; e: number | null } };
-"#;
+const MATH_TYPES: &str = include_str!("math.d.ts");
 
 /// The SHA-1 book hash of a book object exactly as the upstream `generateOrderBookSummaryHash` computes
 /// it: `JSON.stringify` of the object with `hash` set to `""` (keys in the object's own order; a missing

@@ -1,6 +1,5 @@
 /* tslint:disable */
 /* eslint-disable */
-
 /*
  * Response types: what the service answers. A field is required only where the interface guarantees it
  * (its §2 says every field it lists appears in responses) AND every real recorded answer has it (recordings
@@ -83,7 +82,6 @@ export interface ClosedPosition {
     /** ISO 8601 date-time. */
     endDate: string;
 }
-
 
 
 /**
@@ -497,7 +495,6 @@ export interface CommentReaction {
 }
 
 
-
 /**
  * A sampling market (items of GET /sampling-markets, interface §2.9): a CLOB market without
  * `status`, `market_id`, `slug`, `assets_ids`, `outcomes`, `event` and `raw_metadata`.
@@ -776,7 +773,6 @@ export interface OrderBookSummary {
 }
 
 
-
 /** Decimal places of prices, sizes and amounts for one tick size. */
 export interface RoundingConfigEntry {
     price: number;
@@ -789,7 +785,6 @@ export type FeeRateInput =
 | { rate: number; exponent: number }
 | { r: number; e: number }
 | { fee_schedule?: { rate: number; exponent: number }; fd?: { r: number | null; e: number | null } };
-
 
 
 /** One of the account's orders (GET /data/orders, GET /data/order/{id}, interface §2.11). */
@@ -880,7 +875,6 @@ export interface MakerOrder {
     outcome: string;
     side: Side | "buy" | "sell";
 }
-
 
 
 /** Options of `new Client(options)`. Every option but `baseUrl` is optional. */
@@ -1035,11 +1029,11 @@ export interface L2Headers {
 
 /**
  * The stable codes of `PredictKitError.code`. `FREED`: a method was called on a `Client` or `OrderBook`
- * after `free()`.
+ * after `free()`. `SIGNER`: the signer (wallet) refused or failed to sign, or answered no signature.
  */
 export type PredictKitErrorCode =
 | "INVALID_PARAMS" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "RATE_LIMITED" | "SERVER"
-| "API" | "NETWORK" | "TIMEOUT" | "ABORTED" | "DECODE" | "NO_MATCH" | "FREED";
+| "API" | "NETWORK" | "TIMEOUT" | "ABORTED" | "DECODE" | "NO_MATCH" | "FREED" | "SIGNER";
 
 /** Every error the library throws: a real `Error` with `name` "PredictKitError". */
 export interface PredictKitError extends Error {
@@ -1063,7 +1057,6 @@ export interface PredictKitError extends Error {
 
 /** True for errors thrown by PredictKit. */
 export function isPredictKitError(error: unknown): error is PredictKitError;
-
 
 
 /** Options of the `iterate*` methods. `timeoutMs`, `maxRetries` and `extraQuery` apply to each page's request. */
@@ -1114,7 +1107,6 @@ export interface Page<T> {
     /** Items in this page. */
     count: number;
 }
-
 
 
 /** Params of GET /trades (interface §4.1). */
@@ -1317,7 +1309,6 @@ export interface UserTradesParams {
 }
 
 
-
 /** The side of an order: a buy takes the asks, a sell takes the bids. */
 export type OrderSide = "BUY" | "SELL";
 
@@ -1367,7 +1358,6 @@ export interface PriceChange {
     price: string | number;
     size: string | number;
 }
-
 
 
 /** The status of a stream, for a UI: `stalled` means PONGs come but market messages do not. */
@@ -1461,7 +1451,6 @@ export interface MarketStream extends Stream<MarketStreamEvent> {
 }
 
 export interface UserStream extends Stream<UserStreamEvent> {}
-
 
 
 /** Who signs for an order's maker (0, 1, 2 as the exchange numbers them). */
