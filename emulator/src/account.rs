@@ -12,9 +12,10 @@ use axum::Router;
 use serde_json::{json, Map, Value};
 
 use crate::auth::authenticate;
-use crate::data::{decimal, iso, Catalog, Order};
+use crate::dataset::{Catalog, Order};
 use crate::params::{ok_json, ApiError, ApiResult, Params};
 use crate::stream::{order_event, OrderEventType};
+use crate::text::{decimal, iso};
 use crate::trading::{cancel_placed, ledger};
 use crate::{lock, App, ORDERS_PAGE, TRADES_PAGE};
 

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 
 use subtle::ConstantTimeEq;
 
-use crate::data::{Account, Catalog};
+use crate::dataset::{Account, Catalog};
 use crate::lock;
 
 pub struct Accounts {

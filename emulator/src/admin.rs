@@ -169,7 +169,7 @@ async fn info(State(app): State<Arc<App>>) -> ApiResult {
     };
     let books: Vec<Value> = (0..c.markets.len())
         .rev()
-        .take(crate::data::SPECIAL_BOOKS.len() + 1)
+        .take(crate::dataset::SPECIAL_BOOKS.len() + 1)
         .rev()
         .filter_map(|i| match c.markets[i].book {
             BookKind::Levels(100_000, _) => Some(special("huge", i)),

@@ -12,7 +12,7 @@ use hmac::{Hmac, Mac};
 use sha2::Sha256;
 use subtle::ConstantTimeEq;
 
-use crate::data::Account;
+use crate::dataset::Account;
 use crate::params::ApiError;
 
 /// Whether SERVICE_TIMESTAMP counts milliseconds (the interface) or seconds (the upstream service).

@@ -1,4 +1,6 @@
 //! Order books of the generated tokens (built lazily, cached) and price histories.
+//!
+//! A leaf: a book is built from a [`BookSpec`] that the dataset fills in from its market.
 
 use std::fmt::Write;
 use std::sync::{Arc, OnceLock};
@@ -7,7 +9,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sha1::{Digest, Sha1};
 
-use crate::data::{decimal, Catalog, Market, BASE};
+use crate::text::{decimal, push_decimal};
 
 /// How a market's books are shaped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,6 +20,23 @@ pub enum BookKind {
     Levels(usize, usize),
     /// No levels on either side.
     Empty,
+}
+
+/// What one token's book is generated from.
+pub struct BookSpec<'a> {
+    /// Seeds the book's own random draws.
+    pub seed: u64,
+    pub kind: BookKind,
+    /// Tick size and the outcome's reference price, in millionths.
+    pub tick: u64,
+    pub price: u64,
+    /// The market's condition id and the token id.
+    pub market: &'a str,
+    pub asset_id: &'a str,
+    /// The summary's `timestamp`, in milliseconds.
+    pub timestamp_ms: i64,
+    pub min_order_size: u64,
+    pub neg_risk: bool,
 }
 
 /// One generated book: levels (price in millionths, size in hundredths), best last on both sides, as served.
@@ -36,7 +55,7 @@ impl Book {
     }
 }
 
-/// Lazily built books, one slot per token (market index × 2 + outcome).
+/// Lazily built books, one slot per token.
 pub struct BookStore {
     slots: Vec<OnceLock<Arc<Book>>>,
 }
@@ -45,28 +64,24 @@ impl BookStore {
     pub fn new(tokens: usize) -> Self {
         Self { slots: (0..tokens).map(|_| OnceLock::new()).collect() }
     }
-}
 
-impl Catalog {
-    /// The book of outcome `outcome` of market `market`, built on first use.
-    pub fn book(&self, market: usize, outcome: usize) -> Arc<Book> {
-        self.books.slots[market * 2 + outcome]
-            .get_or_init(|| Arc::new(build(self.seed, market, outcome, &self.markets[market])))
-            .clone()
+    /// The book in `slot`, built from `spec` on first use.
+    pub fn get_or_build<'a>(&self, slot: usize, spec: impl FnOnce() -> BookSpec<'a>) -> Arc<Book> {
+        self.slots[slot].get_or_init(|| Arc::new(build(&spec()))).clone()
     }
 }
 
-fn build(seed: u64, index: usize, outcome: usize, m: &Market) -> Book {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ ((index as u64 * 2 + outcome as u64 + 1) << 20));
-    let tick = m.tick;
-    let center = (m.prices[outcome] / tick * tick).clamp(tick * 2, 1_000_000 - tick * 2);
-    let (spread_down, spread_up) = match m.book {
+fn build(spec: &BookSpec<'_>) -> Book {
+    let mut rng = ChaCha8Rng::seed_from_u64(spec.seed);
+    let tick = spec.tick;
+    let center = (spec.price / tick * tick).clamp(tick * 2, 1_000_000 - tick * 2);
+    let (spread_down, spread_up) = match spec.kind {
         BookKind::Levels(..) => (1, 1),
         _ => (rng.random_range(1..=2), rng.random_range(1..=2)),
     };
     let best_bid = center - tick * spread_down.min(center / tick - 1);
     let best_ask = center + tick * spread_up.min((1_000_000 - center) / tick - 1);
-    let (nb, na, random) = match m.book {
+    let (nb, na, random) = match spec.kind {
         BookKind::Random(b, a) => (b, a, true),
         BookKind::Levels(b, a) => (b, a, false),
         BookKind::Empty => (0, 0, false),
@@ -96,21 +111,19 @@ fn build(seed: u64, index: usize, outcome: usize, m: &Market) -> Book {
     bids.reverse();
     asks.reverse();
     let last_trade = if bids.is_empty() && asks.is_empty() { String::new() } else { decimal(center, 6) };
-    let timestamp = (BASE * 1000 + (index as i64 * 7919 + outcome as i64 * 104_729) % 86_400_000).to_string();
     let fields = BookFields {
-        market: &m.condition_id,
-        asset_id: &m.tokens[outcome],
-        timestamp: &timestamp,
+        market: spec.market,
+        asset_id: spec.asset_id,
+        timestamp: &spec.timestamp_ms.to_string(),
         bids: &bids,
         asks: &asks,
-        min_order_size: &m.min_order_size.to_string(),
+        min_order_size: &spec.min_order_size.to_string(),
         tick_size: &decimal(tick, 6),
-        neg_risk: m.neg_risk,
+        neg_risk: spec.neg_risk,
         last_trade_price: &last_trade,
     };
     let unhashed = fields.json("");
-    let hash = Sha1::digest(unhashed.as_bytes());
-    let json = fields.json(&crate::data::hex(&hash));
+    let json = fields.json(&hex::encode(Sha1::digest(unhashed.as_bytes())));
     Book { bids, asks, json }
 }
 
@@ -162,28 +175,6 @@ pub(crate) fn levels(s: &mut String, levels: &[(u64, u64)]) {
     }
 }
 
-/// Appends `value / 10^scale` as a minimal decimal (the same text as `data::decimal`, without allocating).
-pub(crate) fn push_decimal(s: &mut String, value: u64, scale: u32) {
-    let div = 10u64.pow(scale);
-    let (int, mut frac) = (value / div, value % div);
-    let _ = write!(s, "{int}");
-    if frac == 0 {
-        return;
-    }
-    s.push('.');
-    let mut digits = scale;
-    while frac % 10 == 0 {
-        frac /= 10;
-        digits -= 1;
-    }
-    let mut buf = [b'0'; 20];
-    for k in (0..digits as usize).rev() {
-        buf[k] = b'0' + (frac % 10) as u8;
-        frac /= 10;
-    }
-    s.push_str(std::str::from_utf8(&buf[..digits as usize]).unwrap_or("0"));
-}
-
 /// Midpoint of best bid and ask (millionths) as a minimal decimal string: (b + a) / 2 = (b + a) × 5 / 10^7, exact.
 pub fn midpoint(bid: u64, ask: u64) -> String {
     decimal((bid + ask) * 5, 7)
@@ -218,15 +209,6 @@ pub fn history(seed: u64, token: &str, center: u64, start: i64, end: i64, step: 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn pushed_decimals_match() {
-        for (v, scale) in [(520_000, 6), (1, 6), (5_000_000, 6), (123_456_789, 6), (1234, 2), (100, 2), (7, 2)] {
-            let mut s = String::new();
-            push_decimal(&mut s, v, scale);
-            assert_eq!(s, decimal(v, scale));
-        }
-    }
 
     #[test]
     fn midpoints_are_exact() {

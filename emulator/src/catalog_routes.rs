@@ -7,7 +7,8 @@ use axum::routing::get;
 use axum::Router;
 use serde_json::{json, Value};
 
-use crate::data::{iso, micro_f64, Catalog, Comment, Event, Market, Series, Tag};
+use crate::dataset::{Catalog, Comment, Creator, Event, Market, Series, Tag};
+use crate::text::{decimal, iso, micro_f64};
 use axum::http::StatusCode;
 
 use crate::params::{join, json_text, offset_page, ok_json, ApiError, ApiResult, Params};
@@ -52,8 +53,7 @@ fn token_list(tokens: &[String; 2]) -> String {
 }
 
 fn outcome_prices(m: &Market) -> String {
-    serde_json::to_string(&[crate::data::decimal(m.prices[0], 6), crate::data::decimal(m.prices[1], 6)])
-        .unwrap_or_default()
+    serde_json::to_string(&[decimal(m.prices[0], 6), decimal(m.prices[1], 6)]).unwrap_or_default()
 }
 
 fn event_market(m: &Market) -> Value {
@@ -101,7 +101,7 @@ pub fn market_json(c: &Catalog, m: &Market) -> Value {
     })
 }
 
-fn creator_json(c: &crate::data::Creator) -> Value {
+fn creator_json(c: &Creator) -> Value {
     json!({
         "id": c.id, "creatorName": c.name, "creatorHandle": c.handle, "creatorUrl": format!("https://{}", c.site),
         "creatorImage": image("creators", &c.handle), "createdAt": iso(c.created), "updatedAt": iso(c.updated),

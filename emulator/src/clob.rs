@@ -11,8 +11,9 @@ use axum::Router;
 use serde_json::{json, Map, Value};
 
 use crate::books::{history, midpoint};
-use crate::data::{decimal, iso, micro_f64, Catalog, Market, USDC};
+use crate::dataset::{Catalog, Market, USDC};
 use crate::params::{is_condition_id, json_text, ok_json, ApiError, ApiResult, Params};
+use crate::text::{decimal, iso, micro_f64};
 use crate::{App, MARKETS_PAGE, SAMPLING_PAGE};
 
 pub fn routes() -> Router<Arc<App>> {

@@ -9,11 +9,12 @@ pub mod auth;
 mod books;
 mod catalog_routes;
 mod clob;
-mod data;
+mod dataset;
 mod faults;
 pub mod limits;
 mod params;
 mod stream;
+mod text;
 pub mod trading;
 
 use std::collections::VecDeque;
@@ -35,7 +36,7 @@ use tower_http::cors::{AllowHeaders, Any, CorsLayer};
 use tower_http::services::ServeDir;
 
 pub use auth::TimestampUnit;
-pub use data::{Account, Catalog};
+pub use dataset::{Account, Catalog};
 use faults::{Fault, FaultKind, Faults};
 use limits::Limiter;
 use params::{error, Cursors};

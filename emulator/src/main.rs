@@ -1,72 +1,113 @@
 //! `predictkit-emulator [--port N] [--host ADDR] [--seed N] [--www DIR] [--pkg DIR] [--cursor-end-lte]
 //! [--freshness-secs N] [--timestamp-unit ms|s] [--limits-scale F] [--no-limits] [--stream-rate N] [--chain-id N]`
 
-use std::net::IpAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use clap::{Parser, ValueEnum};
 use predictkit_emulator::{Config, Emulator, TimestampUnit};
 
-const USAGE: &str = "usage: predictkit-emulator [options]
-  --port N              port (8787; 0 picks a free port)
-  --host ADDR           address to listen on (127.0.0.1)
-  --seed N              data seed (1)
-  --www DIR             serve DIR under /www/ (the demo page)
-  --pkg DIR             serve DIR under /pkg/ (the built package)
-  --cursor-end-lte      answer next_cursor \"LTE=\" on the last page instead of \"\"
-  --freshness-secs N    accepted SERVICE_TIMESTAMP skew in seconds (30)
-  --timestamp-unit U    ms (default, the interface) or s (the upstream service)
-  --limits-scale F      multiply every rate-limit capacity by F (1)
-  --no-limits           do not enforce rate limits
-  --stream-rate N       price changes per second per subscribed asset on /ws/market (5; 0: admin ticks only)
-  --chain-id N          chain of the signatures checked and of the wallet at /wallet (80002)";
+/// A local emulator of the prediction-market data and order service, for tests and the demo.
+#[derive(Parser)]
+#[command(name = "predictkit-emulator", args_override_self = true)]
+struct Args {
+    /// Port (0 picks a free port)
+    #[arg(long, value_name = "N", default_value_t = Config::default().addr.port(), allow_hyphen_values = true)]
+    port: u16,
+    /// Address to listen on
+    #[arg(long, value_name = "ADDR", default_value_t = Config::default().addr.ip(), allow_hyphen_values = true)]
+    host: IpAddr,
+    /// Data seed (same seed, same data)
+    #[arg(long, value_name = "N", default_value_t = Config::default().seed, allow_hyphen_values = true)]
+    seed: u64,
+    /// Serve DIR under /www/ (the demo page)
+    #[arg(long, value_name = "DIR", allow_hyphen_values = true)]
+    www: Option<PathBuf>,
+    /// Serve DIR under /pkg/ (the built package)
+    #[arg(long, value_name = "DIR", allow_hyphen_values = true)]
+    pkg: Option<PathBuf>,
+    /// Answer next_cursor "LTE=" on the last page instead of ""
+    #[arg(long)]
+    cursor_end_lte: bool,
+    /// Accepted SERVICE_TIMESTAMP skew in seconds
+    #[arg(long, value_name = "N", default_value_t = Config::default().freshness_secs, allow_hyphen_values = true)]
+    freshness_secs: u64,
+    /// Unit of SERVICE_TIMESTAMP
+    #[arg(long, value_name = "U", value_enum, default_value_t = Unit::from(Config::default().timestamp_unit), allow_hyphen_values = true)]
+    timestamp_unit: Unit,
+    /// Multiply every rate-limit capacity by F
+    #[arg(long, value_name = "F", default_value_t = Config::default().limits_scale, value_parser = positive, allow_hyphen_values = true)]
+    limits_scale: f64,
+    /// Do not enforce rate limits
+    #[arg(long)]
+    no_limits: bool,
+    /// Price changes per second per subscribed asset on /ws/market (0: admin ticks only)
+    #[arg(long, value_name = "N", default_value_t = Config::default().stream_rate, value_parser = stream_rate, allow_hyphen_values = true)]
+    stream_rate: f64,
+    /// Chain of the signatures checked and of the wallet at /wallet
+    #[arg(long, value_name = "N", default_value_t = Config::default().chain_id, value_parser = clap::value_parser!(u64).range(1..), allow_hyphen_values = true)]
+    chain_id: u64,
+}
 
-fn parse_args() -> Result<Config, String> {
-    let mut config = Config::default();
-    let mut args = std::env::args().skip(1);
-    while let Some(flag) = args.next() {
-        let mut value = || args.next().ok_or_else(|| format!("{flag} needs a value"));
-        match flag.as_str() {
-            "--port" => config.addr.set_port(value()?.parse().map_err(|_| "--port takes a number 0..65535")?),
-            "--host" => config.addr.set_ip(value()?.parse::<IpAddr>().map_err(|_| "--host takes an IP address")?),
-            "--seed" => config.seed = value()?.parse().map_err(|_| "--seed takes a whole number")?,
-            "--www" => config.www = Some(PathBuf::from(value()?)),
-            "--pkg" => config.pkg = Some(PathBuf::from(value()?)),
-            "--cursor-end-lte" => config.cursor_end_lte = true,
-            "--freshness-secs" => {
-                config.freshness_secs = value()?.parse().map_err(|_| "--freshness-secs takes a whole number")?
-            }
-            "--timestamp-unit" => {
-                config.timestamp_unit = match value()?.as_str() {
-                    "ms" => TimestampUnit::Millis,
-                    "s" => TimestampUnit::Seconds,
-                    _ => return Err("--timestamp-unit takes ms or s".into()),
-                }
-            }
-            "--limits-scale" => {
-                config.limits_scale = value()?
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|f| f.is_finite() && *f > 0.0)
-                    .ok_or("--limits-scale takes a positive number")?
-            }
-            "--no-limits" => config.limits = false,
-            "--stream-rate" => {
-                config.stream_rate = value()?
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|f| f.is_finite() && (0.0..=10_000.0).contains(f))
-                    .ok_or("--stream-rate takes a number 0..10000")?
-            }
-            "--chain-id" => {
-                config.chain_id =
-                    value()?.parse::<u64>().ok().filter(|n| *n > 0).ok_or("--chain-id takes a positive whole number")?
-            }
-            "-h" | "--help" => return Err(USAGE.to_owned()),
-            other => return Err(format!("unknown argument {other}\n{USAGE}")),
+/// The unit of SERVICE_TIMESTAMP.
+#[derive(Clone, Copy, ValueEnum)]
+enum Unit {
+    /// Milliseconds (the interface)
+    #[value(name = "ms")]
+    Millis,
+    /// Seconds (the upstream service)
+    #[value(name = "s")]
+    Seconds,
+}
+
+impl From<TimestampUnit> for Unit {
+    fn from(unit: TimestampUnit) -> Self {
+        match unit {
+            TimestampUnit::Millis => Self::Millis,
+            TimestampUnit::Seconds => Self::Seconds,
         }
     }
-    Ok(config)
+}
+
+impl From<Unit> for TimestampUnit {
+    fn from(unit: Unit) -> Self {
+        match unit {
+            Unit::Millis => Self::Millis,
+            Unit::Seconds => Self::Seconds,
+        }
+    }
+}
+
+/// A finite number greater than 0.
+fn positive(text: &str) -> Result<f64, String> {
+    text.parse::<f64>().ok().filter(|f| f.is_finite() && *f > 0.0).ok_or_else(|| "must be a positive number".into())
+}
+
+/// A number in 0..=10000.
+fn stream_rate(text: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|f| f.is_finite() && (0.0..=10_000.0).contains(f))
+        .ok_or_else(|| "must be a number 0..10000".into())
+}
+
+impl Args {
+    fn config(self) -> Config {
+        Config {
+            addr: SocketAddr::new(self.host, self.port),
+            seed: self.seed,
+            www: self.www,
+            pkg: self.pkg,
+            cursor_end_lte: self.cursor_end_lte,
+            freshness_secs: self.freshness_secs,
+            timestamp_unit: self.timestamp_unit.into(),
+            limits: !self.no_limits,
+            limits_scale: self.limits_scale,
+            stream_rate: self.stream_rate,
+            chain_id: self.chain_id,
+        }
+    }
 }
 
 /// Completes on Ctrl-C or SIGTERM. The handlers are installed when this is called, not when it is first polled,
@@ -99,13 +140,8 @@ fn shutdown_signal() -> impl std::future::Future<Output = ()> + Send + 'static {
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    let config = match parse_args() {
-        Ok(config) => config,
-        Err(message) => {
-            eprintln!("{message}");
-            return ExitCode::from(2);
-        }
-    };
+    // Bad arguments: a message and exit status 2; --help: the flags, their defaults, and exit status 0.
+    let config = Args::parse().config();
     let has_www = config.www.is_some();
     let limits = if config.limits { format!("on (scale {})", config.limits_scale) } else { "off".to_owned() };
     let shutdown = shutdown_signal();

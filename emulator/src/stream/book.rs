@@ -9,8 +9,8 @@ use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 use sha1::{Digest, Sha1};
 
-use crate::books::{push_decimal, BookFields};
-use crate::data::{decimal, hex, parse_micro};
+use crate::books::BookFields;
+use crate::text::{decimal, parse_micro, push_decimal};
 
 /// Prices are in millionths, sizes in hundredths (as the generated books and as served).
 pub const ONE: u64 = 1_000_000;
@@ -142,7 +142,7 @@ impl LiveBook {
 
     /// The book's hash now: SHA-1 hex of the compact summary with an empty hash, as GET /book computes it.
     pub fn compute_hash(&self) -> String {
-        hex(&Sha1::digest(self.render("").as_bytes()))
+        hex::encode(Sha1::digest(self.render("").as_bytes()))
     }
 
     /// Renders the served JSON and hash again (after changes).
@@ -459,7 +459,7 @@ impl LiveBook {
                 self.last_trade_price = decimal(price, 6);
                 // The taker's side: buying takes an ask, selling takes a bid.
                 let taker = if side == Side::Ask { "BUY" } else { "SELL" };
-                let tx = format!("0x{}", hex(&rng.random::<[u8; 32]>()));
+                let tx = format!("0x{}", hex::encode(rng.random::<[u8; 32]>()));
                 items.push(Item::Event {
                     asset: self.asset_id.clone(),
                     json: format!(

@@ -22,8 +22,9 @@ use sha1::{Digest, Sha1};
 use tokio::sync::{mpsc, watch};
 
 use crate::accounts::Accounts;
-use crate::data::{decimal, hex, iso, Catalog};
+use crate::dataset::Catalog;
 use crate::faults::{FaultKind, Faults, RuleSpec};
+use crate::text::{decimal, iso};
 use crate::{lock, App};
 pub use book::{Change, LiveBook, Side};
 use book::{Entry, Item};
@@ -287,7 +288,7 @@ fn frame_text(events: &[String], wrap: bool) -> String {
 }
 
 fn wrong(hash: &str) -> String {
-    hex(&Sha1::digest(format!("wrong:{hash}").as_bytes()))
+    hex::encode(Sha1::digest(format!("wrong:{hash}").as_bytes()))
 }
 
 /// Queues one message on a socket through the stream faults. `render(wrong_hash)` builds the text.

@@ -1,13 +1,14 @@
 //! secp256k1 signatures as Ethereum wallets write them: 65 bytes `r ‖ s ‖ v`, `v` 27/28 (or 0/1), over a 32-byte
 //! digest; the signer is known by the address its public key hashes to.
 
+use hex::FromHex;
 use k256::ecdsa::{RecoveryId, Signature, SigningKey, VerifyingKey};
-use predictkit::trade::eip712::{decode_hex, keccak};
+use predictkit::trade::eip712::keccak;
 
 /// `0x` and 130 hex digits whose last byte is 0, 1, 27 or 28.
 pub fn parse_signature(text: &str) -> Option<[u8; 65]> {
-    let hex = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X"))?;
-    let bytes: [u8; 65] = decode_hex(hex)?.try_into().ok()?;
+    let digits = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X"))?;
+    let bytes = <[u8; 65]>::from_hex(digits).ok()?;
     matches!(bytes[64], 0 | 1 | 27 | 28).then_some(bytes)
 }
 
@@ -72,7 +73,7 @@ mod tests {
     #[test]
     fn the_development_key_has_its_well_known_address() {
         let key = SigningKey::from_slice(
-            &decode_hex("ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80").unwrap(),
+            &hex::decode("ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80").unwrap(),
         )
         .unwrap();
         let address = predictkit::trade::eip712::Address(address_of(key.verifying_key()));

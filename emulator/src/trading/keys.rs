@@ -19,7 +19,7 @@ use serde_json::json;
 use sha2::Sha256;
 
 use super::ecdsa;
-use crate::data::{hex, Account};
+use crate::dataset::Account;
 use crate::params::{ok_json, ApiError, ApiResult};
 use crate::App;
 
@@ -40,15 +40,13 @@ fn mac(label: &str, address: &str, nonce: &str) -> [u8; 32] {
 /// The credentials of (address, nonce): a UUID v4-shaped API key, a url-safe Base64 secret of 32 bytes and a
 /// passphrase of 64 hex digits. `address` is `0x` and 40 lowercase hex digits; `nonce` its decimal text.
 pub fn derive(address: &str, nonce: &str) -> Account {
-    let mut id = mac("apiKey", address, nonce);
-    id[6] = (id[6] & 0x0f) | 0x40;
-    id[8] = (id[8] & 0x3f) | 0x80;
-    let h = hex(&id[..16]);
+    let mut id = [0; 16];
+    id.copy_from_slice(&mac("apiKey", address, nonce)[..16]);
     Account {
         address: address.to_owned(),
-        api_key: format!("{}-{}-{}-{}-{}", &h[0..8], &h[8..12], &h[12..16], &h[16..20], &h[20..32]),
+        api_key: uuid::Builder::from_random_bytes(id).into_uuid().to_string(),
         secret: URL_SAFE.encode(mac("secret", address, nonce)),
-        passphrase: hex(&mac("passphrase", address, nonce)),
+        passphrase: hex::encode(mac("passphrase", address, nonce)),
     }
 }
 
@@ -89,7 +87,7 @@ fn verify(headers: &HeaderMap, chain_id: u64, now_secs: i64) -> Result<(String, 
             "invalid SERVICE_SIGNATURE: it is not the address's signature of the ClobAuth message (chain, timestamp, nonce)",
         ));
     }
-    Ok((format!("0x{}", hex(&address.0)), nonce.to_decimal()))
+    Ok((format!("0x{}", hex::encode(address.0)), nonce.to_decimal()))
 }
 
 fn now_secs() -> i64 {
@@ -150,13 +148,13 @@ mod tests {
             let sig = ecdsa::sign(&key, &challenge.digest()).unwrap();
             let mut h = HeaderMap::new();
             h.insert("SERVICE_ADDRESS", HeaderValue::from_str(&address.checksummed()).unwrap());
-            h.insert("SERVICE_SIGNATURE", HeaderValue::from_str(&format!("0x{}", hex(&sig))).unwrap());
+            h.insert("SERVICE_SIGNATURE", HeaderValue::from_str(&format!("0x{}", hex::encode(sig))).unwrap());
             h.insert("SERVICE_TIMESTAMP", HeaderValue::from_str(&ts.to_string()).unwrap());
             h.insert("SERVICE_NONCE", HeaderValue::from_str(&nonce.to_string()).unwrap());
             h
         };
         let (got, nonce) = verify(&headers(now, 3, 3, 80002), 80002, now).unwrap();
-        assert_eq!((got, nonce.as_str()), (format!("0x{}", hex(&address.0)), "3"));
+        assert_eq!((got, nonce.as_str()), (format!("0x{}", hex::encode(address.0)), "3"));
         assert!(verify(&headers(now - 301, 3, 3, 80002), 80002, now).unwrap_err().message.contains("not fresh"));
         assert!(verify(&headers(now, 3, 4, 80002), 80002, now)
             .unwrap_err()

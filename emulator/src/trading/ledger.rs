@@ -6,8 +6,9 @@ use std::collections::HashMap;
 
 use serde_json::{json, Value};
 
-use crate::data::{decimal, iso, Catalog};
+use crate::dataset::Catalog;
 use crate::stream::{now_ms, OrderEventType, TradeEvent};
+use crate::text::{decimal, iso};
 
 /// Units of shares in one hundredth (the books' size unit).
 pub const HUNDREDTH: u64 = 10_000;

@@ -2,8 +2,9 @@
 //! library's `Order`, whose EIP-712 hash the signature must cover. A V1 order carries `taker`, `nonce` and
 //! `feeRateBps`; a V2 order `timestamp` (ms), `metadata` and `builder` instead.
 
+use hex::FromHex;
 use predictkit::book::{OrderType, Side};
-use predictkit::trade::eip712::{decode_hex, Address, U256};
+use predictkit::trade::eip712::{Address, U256};
 use predictkit::trade::order::{Order, SignatureType, Version};
 use serde_json::{Map, Value};
 
@@ -98,8 +99,7 @@ fn bytes32(order: &Map<String, Value>, name: &str) -> Result<[u8; 32], Refusal> 
         .get(name)
         .and_then(Value::as_str)
         .and_then(|s| s.strip_prefix("0x"))
-        .and_then(decode_hex)
-        .and_then(|b| b.try_into().ok())
+        .and_then(|s| <[u8; 32]>::from_hex(s).ok())
         .ok_or_else(|| invalid(format!("invalid order: {name} must be 0x and 64 hex digits")))
 }
 

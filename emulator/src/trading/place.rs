@@ -10,21 +10,23 @@ use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, Method, Uri};
 use predictkit::book::{OrderType, Side as OrderSide};
-use predictkit::trade::eip712::{hex0x, keccak};
+use predictkit::trade::eip712::keccak;
 use predictkit::trade::order::{domain, SignatureType};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
+use uuid::Uuid;
 
 use super::ecdsa;
 use super::engine::{self, Level, Taker};
 use super::ledger::{self, Ledger, MakerFill, Placed, Trade, HUNDREDTH};
 use super::order::{self, Refusal, Submitted, VERSION_MISMATCH};
 use super::precision::{self, Rules};
-use crate::data::{decimal, hex, Account};
+use crate::dataset::Account;
 use crate::params::{ok_json, ApiError, ApiResult};
 use crate::stream::book::parse_fixed;
 use crate::stream::{now_ms, Change, Effects, LiveBook, OrderEventType, Side};
+use crate::text::decimal;
 use crate::{lock, App};
 
 /// The most orders one `POST /orders` takes.
@@ -141,7 +143,7 @@ fn check(app: &App, a: &Account, s: &Submitted) -> Result<Checked, Refusal> {
     if s.owner != a.api_key {
         return Err(invalid("invalid order: owner must be the API key that signs the request"));
     }
-    if !a.address.eq_ignore_ascii_case(&format!("0x{}", hex(&o.signer.0))) {
+    if !a.address.eq_ignore_ascii_case(&hex0x(&o.signer.0)) {
         return Err(invalid("invalid order: signer must be the address of the API key"));
     }
     let token = o.token_id.to_decimal();
@@ -193,12 +195,18 @@ fn check(app: &App, a: &Account, s: &Submitted) -> Result<Checked, Refusal> {
     Ok(Checked { hash, token, market, outcome })
 }
 
+/// `0x` and lowercase hex.
+fn hex0x(bytes: &[u8]) -> String {
+    format!("0x{}", hex::encode(bytes))
+}
+
 /// A trade's id: UUID-shaped, from the order hash and the trade's place in the order's fills.
 fn trade_id(hash: &[u8; 32], k: usize) -> String {
     let mut data = hash.to_vec();
     data.extend_from_slice(&(k as u64).to_be_bytes());
-    let h = hex(&keccak(&data)[..16]);
-    format!("{}-{}-{}-{}-{}", &h[0..8], &h[8..12], &h[12..16], &h[16..20], &h[20..32])
+    let mut id = [0; 16];
+    id.copy_from_slice(&keccak(&data)[..16]);
+    Uuid::from_bytes(id).to_string()
 }
 
 /// The precision rules, duplicates, matching and resting, on the live book under the streams' lock.

@@ -9,7 +9,7 @@
 
 use predictkit::book::Side;
 
-use crate::data::decimal;
+use crate::text::decimal;
 
 /// Units in one share or one unit of cash.
 const ONE: u64 = 1_000_000;

@@ -5,7 +5,8 @@
 //! Types: `address`, `bool`, `string`, `bytes`, `bytes1`…`bytes32`, `uint8`…`uint256`, structs declared in
 //! `types`, and arrays of these (`T[]`). Integers are JSON numbers, decimal strings or `0x` hex strings.
 
-use predictkit::trade::eip712::{decode_hex, keccak, U256};
+use hex::FromHex;
+use predictkit::trade::eip712::{keccak, U256};
 use serde_json::{Map, Value};
 
 /// The fields of each declared struct: `(name, type)` in declared order.
@@ -156,8 +157,8 @@ fn encode_value(types: &Types, ty: &str, value: &Value, depth: usize) -> Result<
 }
 
 fn hex_bytes(text: &str) -> Result<Vec<u8>, String> {
-    let hex = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")).ok_or("hex must start with 0x")?;
-    decode_hex(hex).ok_or_else(|| "not hex".to_owned())
+    let digits = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")).ok_or("hex must start with 0x")?;
+    hex::decode(digits).map_err(|_| "not hex".to_owned())
 }
 
 /// An unsigned integer: a JSON number (whole, below 2^64), a decimal string or a `0x` hex string.
@@ -172,10 +173,7 @@ fn uint(value: &Value) -> Result<U256, String> {
                 return Err("a hex integer takes 1 to 64 digits".into());
             }
             let padded = format!("{digits:0>64}");
-            let bytes = decode_hex(&padded).ok_or("not hex")?;
-            let mut w = [0u8; 32];
-            w.copy_from_slice(&bytes);
-            Ok(U256(w))
+            Ok(U256(<[u8; 32]>::from_hex(padded).map_err(|_| "not hex")?))
         }
         Value::String(s) => {
             U256::parse_decimal(s).ok_or_else(|| "an integer must be decimal digits below 2^256".into())
@@ -245,7 +243,7 @@ mod tests {
             }
         });
         assert_eq!(
-            predictkit::trade::eip712::hex(&digest(&doc).unwrap()),
+            hex::encode(digest(&doc).unwrap()),
             "be609aee343fb3c4b28e1df9e632fca64fcfaede20f02e86244efddf30957bd2"
         );
         let mut bad = doc.clone();

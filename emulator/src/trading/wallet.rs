@@ -8,11 +8,10 @@ use axum::body::Bytes;
 use axum::extract::State;
 use axum::response::Response;
 use k256::ecdsa::SigningKey;
-use predictkit::trade::eip712::{decode_hex, Address};
+use predictkit::trade::eip712::Address;
 use serde_json::{json, Value};
 
 use super::{ecdsa, typed_data};
-use crate::data::hex;
 use crate::params::json_text;
 use crate::App;
 
@@ -30,7 +29,7 @@ pub fn accounts() -> &'static [(SigningKey, Address)] {
     static ACCOUNTS: OnceLock<Vec<(SigningKey, Address)>> = OnceLock::new();
     ACCOUNTS.get_or_init(|| {
         KEYS.iter()
-            .filter_map(|k| SigningKey::from_slice(&decode_hex(k)?).ok())
+            .filter_map(|k| SigningKey::from_slice(&hex::decode(k).ok()?).ok())
             .map(|key| {
                 let address = Address(ecdsa::address_of(key.verifying_key()));
                 (key, address)
@@ -110,7 +109,7 @@ fn sign_typed_data(params: &Value) -> Result<Value, RpcError> {
     };
     let digest = typed_data::digest(&doc).map_err(|e| invalid(&format!("invalid typed data: {e}")))?;
     let signature = ecdsa::sign(key, &digest).ok_or_else(|| RpcError(INVALID_PARAMS, "could not sign".into()))?;
-    Ok(format!("0x{}", hex(&signature)).into())
+    Ok(format!("0x{}", hex::encode(signature)).into())
 }
 
 #[cfg(test)]
