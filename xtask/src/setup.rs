@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::{cmd, root, Result, WASM_TARGET};
+use crate::{cargo, cmd, root, Result, WASM_TARGET};
 
 /// The project-local tools folder.
 pub fn tools_bin() -> PathBuf {
@@ -64,31 +64,48 @@ fn reports_version(bin: &Path, version: &str) -> bool {
     output(Command::new(bin).arg("--version")).is_some_and(|v| v.split_whitespace().nth(1) == Some(version))
 }
 
-/// wasm-bindgen and its test runner at exactly Cargo.lock's version, in .tools/bin. A per-user cache
-/// keeps the built binaries so that a fresh clone does not compile them again.
+/// wasm-bindgen and its test runner at exactly Cargo.lock's version, in .tools/bin, built from tools/wasm-bindgen with
+/// `--locked` so that Cargo.lock pins every crate in them. (`cargo install wasm-bindgen-cli --locked` cannot work: the
+/// published CLI's own lock file names webpki-roots 1.0.11, which the registry does not serve.) A per-user cache keeps
+/// the built binaries so that a fresh clone does not compile them again; its folder is named after the version and
+/// `-locked`, so that binaries built without the lock file by older set-ups are not reused.
 fn wasm_bindgen_cli() -> Result<()> {
     let version = locked_version("wasm-bindgen")?;
+    let key = format!("wasm-bindgen-cli-{version}-locked");
     let tools = tools_bin();
+    let stamp = tools.join(".wasm-bindgen-cli");
     let bins = ["wasm-bindgen", "wasm-bindgen-test-runner"];
-    if reports_version(&tools.join("wasm-bindgen"), &version)
-        && reports_version(&tools.join("wasm-bindgen-test-runner"), &version)
-    {
+    let current = |dir: &Path| bins.iter().all(|bin| reports_version(&dir.join(bin), &version));
+    if std::fs::read_to_string(&stamp).is_ok_and(|s| s == key) && current(&tools) {
         return Ok(());
     }
-    let cache = cache_dir().join(format!("wasm-bindgen-cli-{version}"));
-    if !reports_version(&cache.join("bin").join("wasm-bindgen"), &version) {
-        eprintln!("==> cargo install wasm-bindgen-cli {version} (once per machine; a few minutes)");
-        // Not --locked: the CLI's own lock names a crate version the registry no longer has.
-        cmd(Command::new("cargo")
-            .args(["install", "wasm-bindgen-cli", "--version", &version, "--force", "--root"])
-            .arg(&cache))?;
+    let cache = cache_dir().join(&key);
+    if !current(&cache.join("bin")) {
+        eprintln!("==> cargo install --locked --path tools/wasm-bindgen ({version}; once per machine; a few minutes)");
+        // The workspace's release profile is the library's (size, fat LTO, one codegen unit, abort on panic): the CLI
+        // is built as `cargo install wasm-bindgen-cli` would build it instead.
+        cmd(cargo()
+            .args(["install", "--locked", "--force", "--path"])
+            .arg(root().join("tools").join("wasm-bindgen"))
+            .arg("--root")
+            .arg(&cache)
+            .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "3")
+            .env("CARGO_PROFILE_RELEASE_LTO", "false")
+            .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "16")
+            .env("CARGO_PROFILE_RELEASE_PANIC", "unwind"))?;
+        if !current(&cache.join("bin")) {
+            return Err(format!(
+                "{} does not hold wasm-bindgen {version}: is tools/wasm-bindgen's pin Cargo.lock's?",
+                cache.display()
+            ));
+        }
     }
     std::fs::create_dir_all(&tools).map_err(|e| format!("cannot create {}: {e}", tools.display()))?;
     for bin in bins {
         let from = cache.join("bin").join(bin);
         std::fs::copy(&from, tools.join(bin)).map_err(|e| format!("cannot copy {}: {e}", from.display()))?;
     }
-    Ok(())
+    std::fs::write(&stamp, key).map_err(|e| format!("cannot write {}: {e}", stamp.display()))
 }
 
 fn cache_dir() -> PathBuf {
