@@ -90,6 +90,7 @@ pub struct Inner {
     /// Held only in Rust memory; zeroed when the client is freed.
     pub credentials: RefCell<Option<Credentials>>,
     /// Trading settings, and the order version and markets learnt from the service.
+    #[cfg(feature = "trade")]
     pub trading: super::trade::Trading,
     pub timestamp_unit: TimestampUnit,
     /// Added to the local clock when signing (`clockOffsetMs`, `syncClock()`).

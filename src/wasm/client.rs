@@ -20,7 +20,6 @@ use crate::api::retry::RetryPolicy;
 use crate::api::{self, base_url, clock, HttpRequest, Params, TimestampUnit, Value, MAX_SAFE_INT};
 use crate::auth::missing_credentials;
 use crate::error::Error;
-use crate::stream::protocol::Channel;
 
 /// A client of the service. Create one per service and share it: it holds the rate budgets.
 ///
@@ -624,6 +623,22 @@ impl Client {
         }))
     }
 
+    /// The offset added to the local clock when signing, in milliseconds.
+    #[wasm_bindgen(getter, js_name = clockOffsetMs)]
+    pub fn clock_offset_ms(&self) -> f64 {
+        self.inner.clock_offset_ms.get()
+    }
+
+    /// Whether the client holds credentials (they cannot be read back).
+    #[wasm_bindgen(getter, js_name = hasCredentials)]
+    pub fn has_credentials(&self) -> bool {
+        self.inner.credentials.borrow().is_some()
+    }
+}
+
+#[cfg(feature = "stream")]
+#[wasm_bindgen]
+impl Client {
     /// Opens the market channel for `assetIds`: the service's events (`book`, `price_change`,
     /// `tick_size_change`, `last_trade_price`, ...) for `for await` or `onEvent`, and a live `OrderBook` per
     /// asset, checked against the service's hash and resynchronised from a fresh snapshot when it drifts.
@@ -639,7 +654,7 @@ impl Client {
         #[wasm_bindgen(js_name = assetIds, unchecked_param_type = "string[]")] asset_ids: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "MarketStreamOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
-        super::stream::open(&self.inner, Channel::Market, &asset_ids, options.as_ref())
+        super::stream::open(&self.inner, crate::stream::protocol::Channel::Market, &asset_ids, options.as_ref())
     }
 
     /// Opens the user channel for the account's orders and trades in `markets` (condition ids; empty for
@@ -654,19 +669,7 @@ impl Client {
         #[wasm_bindgen(unchecked_param_type = "string[]")] markets: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "StreamOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
-        super::stream::open(&self.inner, Channel::User, &markets, options.as_ref())
-    }
-
-    /// The offset added to the local clock when signing, in milliseconds.
-    #[wasm_bindgen(getter, js_name = clockOffsetMs)]
-    pub fn clock_offset_ms(&self) -> f64 {
-        self.inner.clock_offset_ms.get()
-    }
-
-    /// Whether the client holds credentials (they cannot be read back).
-    #[wasm_bindgen(getter, js_name = hasCredentials)]
-    pub fn has_credentials(&self) -> bool {
-        self.inner.credentials.borrow().is_some()
+        super::stream::open(&self.inner, crate::stream::protocol::Channel::User, &markets, options.as_ref())
     }
 }
 
@@ -768,6 +771,7 @@ fn read_options(options: &JsValue) -> Result<Inner, Error> {
         Some(fetch.dyn_into::<Function>().map_err(|_| Error::invalid("fetch", "must be a function"))?)
     };
 
+    #[cfg(feature = "trade")]
     let trading = super::trade::read_trading(options)?;
     let creds = field(options, "credentials", "credentials")?;
     let credentials = if is_absent(&creds) { None } else { Some(read_credentials(&creds)?) };
@@ -796,6 +800,7 @@ fn read_options(options: &JsValue) -> Result<Inner, Error> {
     Ok(Inner {
         transport: Transport { bases, fetch },
         credentials: RefCell::new(credentials),
+        #[cfg(feature = "trade")]
         trading,
         timestamp_unit,
         clock_offset_ms: Cell::new(clock_offset_ms),

@@ -12,7 +12,9 @@ mod interop;
 mod math;
 mod pages;
 mod signing;
+#[cfg(feature = "stream")]
 mod stream;
+#[cfg(feature = "trade")]
 mod trade;
 mod transport;
 mod types;

@@ -1,3 +1,23 @@
+/** The trading options of `new Client(options)` (all optional). */
+export interface ClientOptions {
+  /** The chain orders and API keys are signed for: 137 (Polygon, default) or 80002 (Amoy). */
+  chainId?: number;
+  /**
+   * Who signs for the maker: "EOA" (default: the signer's own wallet), or "POLY_PROXY" /
+   * "POLY_GNOSIS_SAFE", whose owner signs for the wallet named by `funder`.
+   */
+  signatureType?: SignatureType;
+  /** The proxy or Safe wallet that holds the funds; required with POLY_PROXY and POLY_GNOSIS_SAFE. */
+  funder?: string;
+  /** The exchange contracts, for a chain without published ones (they are known for 137 and 80002). */
+  exchanges?: { exchange: string; negRiskExchange: string };
+  /**
+   * How long a signer may take to answer, in milliseconds (default 300000: a person approves in a
+   * wallet); past it the call fails with `TIMEOUT`. The call's `signal` also stops the wait.
+   */
+  signTimeoutMs?: number;
+}
+
 /** Who signs for an order's maker (0, 1, 2 as the exchange numbers them). */
 export type SignatureType = "EOA" | "POLY_PROXY" | "POLY_GNOSIS_SAFE" | 0 | 1 | 2;
 

@@ -30,5 +30,6 @@ const ACCOUNT_TYPES: &str = include_str!("account.d.ts");
 #[wasm_bindgen(typescript_custom_section)]
 const PARAMS_TYPES: &str = include_str!("params.d.ts");
 
+#[cfg(feature = "trade")]
 #[wasm_bindgen(typescript_custom_section)]
 const TRADING_TYPES: &str = include_str!("trade.d.ts");

@@ -22,6 +22,29 @@ before(async () => {
     "app.js": TOKEN_FROM_QUERY + readmeBlock("page", EMULATOR),
     // Workers have no import maps: the worker imports the entry by its path, as the README says.
     "worker.js": readmeBlock("worker", EMULATOR).replace('from "predictkit"', 'from "./node_modules/predictkit/index.mjs"'),
+    // The reading build (`predictkit/lite`): the same Client and OrderBook, without streaming and trading.
+    "lite.html": `<!doctype html>
+<meta charset="utf-8">
+<title>PredictKit lite</title>
+<script type="importmap">{ "imports": { "predictkit/lite": "./node_modules/predictkit/lite.mjs" } }</script>
+<script type="module">
+  import init, * as lite from "predictkit/lite";
+  await init();
+  const tokenId = new URLSearchParams(location.search).get("token");
+  const client = new lite.Client({ baseUrl: ${JSON.stringify(EMULATOR)} });
+  const events = await client.getEvents({ limit: 2 });
+  const book = await client.getBook(tokenId);
+  const bestBid = book.bestBid();
+  const buy = book.simulate("BUY", { notional: 10 });
+  console.log({
+    events: events.length,
+    bestBid,
+    buyFilled: buy.filled,
+    exports: Object.keys(lite).sort(),
+    methods: Object.getOwnPropertyNames(lite.Client.prototype).sort(),
+  });
+</script>
+`,
     "worker.html": `<!doctype html>
 <meta charset="utf-8">
 <title>PredictKit in a worker</title>
@@ -63,6 +86,30 @@ test("a plain page with an import map uses the package as the README shows", { s
   assert.ok(bestAsk.price > bestBid.price, JSON.stringify(bestAsk));
   assert.ok(server.requests.includes("/node_modules/predictkit/web/predictkit_bg.wasm"), server.requests.join("\n"));
   timed("plain page", started);
+});
+
+test("a page loads predictkit/lite: reads, books and math, no streaming or trading, and less to download", { skip: SKIP_BROWSER }, async () => {
+  const started = performance.now();
+  const seen = server.requests.length;
+  const [answer] = await firstConsoleMessage(`/lite.html?token=${token.tokenId}`);
+  const requests = server.requests.slice(seen);
+  assert.equal(answer.events, 2, JSON.stringify(answer));
+  assert.deepEqual(answer.bestBid, expectedBestBid(token.book));
+  assert.ok(answer.buyFilled > 0, JSON.stringify(answer));
+  for (const name of ["Client", "OrderBook", "signRequest", "orderBookHash", "calculateBuyMarketPrice", "ROUNDING_CONFIG"]) {
+    assert.ok(answer.exports.includes(name), `lite exports ${name}`);
+  }
+  assert.ok(answer.methods.includes("getBook") && answer.methods.includes("cancelOrder"), answer.methods.join());
+  for (const name of ["marketStream", "userStream", "placeOrder", "createApiKey", "buildOrder"]) {
+    assert.ok(!answer.methods.includes(name), `lite has no ${name}`);
+  }
+  assert.ok(!answer.exports.includes("walletSigner"), "lite has no signer adapters");
+  assert.ok(requests.includes("/node_modules/predictkit/lite/predictkit_bg.wasm"), requests.join("\n"));
+  assert.ok(!requests.some((r) => r.includes("/web/")), `the full build is not loaded: ${requests.join(", ")}`);
+  const { statSync } = await import("node:fs");
+  const size = (build) => statSync(join(dir, "node_modules", "predictkit", build, "predictkit_bg.wasm")).size;
+  assert.ok(size("lite") < size("web") * 0.8, `lite ${size("lite")} B vs full ${size("web")} B`);
+  timed("lite page", started);
 });
 
 test("a module Web Worker fetches a book and simulates an order with the package", { skip: SKIP_BROWSER }, async () => {

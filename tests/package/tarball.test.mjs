@@ -16,7 +16,7 @@ before(async () => {
   timed("npm pack (or reuse)", started);
 });
 
-test("the tarball holds the entry files and the three builds, and every exports target", async () => {
+test("the tarball holds the entry files and the four builds, and every exports target", async () => {
   const { stdout } = await run("tar", ["-tzf", tgz]);
   const files = new Set(stdout.trim().split("\n").map((f) => f.replace(/^package\//, "")));
   const manifest = packageJson();
@@ -37,7 +37,7 @@ test("the tarball holds the entry files and the three builds, and every exports 
   }
   // Nothing but the package: no sources, tests or tarballs.
   for (const licence of ["LICENSE-MIT", "LICENSE-APACHE"]) assert.ok(files.has(licence), `${licence} is packed`);
-  const stray = [...files].filter((f) => !/^(package\.json|README\.md|LICENSE-(MIT|APACHE)|[a-z-]+\.(mjs|cjs|d\.mts|d\.cts)|(web|bundler|node)\/.+)$/.test(f));
+  const stray = [...files].filter((f) => !/^(package\.json|README\.md|LICENSE-(MIT|APACHE)|[a-z-]+\.(mjs|cjs|d\.mts|d\.cts)|(web|bundler|node|lite)\/.+)$/.test(f));
   assert.deepEqual(stray, []);
   // Bundlers may drop or skip modules not listed here. The bundler build's predictkit.js hands the wasm
   // instance to its glue when it is evaluated, and the Node entries instantiate on load, so they must be
@@ -45,8 +45,8 @@ test("the tarball holds the entry files and the three builds, and every exports 
   // web build's glue only defines things (init() does the work). The entry files guard the classes
   // against use after free(), so a bundler must not skip them for the glue they re-export.
   assert.deepEqual(manifest.sideEffects.sort(), [
-    "./bundler.mjs", "./bundler/predictkit.js", "./bundler/snippets/**", "./index.mjs", "./node.cjs",
-    "./node/predictkit.js", "./web/snippets/**",
+    "./bundler.mjs", "./bundler/predictkit.js", "./bundler/snippets/**", "./index.mjs", "./lite.mjs",
+    "./lite/snippets/**", "./node.cjs", "./node/predictkit.js", "./web/snippets/**",
   ]);
 });
 
@@ -76,7 +76,13 @@ test("@arethetypeswrong/cli finds no problem but the inherent ones of the .wasm 
     // resolution ignores "exports" sub-paths.
     "./bundler node10 NoResolution",
     "./bundler node16-cjs CJSResolvesToESM",
-    // A binary asset (for `?url` imports, require.resolve or copying): it has no type declarations.
+    // The reading build for pages (`predictkit/lite`) is an ES module too, as the default browser entry is.
+    "./lite node10 NoResolution",
+    "./lite node16-cjs CJSResolvesToESM",
+    // Binary assets (for `?url` imports, require.resolve or copying): they have no type declarations.
+    "./lite/predictkit_bg.wasm bundler NoResolution",
+    "./lite/predictkit_bg.wasm node16-cjs NoResolution",
+    "./lite/predictkit_bg.wasm node16-esm NoResolution",
     "./predictkit_bg.wasm bundler NoResolution",
     "./predictkit_bg.wasm node10 NoResolution",
     "./predictkit_bg.wasm node16-cjs NoResolution",
@@ -91,6 +97,7 @@ test("@arethetypeswrong/cli finds no problem but the inherent ones of the .wasm 
 const USE_BROWSER = `
 import init, { Client, OrderBook, ROUNDING_CONFIG, isPredictKitError, type OrderBookSummary, type SimulateResult } from "predictkit";
 import { Client as BundlerClient } from "predictkit/bundler";
+import initLite, { Client as LiteClient, type Event as LiteEvent } from "predictkit/lite";
 
 await init({ module_or_path: "/assets/predictkit_bg.wasm" });
 const client = new Client({ baseUrl: "http://127.0.0.1:8787", maxRetries: 1 });
@@ -103,7 +110,14 @@ ROUNDING_CONFIG["0.5"];
 // @ts-expect-error the table is read-only
 ROUNDING_CONFIG["0.1"].price = 3;
 try { await new BundlerClient({ baseUrl: "x" }).getOk(); } catch (e) { if (isPredictKitError(e)) e.code satisfies string; }
-export { places };
+await initLite();
+const lite = new LiteClient({ baseUrl: "http://127.0.0.1:8787" });
+const liteEvents: LiteEvent[] = await lite.getEvents({ limit: 1 });
+// @ts-expect-error the reading build has no streaming
+lite.marketStream(["1"]);
+// @ts-expect-error nor trading
+await lite.placeOrder({});
+export { places, liteEvents };
 `;
 
 const USE_NODE_ESM = `

@@ -178,7 +178,8 @@ fn brotli_len_of(bytes: &[u8]) -> Result<usize> {
 /// `size web: wasm 93125 B (39774 gzip) + glue 27386 B (6278 gzip) = 46052 B gzip`
 /// The shipped size of one build: its wasm, and all its JS (the glue, the snippets it imports, and the
 /// package entry files that a page loads with it), gzip and brotli.
-pub fn size_line(dir: &Path, name: &str, entries: &[PathBuf]) -> Result<String> {
+/// The size line of a pkg/ folder, and its gzip total.
+pub fn size_line(dir: &Path, name: &str, entries: &[PathBuf]) -> Result<(String, u64)> {
     let read = |p: &Path| std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()));
     let wasm = read(&dir.join("predictkit_bg.wasm"))?;
     let mut files = Vec::new();
@@ -203,13 +204,14 @@ pub fn size_line(dir: &Path, name: &str, entries: &[PathBuf]) -> Result<String> 
     }
     let (wz, gz) = (gzip_len(&wasm)?, gzip_len(&glue)?);
     let (wb, gb) = (brotli_len(&dir.join("predictkit_bg.wasm"))?, brotli_len_of(&glue)?);
-    Ok(format!(
+    let line = format!(
         "size {name}: wasm {} B ({wz} gzip, {wb} brotli) + JS {} B ({gz} gzip, {gb} brotli) = {} B gzip, {} B brotli",
         wasm.len(),
         glue.len(),
         wz + gz,
         wb + gb
-    ))
+    );
+    Ok((line, (wz + gz) as u64))
 }
 
 #[cfg(test)]

@@ -1,0 +1,10 @@
+// `predictkit/lite`: the reading build for pages. The same Client, OrderBook and helpers as the default
+// entry, without streaming (marketStream, userStream) and trading (API keys from a wallet, orders), at
+// about two thirds of the size. Call `await init()` once, as with the default entry.
+import * as glue from "./lite/predictkit.js";
+import { guardClasses } from "./guard.mjs";
+
+guardClasses(glue);
+export * from "./lite/predictkit.js";
+export { default } from "./lite/predictkit.js";
+export { ROUNDING_CONFIG } from "./rounding-config.mjs";
