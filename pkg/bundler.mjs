@@ -4,8 +4,11 @@
 // entry runs unchanged.
 import * as glue from "./bundler/predictkit.js";
 import { guardClasses } from "./guard.mjs";
+import { installMethods } from "./client.mjs";
 
 guardClasses(glue);
+// This build is instantiated on import: the REST methods can be defined now.
+installMethods(glue);
 export * from "./bundler/predictkit.js";
 export { ROUNDING_CONFIG } from "./rounding-config.mjs";
 export { walletSigner, viemSigner, ethersSigner } from "./signers.mjs";

@@ -4,6 +4,8 @@
 const predictkit = require("./node/predictkit.js");
 
 require("./guard.mjs").guardClasses(predictkit);
+// This build is instantiated on load: the REST methods can be defined now.
+require("./client.mjs").installMethods(predictkit);
 
 for (const name of Object.keys(predictkit)) exports[name] = predictkit[name];
 

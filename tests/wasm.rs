@@ -9,6 +9,10 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 
+#[allow(dead_code)]
+mod wasm_support;
+use wasm_support::RestMethods;
+
 const EMULATOR: &str = match option_env!("PREDICTKIT_EMULATOR_URL") {
     Some(url) => url,
     None => "http://127.0.0.1:8787",
@@ -62,6 +66,7 @@ fn signing_matches_every_vector() {
         assert_eq!(Some(got), s("signature"));
     }
     let invalid: Array = get(&vectors, "invalid_secrets").into();
+    assert!(invalid.length() > 0, "the invalid-secret vectors are there");
     for secret in invalid.iter() {
         let err = sign_request(secret, 1.into(), "GET".into(), "/".into(), JsValue::UNDEFINED).unwrap_err();
         assert_code(&err, "INVALID_PARAMS");

@@ -117,6 +117,7 @@ async fn activity_methods() {
     let user = text(&at(&trades, 0), "proxyWallet");
     let closed =
         ok(c.get_closed_positions(Some(object(&[("user", user.as_str().into()), ("limit", 50.into())])), None)).await;
+    assert!(arr(&closed).length() > 0, "the trader has closed positions");
     assert!(arr(&closed).iter().all(|p| text(&p, "proxyWallet").eq_ignore_ascii_case(&user)));
 }
 

@@ -1,5 +1,5 @@
 // The markets view: events with their markets and live outcome prices; search, tag and status filters,
-// and "load more" paging through client.iterateEvents().
+// and "load more" paging with the page getEvents() answers (hasNextPage / getNextPage).
 import { $, h, cents, usdShort, date, jsonList, errorBox, skeletons } from "./ui.js";
 
 const PAGE = 12;
@@ -80,34 +80,16 @@ export function eventsView(ctx) {
 
   // --- Sources: one page at a time from the event list or from search ------------------------------
 
-  /** Pages of GET /events through the library's iterator; a failed page resumes from its offset. */
+  /** Pages of GET /events: each page leads to the next; a failed page is asked for again. */
   function listSource(params, signal) {
-    let iterator = null;
-    let offset = 0;
+    let page = null;
+    let loaded = 0;
     return {
       async next() {
-        if (!iterator) {
-          const base = offset;
-          iterator = ctx.client.iterateEvents({ ...params, limit: PAGE, offset: base }, {
-            signal,
-            onPage: ({ page, total }) => {
-              status.textContent = `Loading… page ${base / PAGE + page}, ${base + total} events`;
-            },
-          })[Symbol.asyncIterator]();
-        }
-        const items = [];
-        try {
-          while (items.length < PAGE) {
-            const step = await iterator.next();
-            if (step.done) return { items, done: true };
-            items.push(step.value);
-          }
-        } catch (error) {
-          iterator = null; // the next attempt starts a fresh iterator at the same offset
-          throw error;
-        }
-        offset += items.length;
-        return { items, done: false };
+        status.textContent = `Loading… ${loaded} events so far`;
+        page = await (page ? page.getNextPage() : ctx.client.getEvents({ ...params, limit: PAGE }, { signal }));
+        loaded += page.length;
+        return { items: [...page], done: !page.hasNextPage() };
       },
     };
   }

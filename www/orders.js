@@ -1,4 +1,4 @@
-// The orders view: sign in with API credentials, list the account's open orders (iterateOpenOrders),
+// The orders view: sign in with API credentials, list the account's open orders (getOpenOrders, iterated),
 // cancel one (cancelOrder) or every order in a market (cancelMarketOrders), each after a confirmation.
 //
 // While signed in, a UserStream (client.userStream) keeps the list current: an order canceled elsewhere
@@ -150,7 +150,7 @@ export function ordersView(ctx) {
     }
     const found = [];
     try {
-      const iterable = client.iterateOpenOrders({}, {
+      const iterable = client.getOpenOrders({}, {
         signal,
         onPage: ({ page, total, done }) => {
           if (!quiet) status.textContent = done ? `Loaded ${total} orders` : `Loading your open orders… ${total} so far (page ${page})`;

@@ -287,6 +287,7 @@ async fn account_trades_page_and_filter() {
     assert_eq!(t["owner"], demo.api_key.as_str());
     let time: i64 = t["match_time"].as_str().unwrap().parse().unwrap();
     let before = auth_get(b, &format!("/data/trades?before={time}"), demo).await.assert_ok();
+    assert!(!before["data"].as_array().unwrap().is_empty(), "trades before the first one listed");
     assert!(before["data"].as_array().unwrap().iter().all(|x| x["match_time"]
         .as_str()
         .unwrap()
@@ -294,6 +295,7 @@ async fn account_trades_page_and_filter() {
         .unwrap()
         < time));
     let after = auth_get(b, &format!("/data/trades?after={}", time - 7200), demo).await.assert_ok();
+    assert!(!after["data"].as_array().unwrap().is_empty(), "the trade itself is after");
     assert!(after["data"].as_array().unwrap().iter().all(|x| x["match_time"]
         .as_str()
         .unwrap()
@@ -304,16 +306,19 @@ async fn account_trades_page_and_filter() {
     auth_get(b, "/data/trades?after=-5", demo).await.assert_bad("after");
     let by_market =
         auth_get(b, &format!("/data/trades?market={}", t["market"].as_str().unwrap()), demo).await.assert_ok();
+    assert!(!by_market["data"].as_array().unwrap().is_empty(), "the trade's market lists it");
     assert!(by_market["data"].as_array().unwrap().iter().all(|x| x["market"] == t["market"]));
     let by_id = auth_get(b, &format!("/data/trades?id={}", t["id"].as_str().unwrap()), demo).await.assert_ok();
     assert_eq!(by_id["count"], 1);
     let by_asset =
         auth_get(b, &format!("/data/trades?asset_id={}", t["asset_id"].as_str().unwrap()), demo).await.assert_ok();
+    assert!(!by_asset["data"].as_array().unwrap().is_empty(), "the trade's asset lists it");
     assert!(by_asset["data"].as_array().unwrap().iter().all(|x| x["asset_id"] == t["asset_id"]));
     let maker = t["maker_orders"][0]["maker_address"].as_str().unwrap();
     let by_maker = auth_get(b, &format!("/data/trades?maker_address={maker}"), demo).await.assert_ok();
     assert_eq!(by_maker["count"], 1);
     let theirs = auth_get(b, "/data/trades", &emu.accounts[2]).await.assert_ok();
+    assert!(!theirs["data"].as_array().unwrap().is_empty(), "the other account has trades");
     assert!(theirs["data"].as_array().unwrap().iter().all(|x| x["owner"] == emu.accounts[2].api_key.as_str()));
 }
 

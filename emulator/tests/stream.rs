@@ -442,6 +442,7 @@ async fn subscribe_and_unsubscribe_start_and_stop_events() {
     );
     tick(b, &a, 1).await;
     let (got, _) = events(&mut ws).await;
+    assert!(!got.is_empty(), "the tick's frame has events");
     assert!(
         got.iter().all(|e| e["asset_id"] == a.as_str() || e["price_changes"][0]["asset_id"] == a.as_str()),
         "{got:?}"

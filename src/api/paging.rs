@@ -138,9 +138,115 @@ impl Pager {
     }
 }
 
+/// How a list is paged, for [`following`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Paging {
+    /// `limit` and `offset`, with the route's offset bound.
+    Offset { max_offset: u64 },
+    /// `next_cursor`, from the page's own `next_cursor`.
+    Cursor,
+}
+
+/// The params of the page after one page that `params` asked for, which held `len` items (and, for
+/// cursor lists, `next_cursor`), or `None` when no page follows: an empty page; for offset lists a page
+/// shorter than the `limit` asked for (without a `limit`, the service's page size is unknown, so only an
+/// empty page ends the list) or an offset past the route's bound; for cursor lists the end markers or a
+/// cursor that does not move. A page's `hasNextPage()` and `getNextPage()` are this.
+pub fn following(params: &Params, paging: Paging, len: usize, next_cursor: Option<&str>) -> Option<Params> {
+    if len == 0 {
+        return None;
+    }
+    let mut next = params.clone();
+    match paging {
+        Paging::Offset { max_offset } => {
+            let whole = |v: &Value| match v {
+                Value::Number(n) if n.is_finite() && *n >= 0.0 && n.fract() == 0.0 => Some(*n as u64),
+                _ => None,
+            };
+            if whole(params.get("limit")).is_some_and(|limit| (len as u64) < limit) {
+                return None;
+            }
+            let offset = whole(params.get("offset")).unwrap_or(0).saturating_add(len as u64);
+            if offset > max_offset {
+                return None;
+            }
+            next.set("offset", Value::Number(offset as f64));
+        }
+        Paging::Cursor => {
+            let cursor = next_cursor.unwrap_or("");
+            let current = match params.get("next_cursor") {
+                Value::Str(c) if !c.is_empty() => c.as_str(),
+                _ => FIRST_CURSOR,
+            };
+            if cursor.is_empty() || cursor == END_CURSOR || cursor == current {
+                return None;
+            }
+            next.set("next_cursor", Value::Str(cursor.to_owned()));
+        }
+    }
+    Some(next)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_page_after_a_page() {
+        let n = |v: f64| Value::Number(v);
+        let s = |v: &str| Value::Str(v.to_owned());
+        let offset = Paging::Offset { max_offset: 1_000 };
+        // (params asked, paging, items got, next_cursor, the next page's params or None)
+        let table: Vec<(Params, Paging, usize, Option<&str>, Option<Params>)> = vec![
+            // Offset lists: a full page moves the offset by its length, keeping every other param.
+            (params(&[("limit", n(10.0))]), offset, 10, None, Some(params(&[("limit", n(10.0)), ("offset", n(10.0))]))),
+            (
+                params(&[("active", Value::Bool(true)), ("limit", n(10.0)), ("offset", n(30.0))]),
+                offset,
+                10,
+                None,
+                Some(params(&[("active", Value::Bool(true)), ("limit", n(10.0)), ("offset", n(40.0))])),
+            ),
+            // A short page ends the list; without a limit only an empty one does.
+            (params(&[("limit", n(10.0))]), offset, 9, None, None),
+            (params(&[]), offset, 20, None, Some(params(&[("offset", n(20.0))]))),
+            (params(&[]), offset, 0, None, None),
+            // The route's offset bound: 1,000 may be asked for, 1,001 may not.
+            (
+                params(&[("limit", n(500.0)), ("offset", n(500.0))]),
+                offset,
+                500,
+                None,
+                Some(params(&[("limit", n(500.0)), ("offset", n(1_000.0))])),
+            ),
+            (params(&[("limit", n(500.0)), ("offset", n(501.0))]), offset, 500, None, None),
+            // Cursor lists follow the page's cursor and stop at the end markers or a cursor that stays.
+            (params(&[]), Paging::Cursor, 100, Some("MTAw"), Some(params(&[("next_cursor", s("MTAw"))]))),
+            (
+                params(&[("market", s("0xab"))]),
+                Paging::Cursor,
+                100,
+                Some("MTAw"),
+                Some(params(&[("market", s("0xab")), ("next_cursor", s("MTAw"))])),
+            ),
+            (
+                params(&[("next_cursor", s("MTAw"))]),
+                Paging::Cursor,
+                100,
+                Some("MjAw"),
+                Some(params(&[("next_cursor", s("MjAw"))])),
+            ),
+            (params(&[]), Paging::Cursor, 100, Some(END_CURSOR), None),
+            (params(&[]), Paging::Cursor, 100, Some(""), None),
+            (params(&[]), Paging::Cursor, 100, None, None),
+            (params(&[]), Paging::Cursor, 100, Some(FIRST_CURSOR), None),
+            (params(&[("next_cursor", s("MTAw"))]), Paging::Cursor, 100, Some("MTAw"), None),
+            (params(&[]), Paging::Cursor, 0, Some("MTAw"), None),
+        ];
+        for (asked, paging, len, cursor, want) in table {
+            assert_eq!(following(&asked, paging, len, cursor), want, "{asked:?} {paging:?} {len} {cursor:?}");
+        }
+    }
 
     fn params(pairs: &[(&str, Value)]) -> Params {
         Params(pairs.iter().map(|(k, v)| ((*k).to_owned(), v.clone())).collect())

@@ -144,6 +144,15 @@ impl Inner {
         Ok(call)
     }
 
+    /// `UNAUTHORIZED` when the request needs credentials and the client has none: checked when a request
+    /// is built, before it takes any budget.
+    pub fn check_credentials(&self, request: &HttpRequest) -> Result<(), Error> {
+        if request.auth && self.credentials.borrow().is_none() {
+            return Err(missing_credentials());
+        }
+        Ok(())
+    }
+
     /// Runs a call to its end and returns its result: the 2xx answer's body through `decode`.
     pub async fn execute(
         &self,

@@ -3,22 +3,23 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use js_sys::{Function, JsString, Promise};
+use js_sys::{Array, Function, JsString, Object, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::book::OrderBook;
 use super::call::{read_client_settings, Decode, Gate, Inner, Notifier};
 use super::interop::{
-    field, is_absent, opt_string, promise, read_opt_str, read_params, read_str, rejected, req_string, to_value,
+    field, get, is_absent, opt_string, promise, read_opt_str, read_params, read_str, rejected, req_string, set,
+    to_value,
 };
-use super::pages::{iterate, List};
+use super::pages::iterate;
 use super::signing::read_credentials;
 use super::transport::{BaseUrls, Payload, Transport, Want};
 use crate::api::budget::{Bucket, Budgets, Limit};
+use crate::api::methods::{endpoint, Answer, Args, Endpoint, ENDPOINTS};
 use crate::api::retry::RetryPolicy;
-use crate::api::{self, base_url, clock, HttpRequest, Params, TimestampUnit, Value, MAX_SAFE_INT};
-use crate::auth::missing_credentials;
+use crate::api::{self, base_url, clock, HttpRequest, Paging, Params, TimestampUnit, Value};
 use crate::error::Error;
 
 /// A client of the service. Create one per service and share it: it holds the rate budgets.
@@ -31,11 +32,6 @@ pub struct Client {
     pub(super) inner: Rc<Inner>,
 }
 
-/// Largest page each offset list is iterated with, and its offset bound (interface §4).
-const TRADES_PAGING: (u64, u64) = (500, 10_000);
-const CLOSED_POSITIONS_PAGING: (u64, u64) = (50, 100_000);
-const CATALOG_PAGING: (u64, u64) = (100, MAX_SAFE_INT as u64);
-
 #[wasm_bindgen]
 impl Client {
     /// Checks every option; a bad one throws `INVALID_PARAMS` naming it.
@@ -44,544 +40,92 @@ impl Client {
         Ok(Client { inner: Rc::new(read_options(&options)?) })
     }
 
-    /// GET / — the CLOB surface's health check; resolves to `"OK"`.
-    ///
-    /// @example
-    /// await client.getOk(); // "OK"
-    #[wasm_bindgen(js_name = getOk, unchecked_return_type = "Promise<string>")]
-    pub fn get_ok(
-        &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
-    ) -> Promise {
-        self.json(options.as_ref(), Ok(api::ok()))
+    /// The REST methods (`pkg/client.mjs` defines one JS method per row): `[name, argument count, list]`.
+    #[wasm_bindgen(js_name = restMethods, skip_typescript)]
+    pub fn rest_methods() -> Array {
+        ENDPOINTS
+            .iter()
+            .map(|e| -> JsValue {
+                let row = Array::new();
+                row.push(&JsValue::from_str(e.name));
+                row.push(&JsValue::from_f64(e.args.count() as f64));
+                row.push(&JsValue::from_bool(e.listing.is_some()));
+                row.into()
+            })
+            .collect()
     }
 
-    /// GET /trades — cached trade fills (§4.1), one page.
-    ///
-    /// @example
-    /// const fills = await client.getTrades({ user: "0x5668...5839", side: "BUY", limit: 50 });
-    #[wasm_bindgen(js_name = getTrades, unchecked_return_type = "Promise<Trade[]>")]
-    pub fn get_trades(
-        &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "TradesParams")] params: Option<JsValue>,
-        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
-    ) -> Promise {
-        self.json(options.as_ref(), read_params(params.as_ref()).and_then(|p| api::trades(&p)))
+    /// One call of the REST method `name` with its arguments (`a`, `b`, `c`: the method's arguments, then
+    /// the call's options). Resolves to the answer; bad arguments reject with nothing sent.
+    #[wasm_bindgen(js_name = callRest, skip_typescript)]
+    pub fn call_rest(&self, name: JsValue, a: JsValue, b: JsValue, c: JsValue) -> Promise {
+        let args = [a, b, c];
+        let built = find(&name).and_then(|e| Ok((e, self.request(e, &args)?)));
+        let (endpoint, request) = match built {
+            Ok(found) => found,
+            Err(e) => return rejected(e),
+        };
+        let options = args.get(endpoint.args.count());
+        match endpoint.answer {
+            Answer::Json => self.send(options, Ok(request), Want::Json, &decode_json),
+            Answer::Book => self.send(options, Ok(request), Want::Bytes, &decode_book),
+        }
     }
 
-    /// Every trade fill matching `params`, page after page (by offset).
-    ///
-    /// @example
-    /// for await (const trade of client.iterateTrades({ user }, { maxItems: 1000 })) console.log(trade.price);
-    #[wasm_bindgen(js_name = iterateTrades, unchecked_return_type = "AsyncIterable<Trade>")]
-    pub fn iterate_trades(
+    /// Every item of the list method `name`, page after page: an `AsyncIterable` (`for await`).
+    #[wasm_bindgen(js_name = iterateRest, skip_typescript)]
+    pub fn iterate_rest(&self, name: JsValue, a: JsValue, b: JsValue) -> Result<JsValue, JsValue> {
+        let endpoint = find(&name)?;
+        let listing = endpoint.listing.ok_or_else(|| Error::invalid("method", "is not a list"))?;
+        let params = match endpoint.args {
+            Args::Cursor(_) => endpoint.iteration_params(Params::default(), opt_text(Some(&a), "next_cursor")?),
+            _ => read_params(Some(&a))?,
+        };
+        iterate(&self.inner, endpoint, listing, params, Some(&b))
+    }
+
+    /// The first argument of the call for the page after `page` (an answer of the list method `name`
+    /// called with `first`), or undefined when no page follows (`INVALID_PARAMS` when `strict`): the
+    /// core's `following`.
+    #[wasm_bindgen(js_name = nextPageArgument, skip_typescript)]
+    pub fn next_page_argument(
         &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "TradesParams")] params: Option<JsValue>,
-        #[wasm_bindgen(unchecked_optional_param_type = "IterateOptions")] options: Option<JsValue>,
+        name: JsValue,
+        first: JsValue,
+        page: JsValue,
+        strict: JsValue,
     ) -> Result<JsValue, JsValue> {
-        iterate(&self.inner, List::Offset(api::trades, TRADES_PAGING), params.as_ref(), options.as_ref())
-    }
-
-    /// GET /closed-positions — a wallet's cached exits (§4.2), one page.
-    ///
-    /// @example
-    /// const exits = await client.getClosedPositions({ user, sortBy: "TIMESTAMP", limit: 50 });
-    #[wasm_bindgen(js_name = getClosedPositions, unchecked_return_type = "Promise<ClosedPosition[]>")]
-    pub fn get_closed_positions(
-        &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "ClosedPositionsParams")] params: Option<JsValue>,
-        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
-    ) -> Promise {
-        self.json(options.as_ref(), read_params(params.as_ref()).and_then(|p| api::closed_positions(&p)))
-    }
-
-    /// Every closed position of a wallet, page after page (by offset).
-    ///
-    /// @example
-    /// for await (const p of client.iterateClosedPositions({ user })) total += p.realizedPnl;
-    #[wasm_bindgen(js_name = iterateClosedPositions, unchecked_return_type = "AsyncIterable<ClosedPosition>")]
-    pub fn iterate_closed_positions(
-        &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "ClosedPositionsParams")] params: Option<JsValue>,
-        #[wasm_bindgen(unchecked_optional_param_type = "IterateOptions")] options: Option<JsValue>,
-    ) -> Result<JsValue, JsValue> {
-        iterate(
-            &self.inner,
-            List::Offset(api::closed_positions, CLOSED_POSITIONS_PAGING),
-            params.as_ref(),
-            options.as_ref(),
-        )
-    }
-
-    /// GET /comments — comments on an event, market or series (§4.3), one page.
-    ///
-    /// @example
-    /// const comments = await client.getComments({ parent_entity_type: "Event", parent_entity_id: "45915" });
-    #[wasm_bindgen(js_name = getComments, unchecked_return_type = "Promise<Comment[]>")]
-    pub fn get_comments(
-        &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "CommentsParams")] params: Option<JsValue>,
-        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
-    ) -> Promise {
-        self.json(options.as_ref(), read_params(params.as_ref()).and_then(|p| api::comments(&p)))
-    }
-
-    /// Every comment matching `params`, page after page (by offset).
-    ///
-    /// @example
-    /// for await (const c of client.iterateComments({ event_slug: "fed-decision" })) render(c);
-    #[wasm_bindgen(js_name = iterateComments, unchecked_return_type = "AsyncIterable<Comment>")]
-    pub fn iterate_comments(
-        &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "CommentsParams")] params: Option<JsValue>,
-        #[wasm_bindgen(unchecked_optional_param_type = "IterateOptions")] options: Option<JsValue>,
-    ) -> Result<JsValue, JsValue> {
-        iterate(&self.inner, List::Offset(api::comments, CATALOG_PAGING), params.as_ref(), options.as_ref())
-    }
-
-    /// GET /comments/{id} — the replies to one comment (§4.4).
-    ///
-    /// @example
-    /// const replies = await client.getCommentReplies("1234", { limit: 50 });
-    #[wasm_bindgen(js_name = getCommentReplies, unchecked_return_type = "Promise<Comment[]>")]
-    pub fn get_comment_replies(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "PageParams")] params: Option<JsValue>,
-        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
-    ) -> Promise {
-        self.json(
-            options.as_ref(),
-            read_params(params.as_ref()).and_then(|p| api::comment_replies(&text(&id, "id")?, &p)),
-        )
-    }
-
-    /// GET /markets/slug/{slug} — one catalog market by its slug (§4.5).
-    ///
-    /// @example
-    /// const market = await client.getMarketBySlug("will-it-rain-tomorrow");
-    /// const [yes, no] = JSON.parse(market.clobTokenIds);
-    #[wasm_bindgen(js_name = getMarketBySlug, unchecked_return_type = "Promise<CatalogMarket>")]
-    pub fn get_market_by_slug(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] slug: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "CreatorParams")] params: Option<JsValue>,
-        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
-    ) -> Promise {
-        self.json(
-            options.as_ref(),
-            read_params(params.as_ref()).and_then(|p| api::market_by_slug(&text(&slug, "slug")?, &p)),
-        )
-    }
-
-    /// GET /markets/{id} — one catalog market by numeric id or condition id (§4.6). (The CLOB list of
-    /// markets is `getMarkets`.)
-    ///
-    /// @example
-    /// const market = await client.getMarket("0xdd22...0917");
-    #[wasm_bindgen(js_name = getMarket, unchecked_return_type = "Promise<CatalogMarket>")]
-    pub fn get_market(
-        &self,
-        #[wasm_bindgen(js_name = idOrConditionId, unchecked_param_type = "string")] id: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "CreatorParams")] params: Option<JsValue>,
-        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
-    ) -> Promise {
-        self.json(options.as_ref(), read_params(params.as_ref()).and_then(|p| api::market(&text(&id, "id")?, &p)))
-    }
-
-    /// GET /series (§4.7), one page.
-    ///
-    /// @example
-    /// const series = await client.getSeries({ limit: 20 });
-    #[wasm_bindgen(js_name = getSeries, unchecked_return_type = "Promise<Series[]>")]
-    pub fn get_series(
-        &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "SeriesParams")] params: Option<JsValue>,
-        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
-    ) -> Promise {
-        self.json(options.as_ref(), read_params(params.as_ref()).and_then(|p| api::series(&p)))
-    }
-
-    /// Every series, page after page (by offset).
-    ///
-    /// @example
-    /// for await (const s of client.iterateSeries()) console.log(s.title);
-    #[wasm_bindgen(js_name = iterateSeries, unchecked_return_type = "AsyncIterable<Series>")]
-    pub fn iterate_series(
-        &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "SeriesParams")] params: Option<JsValue>,
-        #[wasm_bindgen(unchecked_optional_param_type = "IterateOptions")] options: Option<JsValue>,
-    ) -> Result<JsValue, JsValue> {
-        iterate(&self.inner, List::Offset(api::series, CATALOG_PAGING), params.as_ref(), options.as_ref())
-    }
-
-    /// GET /events (§4.8), one page.
-    ///
-    /// @example
-    /// const events = await client.getEvents({ active: true, closed: false, tag_slug: "politics", limit: 10 });
-    #[wasm_bindgen(js_name = getEvents, unchecked_return_type = "Promise<Event[]>")]
-    pub fn get_events(
-        &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "EventsParams")] params: Option<JsValue>,
-        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
-    ) -> Promise {
-        self.json(options.as_ref(), read_params(params.as_ref()).and_then(|p| api::events(&p)))
-    }
-
-    /// Every event matching `params`, page after page (by offset).
-    ///
-    /// @example
-    /// for await (const event of client.iterateEvents({ active: true }, { maxItems: 500 })) list.push(event);
-    #[wasm_bindgen(js_name = iterateEvents, unchecked_return_type = "AsyncIterable<Event>")]
-    pub fn iterate_events(
-        &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "EventsParams")] params: Option<JsValue>,
-        #[wasm_bindgen(unchecked_optional_param_type = "IterateOptions")] options: Option<JsValue>,
-    ) -> Result<JsValue, JsValue> {
-        iterate(&self.inner, List::Offset(api::events, CATALOG_PAGING), params.as_ref(), options.as_ref())
-    }
-
-    /// GET /events/creators (§4.9), one page.
-    ///
-    /// @example
-    /// const creators = await client.getEventCreators({ creator_handle: "alice" });
-    #[wasm_bindgen(js_name = getEventCreators, unchecked_return_type = "Promise<EventCreator[]>")]
-    pub fn get_event_creators(
-        &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "EventCreatorsParams")] params: Option<JsValue>,
-        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
-    ) -> Promise {
-        self.json(options.as_ref(), read_params(params.as_ref()).and_then(|p| api::event_creators(&p)))
-    }
-
-    /// Every event creator, page after page (by offset).
-    ///
-    /// @example
-    /// for await (const creator of client.iterateEventCreators()) console.log(creator.creatorName);
-    #[wasm_bindgen(js_name = iterateEventCreators, unchecked_return_type = "AsyncIterable<EventCreator>")]
-    pub fn iterate_event_creators(
-        &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "EventCreatorsParams")] params: Option<JsValue>,
-        #[wasm_bindgen(unchecked_optional_param_type = "IterateOptions")] options: Option<JsValue>,
-    ) -> Result<JsValue, JsValue> {
-        iterate(&self.inner, List::Offset(api::event_creators, CATALOG_PAGING), params.as_ref(), options.as_ref())
-    }
-
-    /// GET /public-search — events and tags matching a term (§4.10).
-    ///
-    /// @example
-    /// const { events, pagination } = await client.publicSearch({ q: "election", limit_per_type: 5 });
-    #[wasm_bindgen(js_name = publicSearch, unchecked_return_type = "Promise<SearchResult>")]
-    pub fn public_search(
-        &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "PublicSearchParams")] params: Option<JsValue>,
-        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
-    ) -> Promise {
-        self.json(options.as_ref(), read_params(params.as_ref()).and_then(|p| api::public_search(&p)))
-    }
-
-    /// GET /tags, one page.
-    ///
-    /// @example
-    /// const tags = await client.getTags({ limit: 100 });
-    #[wasm_bindgen(js_name = getTags, unchecked_return_type = "Promise<Tag[]>")]
-    pub fn get_tags(
-        &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "PageParams")] params: Option<JsValue>,
-        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
-    ) -> Promise {
-        self.json(options.as_ref(), read_params(params.as_ref()).and_then(|p| api::tags(&p)))
-    }
-
-    /// GET /markets — one page of the CLOB market list (§4.11). Pass the previous page's `next_cursor`.
-    ///
-    /// @example
-    /// const page = await client.getMarkets();         // first page ("MA==")
-    /// const next = await client.getMarkets(page.next_cursor);
-    #[wasm_bindgen(js_name = getMarkets, unchecked_return_type = "Promise<Page<ClobMarket>>")]
-    pub fn get_markets(
-        &self,
-        #[wasm_bindgen(js_name = nextCursor, unchecked_optional_param_type = "string")] next_cursor: Option<JsValue>,
-        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
-    ) -> Promise {
-        self.json(
-            options.as_ref(),
-            opt_text(next_cursor.as_ref(), "next_cursor").and_then(|c| api::clob_markets(c.as_deref())),
-        )
-    }
-
-    /// Every CLOB market, page after page (by cursor).
-    ///
-    /// @example
-    /// for await (const market of client.iterateMarkets({ onPage: ({ total }) => progress(total) })) index(market);
-    #[wasm_bindgen(js_name = iterateMarkets, unchecked_return_type = "AsyncIterable<ClobMarket>")]
-    pub fn iterate_markets(
-        &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "IterateOptions")] options: Option<JsValue>,
-    ) -> Result<JsValue, JsValue> {
-        iterate(&self.inner, List::Cursor(clob_markets_page), None, options.as_ref())
-    }
-
-    /// GET /sampling-markets — one page of the sampling markets (§4.12).
-    ///
-    /// @example
-    /// const { data, next_cursor } = await client.getSamplingMarkets();
-    #[wasm_bindgen(js_name = getSamplingMarkets, unchecked_return_type = "Promise<Page<SamplingMarket>>")]
-    pub fn get_sampling_markets(
-        &self,
-        #[wasm_bindgen(js_name = nextCursor, unchecked_optional_param_type = "string")] next_cursor: Option<JsValue>,
-        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
-    ) -> Promise {
-        self.json(
-            options.as_ref(),
-            opt_text(next_cursor.as_ref(), "next_cursor").and_then(|c| api::sampling_markets(c.as_deref())),
-        )
-    }
-
-    /// Every sampling market, page after page (by cursor).
-    ///
-    /// @example
-    /// for await (const market of client.iterateSamplingMarkets()) console.log(market.question);
-    #[wasm_bindgen(js_name = iterateSamplingMarkets, unchecked_return_type = "AsyncIterable<SamplingMarket>")]
-    pub fn iterate_sampling_markets(
-        &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "IterateOptions")] options: Option<JsValue>,
-    ) -> Result<JsValue, JsValue> {
-        iterate(&self.inner, List::Cursor(sampling_markets_page), None, options.as_ref())
-    }
-
-    /// GET /clob-markets/{condition_id} — a market's trading parameters in compact keys (§4.13).
-    ///
-    /// @example
-    /// const info = await client.getClobMarketInfo("0xa467...43b7");
-    #[wasm_bindgen(js_name = getClobMarketInfo, unchecked_return_type = "Promise<ClobMarketInfo>")]
-    pub fn get_clob_market_info(
-        &self,
-        #[wasm_bindgen(js_name = conditionId, unchecked_param_type = "string")] condition_id: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
-    ) -> Promise {
-        self.json(options.as_ref(), text(&condition_id, "condition_id").and_then(|c| api::clob_market_info(&c)))
-    }
-
-    /// GET /book — one token's order book as the service sends it (a plain object). Use `getBook` for an
-    /// `OrderBook` with prices parsed exactly.
-    ///
-    /// @example
-    /// const { bids, asks, tick_size } = await client.getOrderBook("7261...3692");
-    #[wasm_bindgen(js_name = getOrderBook, unchecked_return_type = "Promise<OrderBookSummary>")]
-    pub fn get_order_book(
-        &self,
-        #[wasm_bindgen(js_name = tokenId, unchecked_param_type = "string")] token_id: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
-    ) -> Promise {
-        self.json(options.as_ref(), text(&token_id, "token_id").and_then(|t| api::order_book(&t)))
-    }
-
-    /// GET /book — one token's order book, parsed from the response bytes into an `OrderBook`.
-    ///
-    /// @example
-    /// const book = await client.getBook(tokenId);
-    /// book.bestAsk(); // { price: 0.52, size: 120 }
-    #[wasm_bindgen(js_name = getBook, unchecked_return_type = "Promise<OrderBook>")]
-    pub fn get_book(
-        &self,
-        #[wasm_bindgen(js_name = tokenId, unchecked_param_type = "string")] token_id: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
-    ) -> Promise {
-        let request = text(&token_id, "token_id").and_then(|t| api::order_book(&t));
-        self.send(options.as_ref(), request, Want::Bytes, &decode_book)
-    }
-
-    /// POST /books — the order books of up to 500 tokens (§4.15).
-    ///
-    /// @example
-    /// const books = await client.getOrderBooks([{ token_id: yes }, { token_id: no }]);
-    #[wasm_bindgen(js_name = getOrderBooks, unchecked_return_type = "Promise<OrderBookSummary[]>")]
-    pub fn get_order_books(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "BookParams[]")] params: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
-    ) -> Promise {
-        self.json(options.as_ref(), to_value(&params, "params").and_then(|v| api::order_books(&v)))
-    }
-
-    /// POST /prices — the best BUY and SELL prices of up to 500 tokens (§4.16).
-    ///
-    /// @example
-    /// const prices = await client.getPrices([{ token_id: yes }]);
-    /// prices[yes].BUY; // "0.52"
-    #[wasm_bindgen(js_name = getPrices, unchecked_return_type = "Promise<Prices>")]
-    pub fn get_prices(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "BookParams[]")] params: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
-    ) -> Promise {
-        self.json(options.as_ref(), to_value(&params, "params").and_then(|v| api::prices(&v)))
-    }
-
-    /// GET /price — the best price on one side of one token's book.
-    ///
-    /// @example
-    /// const { price } = await client.getPrice(tokenId, "BUY");
-    #[wasm_bindgen(js_name = getPrice, unchecked_return_type = "Promise<PriceResult>")]
-    pub fn get_price(
-        &self,
-        #[wasm_bindgen(js_name = tokenId, unchecked_param_type = "string")] token_id: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Side")] side: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
-    ) -> Promise {
-        self.json(options.as_ref(), text(&token_id, "token_id").and_then(|t| api::price(&t, &text(&side, "side")?)))
-    }
-
-    /// GET /midpoint — the midpoint of one token's book.
-    ///
-    /// @example
-    /// const { mid } = await client.getMidpoint(tokenId);
-    #[wasm_bindgen(js_name = getMidpoint, unchecked_return_type = "Promise<MidpointResult>")]
-    pub fn get_midpoint(
-        &self,
-        #[wasm_bindgen(js_name = tokenId, unchecked_param_type = "string")] token_id: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
-    ) -> Promise {
-        self.json(options.as_ref(), text(&token_id, "token_id").and_then(|t| api::midpoint(&t)))
-    }
-
-    /// GET /fee-rate/{token_id} — the token's fee schedule (§4.17).
-    ///
-    /// @example
-    /// const { base_fee, fee_schedule } = await client.getFeeRate(tokenId);
-    #[wasm_bindgen(js_name = getFeeRate, unchecked_return_type = "Promise<FeeRate>")]
-    pub fn get_fee_rate(
-        &self,
-        #[wasm_bindgen(js_name = tokenId, unchecked_param_type = "string")] token_id: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
-    ) -> Promise {
-        self.json(options.as_ref(), text(&token_id, "token_id").and_then(|t| api::fee_rate(&t)))
-    }
-
-    /// GET /prices-history — one token's price history.
-    ///
-    /// @example
-    /// const { history } = await client.getPricesHistory({ market: tokenId, interval: "1d", fidelity: 60 });
-    #[wasm_bindgen(js_name = getPricesHistory, unchecked_return_type = "Promise<PricesHistory>")]
-    pub fn get_prices_history(
-        &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "PricesHistoryParams")] params: Option<JsValue>,
-        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
-    ) -> Promise {
-        self.json(options.as_ref(), read_params(params.as_ref()).and_then(|p| api::prices_history(&p)))
-    }
-
-    /// POST /batch-prices-history — midpoint histories of up to 20 tokens (§4.18).
-    ///
-    /// @example
-    /// const { history } = await client.getBatchPricesHistory({ markets: [yes, no], interval: "1w" });
-    #[wasm_bindgen(js_name = getBatchPricesHistory, unchecked_return_type = "Promise<BatchPricesHistory>")]
-    pub fn get_batch_prices_history(
-        &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "BatchPricesHistoryParams")] params: Option<JsValue>,
-        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
-    ) -> Promise {
-        self.json(options.as_ref(), read_params(params.as_ref()).and_then(|p| api::batch_prices_history(&p)))
+        let endpoint = find(&name)?;
+        let listing = endpoint.listing.ok_or_else(|| Error::invalid("method", "is not a list"))?;
+        let cursor_args = matches!(endpoint.args, Args::Cursor(_));
+        let params = if cursor_args {
+            endpoint.iteration_params(Params::default(), opt_text(Some(&first), "next_cursor")?)
+        } else {
+            read_params(Some(&first))?
+        };
+        let (items, next_cursor) = match listing.paging {
+            Paging::Cursor => (get(&page, "data"), get(&page, "next_cursor").as_string()),
+            Paging::Offset { .. } => (page, None),
+        };
+        let len = items.dyn_ref::<Array>().map_or(0, |a| a.length() as usize);
+        let Some(next) = api::following(&params, listing.paging, len, next_cursor.as_deref()) else {
+            if strict.is_truthy() {
+                return Err(Error::invalid("getNextPage", "no page follows this one (see hasNextPage())").into());
+            }
+            return Ok(JsValue::UNDEFINED);
+        };
+        if cursor_args {
+            return Ok(match next.get("next_cursor") {
+                Value::Str(c) => JsValue::from_str(c),
+                _ => JsValue::UNDEFINED,
+            });
+        }
+        Ok(params_to_js(&next))
     }
 }
 
 #[wasm_bindgen]
 impl Client {
-    /// GET /data/orders — one page of the account's live orders (§4.19). Needs credentials.
-    ///
-    /// @example
-    /// const { data, next_cursor } = await client.getOpenOrders({ market: conditionId });
-    #[wasm_bindgen(js_name = getOpenOrders, unchecked_return_type = "Promise<Page<Order>>")]
-    pub fn get_open_orders(
-        &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "OpenOrdersParams")] params: Option<JsValue>,
-        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
-    ) -> Promise {
-        self.json(options.as_ref(), read_params(params.as_ref()).and_then(|p| api::open_orders(&p)))
-    }
-
-    /// Every live order of the account matching `params`, page after page (by cursor).
-    ///
-    /// @example
-    /// for await (const order of client.iterateOpenOrders({ asset_id: tokenId })) console.log(order.id);
-    #[wasm_bindgen(js_name = iterateOpenOrders, unchecked_return_type = "AsyncIterable<Order>")]
-    pub fn iterate_open_orders(
-        &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "OpenOrdersParams")] params: Option<JsValue>,
-        #[wasm_bindgen(unchecked_optional_param_type = "IterateOptions")] options: Option<JsValue>,
-    ) -> Result<JsValue, JsValue> {
-        self.require_credentials()?;
-        iterate(&self.inner, List::Cursor(api::open_orders), params.as_ref(), options.as_ref())
-    }
-
-    /// GET /data/order/{id} — one of the account's orders (§4.20); `NOT_FOUND` for another account's.
-    ///
-    /// @example
-    /// const { order } = await client.getOrder(orderId);
-    #[wasm_bindgen(js_name = getOrder, unchecked_return_type = "Promise<OrderResult>")]
-    pub fn get_order(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
-    ) -> Promise {
-        self.json(options.as_ref(), text(&id, "id").and_then(|id| api::order(&id)))
-    }
-
-    /// DELETE /order — cancels one order (§4.21). An order that cannot be cancelled (already cancelled,
-    /// unknown, another account's) is reported in `not_canceled`, not thrown.
-    ///
-    /// @example
-    /// const { canceled, not_canceled } = await client.cancelOrder(orderId);
-    #[wasm_bindgen(js_name = cancelOrder, unchecked_return_type = "Promise<CancelResult>")]
-    pub fn cancel_order(
-        &self,
-        #[wasm_bindgen(js_name = orderId, unchecked_param_type = "string")] order_id: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
-    ) -> Promise {
-        self.json(options.as_ref(), text(&order_id, "orderId").and_then(|id| api::cancel_order(&id)))
-    }
-
-    /// DELETE /cancel-market-orders — cancels the account's orders in a market and/or asset (§4.22).
-    ///
-    /// @example
-    /// const { canceled } = await client.cancelMarketOrders({ market: conditionId });
-    #[wasm_bindgen(js_name = cancelMarketOrders, unchecked_return_type = "Promise<CancelResult>")]
-    pub fn cancel_market_orders(
-        &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "CancelMarketOrdersParams")] params: Option<JsValue>,
-        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
-    ) -> Promise {
-        self.json(options.as_ref(), read_params(params.as_ref()).and_then(|p| api::cancel_market_orders(&p)))
-    }
-
-    /// GET /data/trades — one page of the account's own trades. Needs credentials.
-    ///
-    /// @example
-    /// const { data } = await client.getUserTrades({ market: conditionId });
-    #[wasm_bindgen(js_name = getUserTrades, unchecked_return_type = "Promise<Page<UserTrade>>")]
-    pub fn get_user_trades(
-        &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "UserTradesParams")] params: Option<JsValue>,
-        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
-    ) -> Promise {
-        self.json(options.as_ref(), read_params(params.as_ref()).and_then(|p| api::user_trades(&p)))
-    }
-
-    /// Every trade of the account matching `params`, page after page (by cursor).
-    ///
-    /// @example
-    /// for await (const trade of client.iterateUserTrades()) console.log(trade.price);
-    #[wasm_bindgen(js_name = iterateUserTrades, unchecked_return_type = "AsyncIterable<UserTrade>")]
-    pub fn iterate_user_trades(
-        &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "UserTradesParams")] params: Option<JsValue>,
-        #[wasm_bindgen(unchecked_optional_param_type = "IterateOptions")] options: Option<JsValue>,
-    ) -> Result<JsValue, JsValue> {
-        self.require_credentials()?;
-        iterate(&self.inner, List::Cursor(api::user_trades), params.as_ref(), options.as_ref())
-    }
-
     /// Estimates how far the local clock is from the service's and signs with the difference from then on.
     /// Reads GET /time where the service has it, else the `Date` header of that answer (whole seconds;
     /// cross-origin it must be exposed). Resolves to the offset in milliseconds.
@@ -673,34 +217,45 @@ impl Client {
     }
 }
 
-fn clob_markets_page(params: &Params) -> Result<HttpRequest, Error> {
-    api::clob_markets(cursor_of(params))
+/// The REST method a JS method named.
+fn find(name: &JsValue) -> Result<&'static Endpoint, Error> {
+    name.as_string().as_deref().and_then(endpoint).ok_or_else(|| Error::invalid("method", "is not a REST method"))
 }
 
-fn sampling_markets_page(params: &Params) -> Result<HttpRequest, Error> {
-    api::sampling_markets(cursor_of(params))
+/// A params object of the core as a plain JS object (a page's next params).
+fn params_to_js(params: &Params) -> JsValue {
+    let obj = Object::new();
+    for (key, value) in &params.0 {
+        set(&obj, key, &value_to_js(value));
+    }
+    obj.into()
 }
 
-fn cursor_of(params: &Params) -> Option<&str> {
-    match params.get("next_cursor") {
-        api::Value::Str(c) => Some(c),
-        _ => None,
+fn value_to_js(value: &Value) -> JsValue {
+    match value {
+        Value::Null => JsValue::NULL,
+        Value::Bool(b) => JsValue::from_bool(*b),
+        Value::Number(n) => JsValue::from_f64(*n),
+        Value::Str(s) => JsValue::from_str(s),
+        Value::Array(items) => items.iter().map(value_to_js).collect::<Array>().into(),
+        Value::Object(fields) => params_to_js(&Params(fields.clone())),
+        Value::Undefined | Value::Other => JsValue::UNDEFINED,
     }
 }
 
 impl Client {
-    fn require_credentials(&self) -> Result<(), Error> {
-        if self.inner.credentials.borrow().is_some() {
-            Ok(())
-        } else {
-            Err(missing_credentials())
+    /// The request of one call of `endpoint` from its JS arguments.
+    fn request(&self, endpoint: &Endpoint, args: &[JsValue; 3]) -> Result<HttpRequest, Error> {
+        let [a, b, _] = args;
+        match endpoint.args {
+            Args::None(build) => Ok(build()),
+            Args::Params(build) => build(&read_params(Some(a))?),
+            Args::Id(param, build) => build(&text(a, param)?),
+            Args::IdParams(param, build) => build(&text(a, param)?, &read_params(Some(b))?),
+            Args::Cursor(build) => build(opt_text(Some(a), "next_cursor")?.as_deref()),
+            Args::Items(build) => build(&to_value(a, "params")?),
+            Args::TokenSide(build) => build(&text(a, "token_id")?, &text(b, "side")?),
         }
-    }
-
-    /// Sends a built request and resolves to its JSON body; a request that failed validation rejects
-    /// without anything being sent.
-    fn json(&self, options: Option<&JsValue>, request: Result<HttpRequest, Error>) -> Promise {
-        self.send(options, request, Want::Json, &decode_json)
     }
 
     /// Sends a built request (with the call's options) and resolves to its answer through `decode`.
@@ -717,6 +272,10 @@ impl Client {
             (Ok(request), Ok(call)) => (request, call),
             (Err(e), _) | (_, Err(e)) => return rejected(e),
         };
+        // A request that needs credentials the client lacks is refused before it waits for budget.
+        if let Err(e) = self.inner.check_credentials(&request) {
+            return rejected(e);
+        }
         let inner = self.inner.clone();
         promise(Box::pin(async move { inner.execute(&request, &call, want, decode).await }))
     }

@@ -10,9 +10,10 @@ use wasm_bindgen::JsCast;
 
 use super::call::{CallOptions, Inner};
 use super::client::decode_json;
-use super::interop::{entries, get, is_absent, promise, read_params, set, to_value};
+use super::interop::{entries, get, is_absent, promise, set, to_value};
 use super::transport::Want;
-use crate::api::{max_items, HttpRequest, Pager, Params};
+use crate::api::methods::{Endpoint, Listing};
+use crate::api::{max_items, Pager, Paging, Params};
 use crate::error::Error;
 
 #[wasm_bindgen(module = "/src/js/iterate.js")]
@@ -21,20 +22,10 @@ extern "C" {
     fn pages_to_items(reader: PageReader, signal: &JsValue) -> JsValue;
 }
 
-type Build = fn(&Params) -> Result<HttpRequest, Error>;
-
-/// How a list is paged.
-pub(super) enum List {
-    /// Offset paging: the route, its largest page and its offset bound.
-    Offset(Build, (u64, u64)),
-    /// Cursor paging: the route; the response is `{ data, next_cursor }`.
-    Cursor(Build),
-}
-
 struct State {
     call: CallOptions,
     pager: Pager,
-    build: Build,
+    endpoint: &'static Endpoint,
     cursor: bool,
     on_page: Option<Function>,
 }
@@ -51,26 +42,24 @@ pub struct PageReader {
 /// throws at the call rather than at the first `next()`.
 pub(super) fn iterate(
     inner: &Rc<Inner>,
-    list: List,
-    params: Option<&JsValue>,
+    endpoint: &'static Endpoint,
+    listing: Listing,
+    params: Params,
     options: Option<&JsValue>,
 ) -> Result<JsValue, JsValue> {
-    let params = read_params(params)?;
     let options = read_options(options)?;
     // The signal, timeoutMs, maxRetries and extraQuery of the options apply to each page's request.
     let call = inner.call_options(Some(&options.call))?;
-    let (pager, build, cursor) = match list {
-        List::Offset(build, (page_size, max_offset)) => {
-            (Pager::offset(params, page_size, max_offset, options.limit)?, build, false)
-        }
-        List::Cursor(build) => (Pager::cursor(params, options.limit), build, true),
+    let (pager, cursor) = match listing.paging {
+        Paging::Offset { max_offset } => (Pager::offset(params, listing.page_size, max_offset, options.limit)?, false),
+        Paging::Cursor => (Pager::cursor(params, options.limit), true),
     };
-    // Build the first request once to refuse bad params before anything is sent.
+    // Build the first request once to refuse bad params (and missing credentials) before anything is sent.
     if let Some(first) = pager.next_params() {
-        call.prepare(build(&first)?)?;
+        inner.check_credentials(&call.prepare(endpoint.page_request(&first)?)?)?;
     }
     let signal = call.signal.clone();
-    let state = State { call, pager, build, cursor, on_page: options.on_page };
+    let state = State { call, pager, endpoint, cursor, on_page: options.on_page };
     Ok(pages_to_items(PageReader { inner: inner.clone(), state: Rc::new(RefCell::new(state)) }, &signal))
 }
 
@@ -135,7 +124,7 @@ impl PageReader {
             let (request, cursor, call) = {
                 let s = state.borrow();
                 match s.pager.next_params() {
-                    Some(params) => (s.call.prepare((s.build)(&params)?)?, s.cursor, s.call.clone()),
+                    Some(params) => (s.call.prepare(s.endpoint.page_request(&params)?)?, s.cursor, s.call.clone()),
                     None => return Ok(page(&Array::new(), true)),
                 }
             };

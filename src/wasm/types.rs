@@ -13,7 +13,10 @@ use wasm_bindgen::prelude::*;
 const CLIENT_TYPES: &str = include_str!("client.d.ts");
 
 #[wasm_bindgen(typescript_custom_section)]
-const ITERATION_TYPES: &str = include_str!("pages.d.ts");
+const METHOD_TYPES: &str = include_str!("methods.d.ts");
+
+#[wasm_bindgen(typescript_custom_section)]
+const PAGE_TYPES: &str = include_str!("pages.d.ts");
 
 #[wasm_bindgen(typescript_custom_section)]
 const ACTIVITY_TYPES: &str = include_str!("activity.d.ts");

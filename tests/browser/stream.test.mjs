@@ -146,6 +146,7 @@ test("live books stay equal to the emulator's through 2,000 changes, verified af
       stream.close();
     }
   });
+  assert.equal(r.last.length, 2, "both assets were followed");
   for (const [i, { status }] of r.last.entries()) {
     assert.equal(status.mismatches, 0, `asset ${i}`);
     // Verified after every entry: one check for each entry that came between the two readings, among them

@@ -773,6 +773,315 @@ export interface OrderBookSummary {
 }
 
 
+/**
+ * The REST methods of `Client`. Each is one line of JS (`pkg/client.mjs` installs them) calling the
+ * binding's single entry for the service's routes; the list methods answer a `PagePromise`.
+ */
+export interface Client {
+    /**
+     * GET / — the CLOB surface's health check; resolves to `"OK"`.
+     *
+     * @example
+     * await client.getOk(); // "OK"
+     */
+    getOk(options?: RequestOptions): Promise<string>;
+    /**
+     * GET /trades — cached trade fills (§4.1): await it for one page, or iterate it for every item, page after
+     * page.
+     *
+     * @example
+     * const fills = await client.getTrades({ user: "0x5668...5839", side: "BUY", limit: 50 });
+     * for await (const trade of client.getTrades({ user }, { maxItems: 1000 })) console.log(trade.price);
+     */
+    getTrades(params?: TradesParams, options?: PageOptions): PagePromise<Trade[], Trade>;
+    /**
+     * GET /closed-positions — a wallet's cached exits (§4.2): await it for one page, or iterate it for every item,
+     * page after page.
+     *
+     * @example
+     * const exits = await client.getClosedPositions({ user, sortBy: "TIMESTAMP", limit: 50 });
+     * for await (const p of client.getClosedPositions({ user })) total += p.realizedPnl;
+     */
+    getClosedPositions(params?: ClosedPositionsParams, options?: PageOptions): PagePromise<ClosedPosition[], ClosedPosition>;
+    /**
+     * GET /comments — comments on an event, market or series (§4.3): await it for one page, or iterate it for
+     * every item, page after page.
+     *
+     * @example
+     * const comments = await client.getComments({ parent_entity_type: "Event", parent_entity_id: "45915" });
+     * for await (const c of client.getComments({ event_slug: "fed-decision" })) render(c);
+     */
+    getComments(params?: CommentsParams, options?: PageOptions): PagePromise<Comment[], Comment>;
+    /**
+     * GET /comments/{id} — the replies to one comment (§4.4).
+     *
+     * @example
+     * const replies = await client.getCommentReplies("1234", { limit: 50 });
+     */
+    getCommentReplies(id: string, params?: PageParams, options?: RequestOptions): Promise<Comment[]>;
+    /**
+     * GET /markets/slug/{slug} — one catalog market by its slug (§4.5).
+     *
+     * @example
+     * const market = await client.getMarketBySlug("will-it-rain-tomorrow");
+     * const [yes, no] = JSON.parse(market.clobTokenIds);
+     */
+    getMarketBySlug(slug: string, params?: CreatorParams, options?: RequestOptions): Promise<CatalogMarket>;
+    /**
+     * GET /markets/{id} — one catalog market by numeric id or condition id (§4.6). (The CLOB list of
+     * markets is `getMarkets`.)
+     *
+     * @example
+     * const market = await client.getMarket("0xdd22...0917");
+     */
+    getMarket(idOrConditionId: string, params?: CreatorParams, options?: RequestOptions): Promise<CatalogMarket>;
+    /**
+     * GET /series (§4.7): await it for one page, or iterate it for every item, page after page.
+     *
+     * @example
+     * const series = await client.getSeries({ limit: 20 });
+     * for await (const s of client.getSeries()) console.log(s.title);
+     */
+    getSeries(params?: SeriesParams, options?: PageOptions): PagePromise<Series[], Series>;
+    /**
+     * GET /events (§4.8): await it for one page, or iterate it for every item, page after page.
+     *
+     * @example
+     * const events = await client.getEvents({ active: true, closed: false, tag_slug: "politics", limit: 10 });
+     * for await (const event of client.getEvents({ active: true }, { maxItems: 500 })) list.push(event);
+     */
+    getEvents(params?: EventsParams, options?: PageOptions): PagePromise<Event[], Event>;
+    /**
+     * GET /events/creators (§4.9): await it for one page, or iterate it for every item, page after page.
+     *
+     * @example
+     * const creators = await client.getEventCreators({ creator_handle: "alice" });
+     * for await (const creator of client.getEventCreators()) console.log(creator.creatorName);
+     */
+    getEventCreators(params?: EventCreatorsParams, options?: PageOptions): PagePromise<EventCreator[], EventCreator>;
+    /**
+     * GET /public-search — events and tags matching a term (§4.10).
+     *
+     * @example
+     * const { events, pagination } = await client.publicSearch({ q: "election", limit_per_type: 5 });
+     */
+    publicSearch(params?: PublicSearchParams, options?: RequestOptions): Promise<SearchResult>;
+    /**
+     * GET /tags, one page.
+     *
+     * @example
+     * const tags = await client.getTags({ limit: 100 });
+     */
+    getTags(params?: PageParams, options?: RequestOptions): Promise<Tag[]>;
+    /**
+     * GET /markets — the CLOB market list (§4.11). Pass the previous page's `next_cursor`.
+     *
+     * @example
+     * const page = await client.getMarkets();         // first page ("MA==")
+     * const next = await client.getMarkets(page.next_cursor);
+     * for await (const market of client.getMarkets(undefined, { onPage: ({ total }) => progress(total) })) index(market);
+     */
+    getMarkets(nextCursor?: string, options?: PageOptions): PagePromise<Page<ClobMarket>, ClobMarket>;
+    /**
+     * GET /sampling-markets — the sampling markets (§4.12).
+     *
+     * @example
+     * const { data, next_cursor } = await client.getSamplingMarkets();
+     * for await (const market of client.getSamplingMarkets()) console.log(market.question);
+     */
+    getSamplingMarkets(nextCursor?: string, options?: PageOptions): PagePromise<Page<SamplingMarket>, SamplingMarket>;
+    /**
+     * GET /clob-markets/{condition_id} — a market's trading parameters in compact keys (§4.13).
+     *
+     * @example
+     * const info = await client.getClobMarketInfo("0xa467...43b7");
+     */
+    getClobMarketInfo(conditionId: string, options?: RequestOptions): Promise<ClobMarketInfo>;
+    /**
+     * GET /book — one token's order book as the service sends it (a plain object). Use `getBook` for an
+     * `OrderBook` with prices parsed exactly.
+     *
+     * @example
+     * const { bids, asks, tick_size } = await client.getOrderBook("7261...3692");
+     */
+    getOrderBook(tokenId: string, options?: RequestOptions): Promise<OrderBookSummary>;
+    /**
+     * GET /book — one token's order book, parsed from the response bytes into an `OrderBook`.
+     *
+     * @example
+     * const book = await client.getBook(tokenId);
+     * book.bestAsk(); // { price: 0.52, size: 120 }
+     */
+    getBook(tokenId: string, options?: RequestOptions): Promise<OrderBook>;
+    /**
+     * POST /books — the order books of up to 500 tokens (§4.15).
+     *
+     * @example
+     * const books = await client.getOrderBooks([{ token_id: yes }, { token_id: no }]);
+     */
+    getOrderBooks(params: BookParams[], options?: RequestOptions): Promise<OrderBookSummary[]>;
+    /**
+     * POST /prices — the best BUY and SELL prices of up to 500 tokens (§4.16).
+     *
+     * @example
+     * const prices = await client.getPrices([{ token_id: yes }]);
+     * prices[yes].BUY; // "0.52"
+     */
+    getPrices(params: BookParams[], options?: RequestOptions): Promise<Prices>;
+    /**
+     * GET /price — the best price on one side of one token's book.
+     *
+     * @example
+     * const { price } = await client.getPrice(tokenId, "BUY");
+     */
+    getPrice(tokenId: string, side: Side, options?: RequestOptions): Promise<PriceResult>;
+    /**
+     * GET /midpoint — the midpoint of one token's book.
+     *
+     * @example
+     * const { mid } = await client.getMidpoint(tokenId);
+     */
+    getMidpoint(tokenId: string, options?: RequestOptions): Promise<MidpointResult>;
+    /**
+     * GET /fee-rate/{token_id} — the token's fee schedule (§4.17).
+     *
+     * @example
+     * const { base_fee, fee_schedule } = await client.getFeeRate(tokenId);
+     */
+    getFeeRate(tokenId: string, options?: RequestOptions): Promise<FeeRate>;
+    /**
+     * GET /prices-history — one token's price history.
+     *
+     * @example
+     * const { history } = await client.getPricesHistory({ market: tokenId, interval: "1d", fidelity: 60 });
+     */
+    getPricesHistory(params?: PricesHistoryParams, options?: RequestOptions): Promise<PricesHistory>;
+    /**
+     * POST /batch-prices-history — midpoint histories of up to 20 tokens (§4.18).
+     *
+     * @example
+     * const { history } = await client.getBatchPricesHistory({ markets: [yes, no], interval: "1w" });
+     */
+    getBatchPricesHistory(params?: BatchPricesHistoryParams, options?: RequestOptions): Promise<BatchPricesHistory>;
+    /**
+     * GET /data/orders — the account's live orders (§4.19). Needs credentials.
+     *
+     * @example
+     * const { data, next_cursor } = await client.getOpenOrders({ market: conditionId });
+     * for await (const order of client.getOpenOrders({ asset_id: tokenId })) console.log(order.id);
+     */
+    getOpenOrders(params?: OpenOrdersParams, options?: PageOptions): PagePromise<Page<Order>, Order>;
+    /**
+     * GET /data/order/{id} — one of the account's orders (§4.20); `NOT_FOUND` for another account's.
+     *
+     * @example
+     * const { order } = await client.getOrder(orderId);
+     */
+    getOrder(id: string, options?: RequestOptions): Promise<OrderResult>;
+    /**
+     * DELETE /order — cancels one order (§4.21). An order that cannot be cancelled (already cancelled,
+     * unknown, another account's) is reported in `not_canceled`, not thrown.
+     *
+     * @example
+     * const { canceled, not_canceled } = await client.cancelOrder(orderId);
+     */
+    cancelOrder(orderId: string, options?: RequestOptions): Promise<CancelResult>;
+    /**
+     * DELETE /cancel-market-orders — cancels the account's orders in a market and/or asset (§4.22).
+     *
+     * @example
+     * const { canceled } = await client.cancelMarketOrders({ market: conditionId });
+     */
+    cancelMarketOrders(params?: CancelMarketOrdersParams, options?: RequestOptions): Promise<CancelResult>;
+    /**
+     * GET /data/trades — the account's own trades. Needs credentials.
+     *
+     * @example
+     * const { data } = await client.getUserTrades({ market: conditionId });
+     * for await (const trade of client.getUserTrades()) console.log(trade.price);
+     */
+    getUserTrades(params?: UserTradesParams, options?: PageOptions): PagePromise<Page<UserTrade>, UserTrade>;
+}
+
+
+/**
+ * What a list method (`getEvents`, `getTrades`, `getMarkets`, ...) answers: `await` it for one page (the
+ * service's answer, with `hasNextPage()` and `getNextPage()`), or iterate it with `for await` for every
+ * item, page after page. Nothing is sent until it is awaited or iterated; awaiting it again gives the same
+ * page. Each iteration starts from the given params and fetches pages as large as the route allows (or
+ * `limit`), one at a time.
+ *
+ * @example
+ * const events = await client.getEvents({ active: true, limit: 20 });
+ * if (events.hasNextPage()) more = await events.getNextPage();
+ * for await (const event of client.getEvents({ active: true }, { maxItems: 500 })) list.push(event);
+ */
+export interface PagePromise<P, Item> extends Promise<Paged<P, Item>>, AsyncIterable<Item> {}
+
+/** One page of a list: the service's answer as it came, with the way to the next page. */
+export type Paged<P, Item> = P & {
+    /** Whether another page may follow (a full page of an offset list, a cursor that is not the last). */
+    hasNextPage(): boolean;
+    /**
+     * The next page, with the same params and options (offset or cursor moved on); rejects with
+     * `INVALID_PARAMS` when `hasNextPage()` is false.
+     */
+    getNextPage(): PagePromise<P, Item>;
+};
+
+/**
+ * Options of a list method. `signal`, `timeoutMs`, `maxRetries` and `extraQuery` apply to each page's
+ * request; `onPage` and `maxItems` to iteration.
+ */
+export interface PageOptions {
+    /** When iterating: called after each page is fetched, before its items are yielded. */
+    onPage?: (info: PageInfo) => void;
+    /** When iterating: stop after this many items (the last page is cut short). */
+    maxItems?: number;
+    /** Aborting ends the call, or the iteration: the pending `next()` rejects with `ABORTED`. */
+    signal?: AbortSignal;
+    /** Milliseconds before the call (budget wait, attempts and backoffs together) fails with `TIMEOUT`. */
+    timeoutMs?: number;
+    /** How many times the call is retried when it failed in a retryable way. */
+    maxRetries?: number;
+    /**
+     * Query parameters the interface does not list for this call, sent as given (for filters the service
+     * supports beyond the interface). Names the call already takes are refused: pass those in params, where
+     * they are checked. At most 20 entries; names of letters, digits and `_.-[]`, at most 64 characters;
+     * values at most 1000 characters.
+     */
+    extraQuery?: Record<string, string | number | boolean>;
+}
+
+/** Progress of an iteration, passed to `PageOptions.onPage`. */
+export interface PageInfo {
+    /** 1-based number of the page just fetched. */
+    page: number;
+    /** Items this page contributes. */
+    items: number;
+    /** Items so far, this page included. */
+    total: number;
+    /** True when no page follows. */
+    done: boolean;
+    /** The cursor of the next page (cursor-paged lists, when a page follows). */
+    nextCursor?: string;
+}
+
+/**
+ * One page of a cursor-paged CLOB list (interface §2.9, §2.11). Pass `next_cursor` to get the next page;
+ * an empty `next_cursor` (or "LTE=") means this was the last one.
+ */
+export interface Page<T> {
+    data: T[];
+    /** Base64-encoded offset of the next page. */
+    next_cursor: string;
+    /** The page size the service used. */
+    limit: number;
+    /** Items in this page. */
+    count: number;
+}
+
+
 /** Decimal places of prices, sizes and amounts for one tick size. */
 export interface RoundingConfigEntry {
     price: number;
@@ -907,22 +1216,6 @@ export interface ClientOptions {
      * has no local budget, and `rateLimits: false` disables them all.
      */
     rateLimits?: false | Partial<Record<RateLimitScope, RateLimit | false>>;
-    /** The chain orders and API keys are signed for: 137 (Polygon, default) or 80002 (Amoy). */
-    chainId?: number;
-    /**
-     * Who signs for the maker: "EOA" (default: the signer's own wallet), or "POLY_PROXY" /
-     * "POLY_GNOSIS_SAFE", whose owner signs for the wallet named by `funder`.
-     */
-    signatureType?: SignatureType;
-    /** The proxy or Safe wallet that holds the funds; required with POLY_PROXY and POLY_GNOSIS_SAFE. */
-    funder?: string;
-    /** The exchange contracts, for a chain without published ones (they are known for 137 and 80002). */
-    exchanges?: { exchange: string; negRiskExchange: string };
-    /**
-     * How long a signer may take to answer, in milliseconds (default 300000: a person approves in a
-     * wallet); past it the call fails with `TIMEOUT`. The call's `signal` also stops the wait.
-     */
-    signTimeoutMs?: number;
 }
 
 /** A rate budget: at most `requests` requests per sliding window of `windowMs` milliseconds. */
@@ -1057,56 +1350,6 @@ export interface PredictKitError extends Error {
 
 /** True for errors thrown by PredictKit. */
 export function isPredictKitError(error: unknown): error is PredictKitError;
-
-
-/** Options of the `iterate*` methods. `timeoutMs`, `maxRetries` and `extraQuery` apply to each page's request. */
-export interface IterateOptions {
-    /** Called after each page is fetched, before its items are yielded. */
-    onPage?: (info: PageInfo) => void;
-    /** Stop after this many items (the last page is cut short). */
-    maxItems?: number;
-    /** Aborting ends the iteration: the pending `next()` rejects with `ABORTED`. */
-    signal?: AbortSignal;
-    /** Milliseconds before the call (budget wait, attempts and backoffs together) fails with `TIMEOUT`. */
-    timeoutMs?: number;
-    /** How many times the call is retried when it failed in a retryable way. */
-    maxRetries?: number;
-    /**
-     * Query parameters the interface does not list for this call, sent as given (for filters the service
-     * supports beyond the interface). Names the call already takes are refused: pass those in params, where
-     * they are checked. At most 20 entries; names of letters, digits and `_.-[]`, at most 64 characters;
-     * values at most 1000 characters.
-     */
-    extraQuery?: Record<string, string | number | boolean>;
-}
-
-/** Progress of an iteration, passed to `IterateOptions.onPage`. */
-export interface PageInfo {
-    /** 1-based number of the page just fetched. */
-    page: number;
-    /** Items this page contributes. */
-    items: number;
-    /** Items so far, this page included. */
-    total: number;
-    /** True when no page follows. */
-    done: boolean;
-    /** The cursor of the next page (cursor-paged lists, when a page follows). */
-    nextCursor?: string;
-}
-
-/**
- * One page of a cursor-paged CLOB list (interface §2.9, §2.11). Pass `next_cursor` to get the next page;
- * an empty `next_cursor` (or "LTE=") means this was the last one.
- */
-export interface Page<T> {
-    data: T[];
-    /** Base64-encoded offset of the next page. */
-    next_cursor: string;
-    /** The page size the service used. */
-    limit: number;
-    /** Items in this page. */
-    count: number;
-}
 
 
 /** Params of GET /trades (interface §4.1). */
@@ -1453,6 +1696,26 @@ export interface MarketStream extends Stream<MarketStreamEvent> {
 export interface UserStream extends Stream<UserStreamEvent> {}
 
 
+/** The trading options of `new Client(options)` (all optional). */
+export interface ClientOptions {
+    /** The chain orders and API keys are signed for: 137 (Polygon, default) or 80002 (Amoy). */
+    chainId?: number;
+    /**
+     * Who signs for the maker: "EOA" (default: the signer's own wallet), or "POLY_PROXY" /
+     * "POLY_GNOSIS_SAFE", whose owner signs for the wallet named by `funder`.
+     */
+    signatureType?: SignatureType;
+    /** The proxy or Safe wallet that holds the funds; required with POLY_PROXY and POLY_GNOSIS_SAFE. */
+    funder?: string;
+    /** The exchange contracts, for a chain without published ones (they are known for 137 and 80002). */
+    exchanges?: { exchange: string; negRiskExchange: string };
+    /**
+     * How long a signer may take to answer, in milliseconds (default 300000: a person approves in a
+     * wallet); past it the call fails with `TIMEOUT`. The call's `signal` also stops the wait.
+     */
+    signTimeoutMs?: number;
+}
+
 /** Who signs for an order's maker (0, 1, 2 as the exchange numbers them). */
 export type SignatureType = "EOA" | "POLY_PROXY" | "POLY_GNOSIS_SAFE" | 0 | 1 | 2;
 
@@ -1610,21 +1873,6 @@ export class Client {
      */
     buildOrder(params: OrderParams, options?: RequestOptions): Promise<OrderDraft>;
     /**
-     * DELETE /cancel-market-orders — cancels the account's orders in a market and/or asset (§4.22).
-     *
-     * @example
-     * const { canceled } = await client.cancelMarketOrders({ market: conditionId });
-     */
-    cancelMarketOrders(params?: CancelMarketOrdersParams, options?: RequestOptions): Promise<CancelResult>;
-    /**
-     * DELETE /order — cancels one order (§4.21). An order that cannot be cancelled (already cancelled,
-     * unknown, another account's) is reported in `not_canceled`, not thrown.
-     *
-     * @example
-     * const { canceled, not_canceled } = await client.cancelOrder(orderId);
-     */
-    cancelOrder(orderId: string, options?: RequestOptions): Promise<CancelResult>;
-    /**
      * Creates the API key of the signer's wallet (and `nonce`, default 0) and keeps it as this client's
      * credentials: the wallet signs a `ClobAuth` message, nothing else. Resolves to `{ address, apiKey }`;
      * the secret and passphrase stay inside the library.
@@ -1642,267 +1890,9 @@ export class Client {
      */
     deriveApiKey(signer: Signer, nonce?: number | string, options?: RequestOptions): Promise<ApiKeyInfo>;
     /**
-     * POST /batch-prices-history — midpoint histories of up to 20 tokens (§4.18).
-     *
-     * @example
-     * const { history } = await client.getBatchPricesHistory({ markets: [yes, no], interval: "1w" });
-     */
-    getBatchPricesHistory(params?: BatchPricesHistoryParams, options?: RequestOptions): Promise<BatchPricesHistory>;
-    /**
-     * GET /book — one token's order book, parsed from the response bytes into an `OrderBook`.
-     *
-     * @example
-     * const book = await client.getBook(tokenId);
-     * book.bestAsk(); // { price: 0.52, size: 120 }
-     */
-    getBook(tokenId: string, options?: RequestOptions): Promise<OrderBook>;
-    /**
-     * GET /clob-markets/{condition_id} — a market's trading parameters in compact keys (§4.13).
-     *
-     * @example
-     * const info = await client.getClobMarketInfo("0xa467...43b7");
-     */
-    getClobMarketInfo(conditionId: string, options?: RequestOptions): Promise<ClobMarketInfo>;
-    /**
-     * GET /closed-positions — a wallet's cached exits (§4.2), one page.
-     *
-     * @example
-     * const exits = await client.getClosedPositions({ user, sortBy: "TIMESTAMP", limit: 50 });
-     */
-    getClosedPositions(params?: ClosedPositionsParams, options?: RequestOptions): Promise<ClosedPosition[]>;
-    /**
-     * GET /comments/{id} — the replies to one comment (§4.4).
-     *
-     * @example
-     * const replies = await client.getCommentReplies("1234", { limit: 50 });
-     */
-    getCommentReplies(id: string, params?: PageParams, options?: RequestOptions): Promise<Comment[]>;
-    /**
-     * GET /comments — comments on an event, market or series (§4.3), one page.
-     *
-     * @example
-     * const comments = await client.getComments({ parent_entity_type: "Event", parent_entity_id: "45915" });
-     */
-    getComments(params?: CommentsParams, options?: RequestOptions): Promise<Comment[]>;
-    /**
-     * GET /events/creators (§4.9), one page.
-     *
-     * @example
-     * const creators = await client.getEventCreators({ creator_handle: "alice" });
-     */
-    getEventCreators(params?: EventCreatorsParams, options?: RequestOptions): Promise<EventCreator[]>;
-    /**
-     * GET /events (§4.8), one page.
-     *
-     * @example
-     * const events = await client.getEvents({ active: true, closed: false, tag_slug: "politics", limit: 10 });
-     */
-    getEvents(params?: EventsParams, options?: RequestOptions): Promise<Event[]>;
-    /**
-     * GET /fee-rate/{token_id} — the token's fee schedule (§4.17).
-     *
-     * @example
-     * const { base_fee, fee_schedule } = await client.getFeeRate(tokenId);
-     */
-    getFeeRate(tokenId: string, options?: RequestOptions): Promise<FeeRate>;
-    /**
-     * GET /markets/slug/{slug} — one catalog market by its slug (§4.5).
-     *
-     * @example
-     * const market = await client.getMarketBySlug("will-it-rain-tomorrow");
-     * const [yes, no] = JSON.parse(market.clobTokenIds);
-     */
-    getMarketBySlug(slug: string, params?: CreatorParams, options?: RequestOptions): Promise<CatalogMarket>;
-    /**
-     * GET /markets/{id} — one catalog market by numeric id or condition id (§4.6). (The CLOB list of
-     * markets is `getMarkets`.)
-     *
-     * @example
-     * const market = await client.getMarket("0xdd22...0917");
-     */
-    getMarket(idOrConditionId: string, params?: CreatorParams, options?: RequestOptions): Promise<CatalogMarket>;
-    /**
-     * GET /markets — one page of the CLOB market list (§4.11). Pass the previous page's `next_cursor`.
-     *
-     * @example
-     * const page = await client.getMarkets();         // first page ("MA==")
-     * const next = await client.getMarkets(page.next_cursor);
-     */
-    getMarkets(nextCursor?: string, options?: RequestOptions): Promise<Page<ClobMarket>>;
-    /**
-     * GET /midpoint — the midpoint of one token's book.
-     *
-     * @example
-     * const { mid } = await client.getMidpoint(tokenId);
-     */
-    getMidpoint(tokenId: string, options?: RequestOptions): Promise<MidpointResult>;
-    /**
-     * GET / — the CLOB surface's health check; resolves to `"OK"`.
-     *
-     * @example
-     * await client.getOk(); // "OK"
-     */
-    getOk(options?: RequestOptions): Promise<string>;
-    /**
-     * GET /data/orders — one page of the account's live orders (§4.19). Needs credentials.
-     *
-     * @example
-     * const { data, next_cursor } = await client.getOpenOrders({ market: conditionId });
-     */
-    getOpenOrders(params?: OpenOrdersParams, options?: RequestOptions): Promise<Page<Order>>;
-    /**
-     * GET /book — one token's order book as the service sends it (a plain object). Use `getBook` for an
-     * `OrderBook` with prices parsed exactly.
-     *
-     * @example
-     * const { bids, asks, tick_size } = await client.getOrderBook("7261...3692");
-     */
-    getOrderBook(tokenId: string, options?: RequestOptions): Promise<OrderBookSummary>;
-    /**
-     * POST /books — the order books of up to 500 tokens (§4.15).
-     *
-     * @example
-     * const books = await client.getOrderBooks([{ token_id: yes }, { token_id: no }]);
-     */
-    getOrderBooks(params: BookParams[], options?: RequestOptions): Promise<OrderBookSummary[]>;
-    /**
-     * GET /data/order/{id} — one of the account's orders (§4.20); `NOT_FOUND` for another account's.
-     *
-     * @example
-     * const { order } = await client.getOrder(orderId);
-     */
-    getOrder(id: string, options?: RequestOptions): Promise<OrderResult>;
-    /**
-     * GET /price — the best price on one side of one token's book.
-     *
-     * @example
-     * const { price } = await client.getPrice(tokenId, "BUY");
-     */
-    getPrice(tokenId: string, side: Side, options?: RequestOptions): Promise<PriceResult>;
-    /**
-     * GET /prices-history — one token's price history.
-     *
-     * @example
-     * const { history } = await client.getPricesHistory({ market: tokenId, interval: "1d", fidelity: 60 });
-     */
-    getPricesHistory(params?: PricesHistoryParams, options?: RequestOptions): Promise<PricesHistory>;
-    /**
-     * POST /prices — the best BUY and SELL prices of up to 500 tokens (§4.16).
-     *
-     * @example
-     * const prices = await client.getPrices([{ token_id: yes }]);
-     * prices[yes].BUY; // "0.52"
-     */
-    getPrices(params: BookParams[], options?: RequestOptions): Promise<Prices>;
-    /**
-     * GET /sampling-markets — one page of the sampling markets (§4.12).
-     *
-     * @example
-     * const { data, next_cursor } = await client.getSamplingMarkets();
-     */
-    getSamplingMarkets(nextCursor?: string, options?: RequestOptions): Promise<Page<SamplingMarket>>;
-    /**
-     * GET /series (§4.7), one page.
-     *
-     * @example
-     * const series = await client.getSeries({ limit: 20 });
-     */
-    getSeries(params?: SeriesParams, options?: RequestOptions): Promise<Series[]>;
-    /**
-     * GET /tags, one page.
-     *
-     * @example
-     * const tags = await client.getTags({ limit: 100 });
-     */
-    getTags(params?: PageParams, options?: RequestOptions): Promise<Tag[]>;
-    /**
-     * GET /trades — cached trade fills (§4.1), one page.
-     *
-     * @example
-     * const fills = await client.getTrades({ user: "0x5668...5839", side: "BUY", limit: 50 });
-     */
-    getTrades(params?: TradesParams, options?: RequestOptions): Promise<Trade[]>;
-    /**
-     * GET /data/trades — one page of the account's own trades. Needs credentials.
-     *
-     * @example
-     * const { data } = await client.getUserTrades({ market: conditionId });
-     */
-    getUserTrades(params?: UserTradesParams, options?: RequestOptions): Promise<Page<UserTrade>>;
-    /**
      * GET /version: the exchange's order version (1 or 2), which decides how orders are built and signed.
      */
     getVersion(options?: RequestOptions): Promise<1 | 2>;
-    /**
-     * Every closed position of a wallet, page after page (by offset).
-     *
-     * @example
-     * for await (const p of client.iterateClosedPositions({ user })) total += p.realizedPnl;
-     */
-    iterateClosedPositions(params?: ClosedPositionsParams, options?: IterateOptions): AsyncIterable<ClosedPosition>;
-    /**
-     * Every comment matching `params`, page after page (by offset).
-     *
-     * @example
-     * for await (const c of client.iterateComments({ event_slug: "fed-decision" })) render(c);
-     */
-    iterateComments(params?: CommentsParams, options?: IterateOptions): AsyncIterable<Comment>;
-    /**
-     * Every event creator, page after page (by offset).
-     *
-     * @example
-     * for await (const creator of client.iterateEventCreators()) console.log(creator.creatorName);
-     */
-    iterateEventCreators(params?: EventCreatorsParams, options?: IterateOptions): AsyncIterable<EventCreator>;
-    /**
-     * Every event matching `params`, page after page (by offset).
-     *
-     * @example
-     * for await (const event of client.iterateEvents({ active: true }, { maxItems: 500 })) list.push(event);
-     */
-    iterateEvents(params?: EventsParams, options?: IterateOptions): AsyncIterable<Event>;
-    /**
-     * Every CLOB market, page after page (by cursor).
-     *
-     * @example
-     * for await (const market of client.iterateMarkets({ onPage: ({ total }) => progress(total) })) index(market);
-     */
-    iterateMarkets(options?: IterateOptions): AsyncIterable<ClobMarket>;
-    /**
-     * Every live order of the account matching `params`, page after page (by cursor).
-     *
-     * @example
-     * for await (const order of client.iterateOpenOrders({ asset_id: tokenId })) console.log(order.id);
-     */
-    iterateOpenOrders(params?: OpenOrdersParams, options?: IterateOptions): AsyncIterable<Order>;
-    /**
-     * Every sampling market, page after page (by cursor).
-     *
-     * @example
-     * for await (const market of client.iterateSamplingMarkets()) console.log(market.question);
-     */
-    iterateSamplingMarkets(options?: IterateOptions): AsyncIterable<SamplingMarket>;
-    /**
-     * Every series, page after page (by offset).
-     *
-     * @example
-     * for await (const s of client.iterateSeries()) console.log(s.title);
-     */
-    iterateSeries(params?: SeriesParams, options?: IterateOptions): AsyncIterable<Series>;
-    /**
-     * Every trade fill matching `params`, page after page (by offset).
-     *
-     * @example
-     * for await (const trade of client.iterateTrades({ user }, { maxItems: 1000 })) console.log(trade.price);
-     */
-    iterateTrades(params?: TradesParams, options?: IterateOptions): AsyncIterable<Trade>;
-    /**
-     * Every trade of the account matching `params`, page after page (by cursor).
-     *
-     * @example
-     * for await (const trade of client.iterateUserTrades()) console.log(trade.price);
-     */
-    iterateUserTrades(params?: UserTradesParams, options?: IterateOptions): AsyncIterable<UserTrade>;
     /**
      * Opens the market channel for `assetIds`: the service's events (`book`, `price_change`,
      * `tick_size_change`, `last_trade_price`, ...) for `for await` or `onEvent`, and a live `OrderBook` per
@@ -1938,13 +1928,6 @@ export class Client {
      * POST /orders: places 1 to 15 signed orders at once. Resolves to one answer per order, in order.
      */
     postOrders(orders: SignedOrder[], options?: RequestOptions): Promise<OrderResult[]>;
-    /**
-     * GET /public-search — events and tags matching a term (§4.10).
-     *
-     * @example
-     * const { events, pagination } = await client.publicSearch({ q: "election", limit_per_type: 5 });
-     */
-    publicSearch(params?: PublicSearchParams, options?: RequestOptions): Promise<SearchResult>;
     /**
      * Has the signer sign a draft (EIP-712, the exchange's domain): the maker is the signer, or the
      * client's `funder` for POLY_PROXY and POLY_GNOSIS_SAFE.

@@ -169,19 +169,25 @@ test("bad input is DECODE, with a clear message", async () => {
 });
 
 test("rounding helpers and fees follow the vectors", () => {
+  assert.ok(rounding.decimalPlaces.length > 0, "the decimalPlaces vectors are there");
   for (const [x, want] of rounding.decimalPlaces) assert.equal(pk.decimalPlaces(x), want, String(x));
+  assert.ok(rounding.roundDown.length > 0, "the roundDown vectors are there");
   for (const [x, d, want] of rounding.roundDown) assert.equal(pk.roundDown(x, d), want);
   assert.equal(pk.roundNormal(0.5555, 2), 0.56);
   assert.equal(pk.roundUp(0.5511, 2), 0.56);
   assert.throws(() => pk.roundUp(0.5, -1));
-  for (const [tick, want] of Object.entries(rounding.priceValid).filter(([k]) => k !== "prices")) {
+  const ticks = Object.entries(rounding.priceValid).filter(([k]) => k !== "prices");
+  assert.ok(ticks.length > 0 && rounding.priceValid.prices.length > 0, "the priceValid vectors are there");
+  for (const [tick, want] of ticks) {
     assert.deepEqual(rounding.priceValid.prices.map((p) => pk.priceValid(p, tick)), want, tick);
   }
+  assert.ok(rounding.isTickSizeSmaller_true.length > 0, "the isTickSizeSmaller vectors are there");
   for (const [a, b] of rounding.isTickSizeSmaller_true) {
     assert.equal(pk.isTickSizeSmaller(a, b), true);
     assert.equal(pk.isTickSizeSmaller(b, a), false);
   }
   assert.deepEqual(pk.roundingConfig(), rounding.roundingConfig);
+  assert.ok(rounding.fee.cases.length > 0, "the fee vectors are there");
   for (const c of rounding.fee.cases) {
     assert.equal(pk.calculateFee({ rate: c.rate, exponent: c.exponent }, c.contracts, c.price), c.fee);
     assert.equal(pk.calculateFee({ fd: { r: c.rate, e: c.exponent, to: true } }, c.contracts, c.price), c.fee);

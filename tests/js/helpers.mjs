@@ -4,9 +4,9 @@ import { readFileSync } from "node:fs";
 
 const require = createRequire(import.meta.url);
 
-/** The package as Node users load it (pkg/node, CommonJS). */
+/** The package as Node users load it (its CommonJS entry, pkg/node.cjs). */
 export const PKG_DIR = process.env.PREDICTKIT_PKG_DIR ?? new URL("../../pkg/", import.meta.url).pathname;
-export const pk = require(`${PKG_DIR}/node/predictkit.js`);
+export const pk = require(`${PKG_DIR}/node.cjs`);
 
 export const EMULATOR = process.env.PREDICTKIT_EMULATOR_URL ?? "http://127.0.0.1:8787";
 

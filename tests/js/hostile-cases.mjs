@@ -211,7 +211,6 @@ export function makeKit() {
     const enc = (s) => new TextEncoder().encode(s);
     const levels = () => [{ price: "0.5", size: "100" }, { price: "0.4", size: "100" }];
     const req = () => ({ timeoutMs: 4000, maxRetries: 0 });
-    const iter = () => ({ maxItems: 1 });
     const s = (arity, args = () => []) => ({ arity, args });
     const client = {
       cancelMarketOrders: s(2, () => [{ market: cond }, req()]),
@@ -242,16 +241,6 @@ export function makeKit() {
       getTags: s(2, () => [{ limit: 1 }, req()]),
       getTrades: s(2, () => [{ limit: 1 }, req()]),
       getUserTrades: s(2, () => [{}, req()]),
-      iterateClosedPositions: s(2, () => [{ user: data.creds.address }, iter()]),
-      iterateComments: s(2, () => [{}, iter()]),
-      iterateEventCreators: s(2, () => [{}, iter()]),
-      iterateEvents: s(2, () => [{}, iter()]),
-      iterateMarkets: s(1, () => [iter()]),
-      iterateOpenOrders: s(2, () => [{}, iter()]),
-      iterateSamplingMarkets: s(1, () => [iter()]),
-      iterateSeries: s(2, () => [{}, iter()]),
-      iterateTrades: s(2, () => [{}, iter()]),
-      iterateUserTrades: s(2, () => [{}, iter()]),
       publicSearch: s(2, () => [{ q: "bitcoin" }, req()]),
       syncClock: s(1, () => [req()]),
     };
@@ -291,12 +280,6 @@ export function makeKit() {
       "new Client": () => [[0, "{ onEvent throws }", { ...table["new Client"].args()[0], onEvent: thrower("onEvent") }],
         [0, "{ fetch: throwing function Proxy }", { ...table["new Client"].args()[0], fetch: throwingFunctionProxy }]],
     };
-    for (const k of Object.keys(client)) {
-      if (k.startsWith("iterate")) {
-        const pos = client[k].arity - 1;
-        extra[`Client#${k}`] = () => [[pos, "{ maxItems: 1, onPage throws }", { maxItems: 1, onPage: thrower("onPage") }]];
-      }
-    }
     return { table, extra };
   }
 
@@ -947,7 +930,7 @@ export async function extraQuery({ pk, kit, base }) {
   const items = [];
   let iterError = null;
   try {
-    for await (const e of client.iterateEvents({ limit: 2 }, { maxItems: 3, extraQuery: { featured: true } })) items.push(e.id);
+    for await (const e of client.getEvents({ limit: 2 }, { maxItems: 3, extraQuery: { featured: true } })) items.push(e.id);
   } catch (e) {
     iterError = kit.show({ kind: "threw", error: kit.describe(pk, e) });
   }

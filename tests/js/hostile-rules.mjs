@@ -50,6 +50,9 @@ export function registerHostileRules({ runOne, stallMs, marker, where, wherePlur
       orderId: "0x" + "a".repeat(64),
       vectors: { signing: JSON.parse(fixture("vectors/signing.json")), bookHash: JSON.parse(fixture("vectors/book-hash.json")) },
     };
+    // The runs' health check signs every signing vector and hashes every book-hash vector in the service's order.
+    assert.ok(data.vectors.signing.cases.length > 0, "signing vectors for the health check");
+    assert.ok(data.vectors.bookHash.cases.some((c) => c.order === "service"), "book-hash vectors in the service's order for the health check");
     pair = await startRedirectPair();
   });
 
@@ -109,6 +112,7 @@ export function registerHostileRules({ runOne, stallMs, marker, where, wherePlur
     assert.deepEqual(problems, []);
     assert.equal(r.stopped, null, "all 2,000 rounds ran");
     assert.deepEqual(r.examples, {}, "every call returned or threw a PredictKitError");
+    assert.ok(Object.keys(r.freedAfter).length > 0, "a book was freed by its own getter");
     for (const key of Object.keys(r.freedAfter)) {
       assert.match(key, /^threw PredictKitError FREED/, "a book freed from inside its own method is FREED afterwards");
     }
@@ -136,6 +140,7 @@ export function registerHostileRules({ runOne, stallMs, marker, where, wherePlur
     assert.deepEqual(problems, []);
     assert.equal(Object.keys(r.outcomes).length, 21, "seven fetches × three calls");
     assert.deepEqual(wrong, []);
+    assert.equal(Object.keys(r.signals).length, 2, "both fake signals were tried");
     for (const [call, s] of Object.entries(r.signals)) assert.equal(s.code, "INVALID_PARAMS", `${call}: ${s.shown}`);
     assert.ok(["INVALID_PARAMS", "ABORTED"].includes(r.proxiedAborted.code),
       `a Proxy of an aborted AbortSignal is refused or honoured, not ignored: ${r.proxiedAborted.shown}`);
@@ -190,6 +195,7 @@ export function registerHostileRules({ runOne, stallMs, marker, where, wherePlur
     report(t, "requests that reached the other origin with credentials", leaked.map((q) => `${q.method} ${q.url}`));
     assert.deepEqual(problems, []);
     if (redirectCalls !== undefined) assert.equal(r.results.length, redirectCalls);
+    assert.ok(r.results.length > 0, "authenticated calls were made through the redirect");
     for (const c of r.results) {
       assert.equal(c.code, "API", `${c.name}: ${c.shown}`);
       assert.match(c.message, /redirect/i, `${c.name}: ${c.message}`);
@@ -215,6 +221,7 @@ export function registerHostileRules({ runOne, stallMs, marker, where, wherePlur
       if (c.secondFree !== "returned undefined") wrong.push(`${name} second free(): ${c.secondFree}`);
       if (!["returned undefined", "no Symbol.dispose"].includes(c.dispose)) wrong.push(`${name}[Symbol.dispose]() after free(): ${c.dispose}`);
     }
+    assert.equal(Object.keys(r.isPredictKitError).length, 3, "isPredictKitError was given its three hostile values");
     for (const [label, v] of Object.entries(r.isPredictKitError)) if (v !== false) wrong.push(`isPredictKitError(${label}): ${v}`);
     report(t, "not FREED", wrong);
     assert.deepEqual(problems, []);
@@ -257,6 +264,7 @@ export function registerHostileRules({ runOne, stallMs, marker, where, wherePlur
     assert.equal(query(r.goodSent[0]).get("liquidity_min"), "10");
     assert.equal(query(r.goodSent[0]).get("featured"), "true");
     assert.equal(query(r.goodSent[0]).get("limit"), "2");
+    assert.equal(Object.keys(r.bad).length, 6, "the six bad extraQuery cases ran");
     for (const [label, b] of Object.entries(r.bad)) {
       assert.equal(b.code, "INVALID_PARAMS", `${label}: ${b.shown}`);
       assert.deepEqual(b.sent, [], `${label} sends nothing`);

@@ -1,4 +1,5 @@
-// Every paged list iterated to its end against the emulator, through the built Node package.
+// The list methods' page promise against the emulator, through the built Node package: every list
+// iterated to its end with `for await`, and one page awaited with hasNextPage() / getNextPage().
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { pk, EMULATOR } from "./helpers.mjs";
@@ -15,9 +16,9 @@ function unique(items, key) {
   return new Set(items.map((i) => i[key])).size;
 }
 
-test("iterateMarkets walks all CLOB markets by cursor", async () => {
+test("getMarkets iterated walks all CLOB markets by cursor", async () => {
   const pages = [];
-  const markets = await drain(client.iterateMarkets({ onPage: (info) => pages.push(info) }));
+  const markets = await drain(client.getMarkets(undefined, { onPage: (info) => pages.push(info) }));
   assert.ok(markets.length >= 10_000, `${markets.length} markets`);
   assert.equal(unique(markets, "condition_id"), markets.length);
   assert.equal(pages.at(-1).done, true);
@@ -26,8 +27,8 @@ test("iterateMarkets walks all CLOB markets by cursor", async () => {
   assert.ok(pages.length > 10, "many pages");
 });
 
-test("iterateSamplingMarkets reaches the end", async () => {
-  const markets = await drain(client.iterateSamplingMarkets());
+test("getSamplingMarkets iterated reaches the end", async () => {
+  const markets = await drain(client.getSamplingMarkets());
   assert.ok(markets.length > 0);
   assert.equal(unique(markets, "condition_id"), markets.length);
   const first = await client.getSamplingMarkets();
@@ -35,46 +36,100 @@ test("iterateSamplingMarkets reaches the end", async () => {
 });
 
 for (const [name, params, key, least] of [
-  ["iterateEvents", {}, "id", 2000],
-  ["iterateSeries", {}, "id", 1],
-  ["iterateEventCreators", {}, "id", 1],
-  ["iterateComments", {}, "id", 1],
+  ["getEvents", {}, "id", 2000],
+  ["getSeries", {}, "id", 1],
+  ["getEventCreators", {}, "id", 1],
+  ["getComments", {}, "id", 1],
 ]) {
-  test(`${name} walks every page by offset`, async () => {
+  test(`${name} iterated walks every page by offset`, async () => {
     const items = await drain(client[name](params));
     assert.ok(items.length >= least, `${items.length} items`);
     assert.equal(unique(items, key), items.length, "no duplicates across pages");
   });
 }
 
-test("iterateTrades stops at the route's offset bound or the end", async () => {
-  const trades = await drain(client.iterateTrades({ side: "SELL" }));
+test("getTrades iterated stops at the route's offset bound or the end", async () => {
+  const trades = await drain(client.getTrades({ side: "SELL" }));
   assert.ok(trades.length > 0);
   assert.ok(trades.every((t) => t.side === "SELL"));
   assert.ok(trades.length <= 10_000 + 500);
 });
 
-test("iterateClosedPositions walks a wallet's exits", async () => {
+test("getClosedPositions iterated walks a wallet's exits", async () => {
   const [trade] = await client.getTrades({ limit: 1 });
-  const positions = await drain(client.iterateClosedPositions({ user: trade.proxyWallet }));
+  const positions = await drain(client.getClosedPositions({ user: trade.proxyWallet }));
+  assert.ok(positions.length > 0, "the wallet has closed positions");
   assert.ok(positions.every((p) => p.proxyWallet.toLowerCase() === trade.proxyWallet.toLowerCase()));
 });
 
 test("maxItems bounds an iteration and break stops it", async () => {
-  const some = await drain(client.iterateEvents({ active: true }, { maxItems: 150 }));
+  const some = await drain(client.getEvents({ active: true }, { maxItems: 150 }));
   assert.equal(some.length, 150);
   let seen = 0;
-  for await (const _ of client.iterateMarkets()) {
+  for await (const _ of client.getMarkets()) {
     if (++seen === 3) break;
   }
   assert.equal(seen, 3);
 });
 
-test("an iterable is iterated once, and bad options throw at the call", () => {
-  const iterable = client.iterateSeries();
-  iterable[Symbol.asyncIterator]();
-  assert.throws(() => iterable[Symbol.asyncIterator](), TypeError);
-  assert.throws(() => client.iterateEvents({}, { maxItems: 1.5 }), (e) => e.code === "INVALID_PARAMS" && e.param === "maxItems");
+test("each for await is a fresh iteration, and bad options throw when it starts", async () => {
+  const series = client.getSeries({ limit: 2 }, { maxItems: 3 });
+  const once = await drain(series);
+  const twice = await drain(series);
+  assert.equal(once.length, 3);
+  assert.deepEqual(twice, once);
+  const bad = client.getEvents({}, { maxItems: 1.5 });
+  assert.throws(() => bad[Symbol.asyncIterator](), (e) => e.code === "INVALID_PARAMS" && e.param === "maxItems");
+});
+
+test("an awaited list is one page, sent once however often it is awaited, with the way to the next", async () => {
+  const sent = [];
+  const counting = new pk.Client({ baseUrl: EMULATOR, fetch: (url, init) => (sent.push(url), fetch(url, init)) });
+  const pending = counting.getEvents({ active: true, limit: 5 });
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(sent.length, 0, "nothing is sent before it is awaited or iterated");
+  const first = await pending;
+  const again = await pending;
+  assert.equal(first, again);
+  assert.equal(sent.length, 1);
+  assert.ok(Array.isArray(first) && first.length === 5);
+  assert.deepEqual(Object.keys(first), ["0", "1", "2", "3", "4"], "the page's methods are not enumerable");
+  assert.equal(JSON.stringify(first), JSON.stringify([...first]));
+  assert.equal(first.hasNextPage(), true);
+  const second = await first.getNextPage();
+  assert.equal(second.length, 5);
+  assert.match(sent[1], /offset=5/);
+  assert.ok(second.every((e) => !first.some((f) => f.id === e.id)), "the next page moved on");
+  // The same two pages as one iteration of pages of 5.
+  const iterated = await drain(counting.getEvents({ active: true, limit: 5 }, { maxItems: 10 }));
+  assert.deepEqual(iterated.map((e) => e.id), [...first, ...second].map((e) => e.id));
+});
+
+test("a cursor list's page follows its next_cursor, and the last page has no next", async () => {
+  let page = await client.getMarkets();
+  const first = page.data[0].condition_id;
+  let pages = 1;
+  while (page.hasNextPage()) {
+    page = await page.getNextPage();
+    pages++;
+    assert.ok(pages < 1_000, "the list ends");
+  }
+  assert.ok(pages > 1, `${pages} pages`);
+  assert.ok(["", "LTE="].includes(page.next_cursor), page.next_cursor);
+  assert.notEqual(page.data[0]?.condition_id, first);
+  await assert.rejects(page.getNextPage(), (e) => e.code === "INVALID_PARAMS" && e.param === "getNextPage");
+  const none = await client.getEvents({ limit: 5, tag_slug: "no-such-tag-anywhere" });
+  assert.equal(none.length, 0);
+  assert.equal(none.hasNextPage(), false);
+});
+
+test("an onPage that throws ends the iteration with its error, and a freed client's list throws FREED", async () => {
+  const oops = new Error("onPage failed");
+  await assert.rejects(drain(client.getEvents({ limit: 2 }, { onPage: () => { throw oops; } })), (e) => e === oops);
+  const freed = new pk.Client({ baseUrl: EMULATOR });
+  freed.free();
+  assert.throws(() => freed.getEvents(), (e) => e.code === "FREED");
+  assert.throws(() => pk.Client.prototype.getEvents.call({}), (e) => e.code === "FREED");
 });
 
 test("an AbortSignal stops an iteration with ABORTED and nothing more is fetched", async () => {
@@ -84,7 +139,7 @@ test("an AbortSignal stops an iteration with ABORTED and nothing more is fetched
   let seen = 0;
   let error;
   try {
-    for await (const _ of counting.iterateMarkets({ signal: controller.signal })) {
+    for await (const _ of counting.getMarkets(undefined, { signal: controller.signal })) {
       if (++seen === 150) controller.abort();
     }
   } catch (e) {

@@ -57,6 +57,7 @@ async function inStep(stream, events, asset) {
 before(async () => {
   const page = await (await fetch(`${EMULATOR}/markets`)).json();
   assets = page.data.slice(0, 2).map((m) => m.tokens[0].token_id);
+  assert.equal(assets.length, 2, "two assets to follow");
 });
 beforeEach(() => admin("POST", "/__admin/reset"));
 

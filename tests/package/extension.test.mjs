@@ -1,4 +1,5 @@
-// A Manifest V3 extension built as the README says: the package's web build copied into the extension, the
+// A Manifest V3 extension built as the README says: the package copied into the extension (its browser entry
+// and web build), the
 // README's manifest and background service worker (a module; init on first use, the .wasm from the
 // extension's own URL), loaded into headless Chromium. An extension page asks the worker for a best bid
 // with the README's chrome.runtime.sendMessage snippet, and the worker fetches it from the emulator.
@@ -20,6 +21,12 @@ import {
 } from "./support.mjs";
 
 let context, extensionDir, token, projectDir;
+
+/** The installed package as the README says to copy it: all but the node/, bundler/ and lite/ builds. */
+function copyPackage(from, to) {
+  const skipped = new Set(["node", "bundler", "lite"].map((d) => join(from, d)));
+  cpSync(from, to, { recursive: true, filter: (path) => !skipped.has(path) });
+}
 before(async () => {
   if (SKIP_BROWSER) return;
   const started = performance.now();
@@ -28,7 +35,7 @@ before(async () => {
   token = await discoverToken();
   extensionDir = join(dir, "extension");
   rmSync(extensionDir, { recursive: true, force: true });
-  cpSync(join(dir, "node_modules", "predictkit", "web"), join(extensionDir, "predictkit"), { recursive: true });
+  copyPackage(join(dir, "node_modules", "predictkit"), join(extensionDir, "predictkit"));
   writeFiles(extensionDir, {
     "manifest.json": readmeBlock("extension-manifest", undefined, "json"),
     "background.js": readmeBlock("extension", EMULATOR),
@@ -230,7 +237,7 @@ test("an MV3 service worker keeps a verified market stream through 35 s of silen
   for (const [name, stream] of [["stream", true], ["idle", false]]) {
     const dir = join(projectDir, `${name}-extension`);
     rmSync(dir, { recursive: true, force: true });
-    cpSync(join(projectDir, "node_modules", "predictkit", "web"), join(dir, "predictkit"), { recursive: true });
+    copyPackage(join(projectDir, "node_modules", "predictkit"), join(dir, "predictkit"));
     writeFiles(dir, {
       // The README's manifest as it is: its host permission for 127.0.0.1 is all the stream needs (Chromium
       // applies no host permission to WebSockets; the emulator accepts any Origin).

@@ -22,6 +22,15 @@ before(async () => {
     "app.js": TOKEN_FROM_QUERY + readmeBlock("page", EMULATOR),
     // Workers have no import maps: the worker imports the entry by its path, as the README says.
     "worker.js": readmeBlock("worker", EMULATOR).replace('from "predictkit"', 'from "./node_modules/predictkit/index.mjs"'),
+    // The README's lite block, in a page with an import map for `predictkit/lite`.
+    "lite-readme.html": `<!doctype html>
+<meta charset="utf-8">
+<title>PredictKit lite, as the README shows</title>
+<script type="importmap">{ "imports": { "predictkit/lite": "./node_modules/predictkit/lite.mjs" } }</script>
+<script type="module">
+${TOKEN_FROM_QUERY}${readmeBlock("lite", EMULATOR)}
+</script>
+`,
     // The reading build (`predictkit/lite`): the same Client and OrderBook, without streaming and trading.
     "lite.html": `<!doctype html>
 <meta charset="utf-8">
@@ -86,6 +95,11 @@ test("a plain page with an import map uses the package as the README shows", { s
   assert.ok(bestAsk.price > bestBid.price, JSON.stringify(bestAsk));
   assert.ok(server.requests.includes("/node_modules/predictkit/web/predictkit_bg.wasm"), server.requests.join("\n"));
   timed("plain page", started);
+});
+
+test("the README's predictkit/lite block runs in a page", { skip: SKIP_BROWSER }, async () => {
+  const [bestBid] = await firstConsoleMessage(`/lite-readme.html?token=${token.tokenId}`);
+  assert.deepEqual(bestBid, expectedBestBid(token.book));
 });
 
 test("a page loads predictkit/lite: reads, books and math, no streaming or trading, and less to download", { skip: SKIP_BROWSER }, async () => {

@@ -189,23 +189,46 @@ export function expectedBestBid(book) {
   return { price, size: Math.round(size * 1e6) / 1e6 };
 }
 
+/** The line of README.md at which `index` is. */
+const lineAt = (text, index) => text.slice(0, index).split("\n").length;
+
 /**
- * The README's fenced code blocks: `{ lang, tags, code, line }`. A block's info string is its language
- * followed by tags, e.g. ```js extension.
+ * The README's fenced code blocks: `{ lang, tags, code, line, output, outputLine }`. A block's info string
+ * is its language followed by tags, e.g. ```js extension. `output` is the list of lines of the
+ * `<!-- output … -->` comment right after the block (blank lines between allowed), which states what the
+ * block prints (see tests/js/readme.test.mjs), and `outputLine` the line that comment starts on; both are
+ * undefined when the block has none.
  */
 export function readmeBlocks() {
   const text = readFileSync(join(REPO, "README.md"), "utf8");
   const blocks = [];
   const fence = /^```(\S*)([^\n]*)\n([\s\S]*?)^```\s*$/gm;
+  const output = /\s*^<!-- output[ \t]*\n([\s\S]*?)^-->[ \t]*$/my;
   for (let m; (m = fence.exec(text));) {
-    blocks.push({
+    const block = {
       lang: m[1],
       tags: m[2].trim().split(/\s+/).filter(Boolean),
       code: m[3],
-      line: text.slice(0, m.index).split("\n").length,
-    });
+      line: lineAt(text, m.index),
+      output: undefined,
+      outputLine: undefined,
+    };
+    output.lastIndex = fence.lastIndex;
+    const o = output.exec(text);
+    if (o) {
+      block.output = o[1] === "" ? [] : o[1].replace(/\n$/, "").split("\n");
+      block.outputLine = lineAt(text, o.index + o[0].indexOf("<!--"));
+      fence.lastIndex = output.lastIndex;
+    }
+    blocks.push(block);
   }
   return blocks;
+}
+
+/** The lines of README.md that open an `<!-- output` comment, attached to a block or not. */
+export function readmeOutputLines() {
+  const text = readFileSync(join(REPO, "README.md"), "utf8");
+  return [...text.matchAll(/^<!-- output\b/gm)].map((m) => lineAt(text, m.index));
 }
 
 /** The one README block of a language with a tag, with the README's base URL replaced by `baseUrl` when given. */

@@ -20,6 +20,7 @@ test("the tarball holds the entry files and the four builds, and every exports t
   const { stdout } = await run("tar", ["-tzf", tgz]);
   const files = new Set(stdout.trim().split("\n").map((f) => f.replace(/^package\//, "")));
   const manifest = packageJson();
+  assert.ok(manifest.files.length > 0, "package.json lists its files");
   for (const entry of manifest.files) {
     if (entry.endsWith("/")) {
       for (const name of ["predictkit.js", "predictkit.d.ts", "predictkit_bg.wasm"]) {
@@ -32,6 +33,7 @@ test("the tarball holds the entry files and the four builds, and every exports t
   const targets = [];
   const collect = (value) => (typeof value === "string" ? targets.push(value) : Object.values(value).forEach(collect));
   collect(manifest.exports);
+  assert.ok(targets.length > 0, "package.json names exports targets");
   for (const target of [...targets, manifest.main, manifest.types]) {
     assert.ok(files.has(target.replace(/^\.\//, "")), `${target} (named by package.json) is packed`);
   }

@@ -23,7 +23,7 @@ export async function typecheckAccount(client: Client): Promise<void> {
   const filter: OpenOrdersParams = { id: "0xabc", market: CONDITION, asset_id: TOKEN, next_cursor: "MA==" };
   const orders: Page<Order> = await client.getOpenOrders(filter);
   const more: Page<Order> = await client.getOpenOrders({ next_cursor: orders.next_cursor });
-  for await (const order of client.iterateOpenOrders({ market: CONDITION }, { maxItems: 100 })) {
+  for await (const order of client.getOpenOrders({ market: CONDITION }, { maxItems: 100 })) {
     const o: Order = order;
     void o;
   }
@@ -39,7 +39,7 @@ export async function typecheckAccount(client: Client): Promise<void> {
     next_cursor: "MA==",
   };
   const userTrades: Page<UserTrade> = await client.getUserTrades(tradeFilter);
-  for await (const trade of client.iterateUserTrades({ market: CONDITION }, {})) {
+  for await (const trade of client.getUserTrades({ market: CONDITION }, {})) {
     const t: UserTrade = trade;
     void t;
   }

@@ -15,7 +15,9 @@ import type {
   Event,
   EventCreator,
   FeeRate,
-  IterateOptions,
+  PageOptions,
+  PagePromise,
+  Paged,
   MidpointResult,
   OrderBook,
   OrderBookSummary,
@@ -193,8 +195,21 @@ export async function typecheck(client: Client): Promise<void> {
   });
   const points: PriceHistoryPoint[] | undefined = batch.history[TOKEN];
 
+  // A list method's page: the service's answer with the way to the next page.
+  const eventsPage: Paged<Event[], Event> = await client.getEvents({ limit: 5 });
+  const firstEvent: Event | undefined = eventsPage[0];
+  if (eventsPage.hasNextPage()) {
+    const nextEvents: Event[] = await eventsPage.getNextPage();
+    void nextEvents;
+  }
+  const clobPromise: PagePromise<Page<ClobMarket>, ClobMarket> = client.getMarkets();
+  const clobPage = await clobPromise;
+  const cursor: string = clobPage.next_cursor;
+  const clobNext: Page<ClobMarket> = await clobPage.getNextPage();
+  void [firstEvent, cursor, clobNext];
+
   // Iteration.
-  const progress: IterateOptions = {
+  const progress: PageOptions = {
     onPage: (page: PageInfo) => {
       const cursor: string | undefined = page.nextCursor;
       void [page.page, page.items, page.total, page.done, cursor];
@@ -205,35 +220,35 @@ export async function typecheck(client: Client): Promise<void> {
     maxRetries: 1,
     extraQuery: { featured: true },
   };
-  for await (const trade of client.iterateTrades({ user: USER }, progress)) {
+  for await (const trade of client.getTrades({ user: USER }, progress)) {
     const t: Trade = trade;
     void t;
   }
-  for await (const position of client.iterateClosedPositions({ user: USER, sortBy: "REALIZEDPNL" }, {})) {
+  for await (const position of client.getClosedPositions({ user: USER, sortBy: "REALIZEDPNL" }, {})) {
     const p: ClosedPosition = position;
     void p;
   }
-  for await (const c of client.iterateComments({ parent_entity_type: "Series", parent_entity_id: "7" }, { maxItems: 10 })) {
+  for await (const c of client.getComments({ parent_entity_type: "Series", parent_entity_id: "7" }, { maxItems: 10 })) {
     const x: Comment = c;
     void x;
   }
-  for await (const s of client.iterateSeries({}, {})) {
+  for await (const s of client.getSeries({}, {})) {
     const x: Series = s;
     void x;
   }
-  for await (const e of client.iterateEvents({ active: true }, { maxItems: 500 })) {
+  for await (const e of client.getEvents({ active: true }, { maxItems: 500 })) {
     const x: Event = e;
     void x;
   }
-  for await (const c of client.iterateEventCreators({}, {})) {
+  for await (const c of client.getEventCreators({}, {})) {
     const x: EventCreator = c;
     void x;
   }
-  for await (const m of client.iterateMarkets({ onPage: ({ total }) => void total })) {
+  for await (const m of client.getMarkets(undefined, { onPage: ({ total }) => void total })) {
     const x: ClobMarket = m;
     void x;
   }
-  for await (const m of client.iterateSamplingMarkets({})) {
+  for await (const m of client.getSamplingMarkets(undefined, {})) {
     const x: SamplingMarket = m;
     void x;
   }
@@ -290,9 +305,9 @@ export async function typecheck(client: Client): Promise<void> {
   // @ts-expect-error batch history start_ts is epoch seconds as a number
   await client.getBatchPricesHistory({ markets: [TOKEN], start_ts: "1700000000" });
   // @ts-expect-error maxItems is a number
-  client.iterateEvents({}, { maxItems: "10" });
+  client.getEvents({}, { maxItems: "10" });
   // @ts-expect-error onPage receives PageInfo, whose nextCursor may be absent
-  client.iterateMarkets({ onPage: (page: { nextCursor: string }) => void page });
+  client.getMarkets(undefined, { onPage: (page: { nextCursor: string }) => void page });
 
   // Negative checks: results are not looser than declared.
   // @ts-expect-error a price is a decimal string

@@ -115,3 +115,97 @@ pub async fn admin(method: &str, path: &str, body: Option<&str>) -> JsValue {
     let body = ok(text_fn.call0(&response).unwrap().unchecked_into()).await.as_string().unwrap_or_default();
     JSON::parse(&body).unwrap_or(JsValue::from_str(&body))
 }
+
+/// The client's REST methods by their Rust names, over the binding's single entry (`Client::call_rest`),
+/// as the package's JS defines them (`pkg/client.mjs`): the tests call the binding without the package.
+pub trait Rest {
+    fn rest(&self, name: &str, args: [JsValue; 3]) -> Promise;
+}
+
+impl Rest for Client {
+    fn rest(&self, name: &str, [a, b, c]: [JsValue; 3]) -> Promise {
+        self.call_rest(JsValue::from_str(name), a, b, c)
+    }
+}
+
+fn or_undefined(value: Option<JsValue>) -> JsValue {
+    value.unwrap_or(JsValue::UNDEFINED)
+}
+
+macro_rules! rest_methods {
+    ($($rust:ident => $js:literal ($($arg:ident: $kind:ident),*);)*) => {
+        pub trait RestMethods: Rest {
+            $(
+                #[allow(dead_code)]
+                fn $rust(&self, $($arg: rest_methods!(@type $kind)),*) -> Promise {
+                    let mut args = [JsValue::UNDEFINED, JsValue::UNDEFINED, JsValue::UNDEFINED];
+                    let given = [$(rest_methods!(@value $kind, $arg)),*];
+                    for (slot, value) in args.iter_mut().zip(given) {
+                        *slot = value;
+                    }
+                    self.rest($js, args)
+                }
+            )*
+        }
+        impl RestMethods for Client {}
+
+        /// A list method iterated: the binding's `iterateRest` (`for await` in JS).
+        pub trait Iterate {
+            fn iterate(&self, name: &str, first: Option<JsValue>, options: Option<JsValue>) -> Result<JsValue, JsValue>;
+            fn iterate_open_orders(&self, params: Option<JsValue>, options: Option<JsValue>) -> Result<JsValue, JsValue> {
+                self.iterate("getOpenOrders", params, options)
+            }
+            fn iterate_events(&self, params: Option<JsValue>, options: Option<JsValue>) -> Result<JsValue, JsValue> {
+                self.iterate("getEvents", params, options)
+            }
+            fn iterate_trades(&self, params: Option<JsValue>, options: Option<JsValue>) -> Result<JsValue, JsValue> {
+                self.iterate("getTrades", params, options)
+            }
+            fn iterate_markets(&self, options: Option<JsValue>) -> Result<JsValue, JsValue> {
+                self.iterate("getMarkets", None, options)
+            }
+        }
+
+        impl Iterate for Client {
+            fn iterate(&self, name: &str, first: Option<JsValue>, options: Option<JsValue>) -> Result<JsValue, JsValue> {
+                self.iterate_rest(name.into(), or_undefined(first), or_undefined(options))
+            }
+        }
+    };
+    (@type req) => { JsValue };
+    (@type opt) => { Option<JsValue> };
+    (@value req, $arg:ident) => { $arg };
+    (@value opt, $arg:ident) => { or_undefined($arg) };
+}
+
+rest_methods! {
+    get_ok => "getOk"(options: opt);
+    get_trades => "getTrades"(params: opt, options: opt);
+    get_closed_positions => "getClosedPositions"(params: opt, options: opt);
+    get_comments => "getComments"(params: opt, options: opt);
+    get_comment_replies => "getCommentReplies"(id: req, params: opt, options: opt);
+    get_market_by_slug => "getMarketBySlug"(slug: req, params: opt, options: opt);
+    get_market => "getMarket"(id: req, params: opt, options: opt);
+    get_series => "getSeries"(params: opt, options: opt);
+    get_events => "getEvents"(params: opt, options: opt);
+    get_event_creators => "getEventCreators"(params: opt, options: opt);
+    public_search => "publicSearch"(params: opt, options: opt);
+    get_tags => "getTags"(params: opt, options: opt);
+    get_markets => "getMarkets"(cursor: opt, options: opt);
+    get_sampling_markets => "getSamplingMarkets"(cursor: opt, options: opt);
+    get_clob_market_info => "getClobMarketInfo"(condition_id: req, options: opt);
+    get_order_book => "getOrderBook"(token_id: req, options: opt);
+    get_book => "getBook"(token_id: req, options: opt);
+    get_order_books => "getOrderBooks"(items: req, options: opt);
+    get_prices => "getPrices"(items: req, options: opt);
+    get_price => "getPrice"(token_id: req, side: req, options: opt);
+    get_midpoint => "getMidpoint"(token_id: req, options: opt);
+    get_fee_rate => "getFeeRate"(token_id: req, options: opt);
+    get_prices_history => "getPricesHistory"(params: opt, options: opt);
+    get_batch_prices_history => "getBatchPricesHistory"(params: opt, options: opt);
+    get_open_orders => "getOpenOrders"(params: opt, options: opt);
+    get_order => "getOrder"(id: req, options: opt);
+    cancel_order => "cancelOrder"(order_id: req, options: opt);
+    cancel_market_orders => "cancelMarketOrders"(params: opt, options: opt);
+    get_user_trades => "getUserTrades"(params: opt, options: opt);
+}
