@@ -205,6 +205,43 @@ pub enum Wait {
     InFlight,
 }
 
+/// The shortest sleep for budget. Browsers clamp chained timers to 4 ms or more, so waking for each place
+/// as it frees would pace a queue at 250 requests a second; waking a little later admits every place freed
+/// meanwhile at once.
+pub const MIN_BUDGET_SLEEP_MS: f64 = 10.0;
+/// A request waiting for an answer to free an in-flight place also looks again after this long, in case
+/// an answer came without a notice.
+pub const ANSWER_WAIT_MS: f64 = 1000.0;
+
+/// What a request that could not take its places does next.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Admission {
+    /// Sleep this long, then try again (a place frees then); the wait is told to `onEvent`.
+    Sleep(f64),
+    /// Wait up to this long for an answer to free an in-flight place, then try again.
+    AwaitAnswer(f64),
+    /// `RATE_LIMITED`: it would wait longer than `maxQueueMs`; the wait it would have had, when known.
+    TooLong(Option<f64>),
+}
+
+/// The next step of a request refused by `wait` at `now`, queued since `started`, that may wait at most
+/// `max_queue_ms` in all.
+pub fn admission(wait: Wait, now: f64, started: f64, max_queue_ms: f64) -> Admission {
+    match wait {
+        Wait::Until(at) => {
+            let sleep = (at - now).max(MIN_BUDGET_SLEEP_MS);
+            if now + sleep - started > max_queue_ms {
+                Admission::TooLong(Some(sleep))
+            } else {
+                Admission::Sleep(sleep)
+            }
+        }
+        // Only an answer can free a place: no time is known to report.
+        Wait::InFlight if now - started > max_queue_ms => Admission::TooLong(None),
+        Wait::InFlight => Admission::AwaitAnswer(ANSWER_WAIT_MS),
+    }
+}
+
 impl Default for Budgets {
     fn default() -> Self {
         Self::with_limits(Bucket::ALL.map(Bucket::default_limit))
@@ -372,6 +409,27 @@ mod tests {
         assert!(Limit::new(10.0, 1000.0, "rateLimits.book").is_ok());
         for (r, w) in [(0.0, 1000.0), (1.5, 1000.0), (10.0, 0.0), (10.0, f64::NAN), (f64::INFINITY, 1.0)] {
             assert_eq!(Limit::new(r, w, "rateLimits.book").unwrap_err().param.as_deref(), Some("rateLimits.book"));
+        }
+    }
+
+    #[test]
+    fn admission_sleeps_until_a_place_frees_or_says_too_long() {
+        let inf = f64::INFINITY;
+        // (wait, now, started, maxQueueMs, step)
+        let table = [
+            (Wait::Until(1_500.0), 1_000.0, 1_000.0, inf, Admission::Sleep(500.0)),
+            // Never less than the timer floor, even for a place freeing now or in the past.
+            (Wait::Until(1_002.0), 1_000.0, 1_000.0, inf, Admission::Sleep(MIN_BUDGET_SLEEP_MS)),
+            (Wait::Until(900.0), 1_000.0, 1_000.0, inf, Admission::Sleep(MIN_BUDGET_SLEEP_MS)),
+            // The whole wait counts against maxQueueMs, from when the request was queued.
+            (Wait::Until(1_500.0), 1_000.0, 800.0, 700.0, Admission::Sleep(500.0)),
+            (Wait::Until(1_500.0), 1_000.0, 800.0, 699.0, Admission::TooLong(Some(500.0))),
+            (Wait::InFlight, 1_000.0, 1_000.0, inf, Admission::AwaitAnswer(ANSWER_WAIT_MS)),
+            (Wait::InFlight, 1_000.0, 500.0, 500.0, Admission::AwaitAnswer(ANSWER_WAIT_MS)),
+            (Wait::InFlight, 1_000.0, 499.0, 500.0, Admission::TooLong(None)),
+        ];
+        for (wait, now, started, max, want) in table {
+            assert_eq!(admission(wait, now, started, max), want, "{wait:?} at {now}, since {started}, max {max}");
         }
     }
 }

@@ -8,6 +8,7 @@ mod config;
 mod endpoints;
 mod extra;
 pub mod methods;
+pub mod options;
 mod paging;
 mod params;
 mod request;

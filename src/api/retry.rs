@@ -26,7 +26,12 @@ pub struct RetryPolicy {
 
 impl Default for RetryPolicy {
     fn default() -> Self {
-        Self { max_retries: 2, base_ms: 500.0, cap_ms: 8_000.0, max_retry_after_ms: 60_000.0 }
+        Self {
+            max_retries: super::options::DEFAULT_MAX_RETRIES,
+            base_ms: 500.0,
+            cap_ms: 8_000.0,
+            max_retry_after_ms: 60_000.0,
+        }
     }
 }
 

@@ -8,11 +8,12 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use super::interop::{error_to_js, field, get, is_absent, read_signal, set, to_value};
+use super::interop::{error_to_js, field, get, is_absent, option, read_signal, set};
 use super::transport::{with_request, Answer, Failure, Payload, Transport, Want};
-use crate::api::budget::{buckets, Budgets, Ticket, Wait};
+use crate::api::budget::{admission, buckets, Admission, Budgets, Ticket, Wait};
+use crate::api::options::CallSettings;
 use crate::api::retry::{retry_delay, Outcome, RetryPolicy};
-use crate::api::{with_extra_query, HttpRequest, Params, TimestampUnit, Value};
+use crate::api::{with_extra_query, HttpRequest, Params, TimestampUnit};
 use crate::auth::{missing_credentials, Credentials, HEADER_NAMES};
 use crate::error::{Error, ErrorCode};
 
@@ -52,13 +53,6 @@ extern "C" {
     #[wasm_bindgen(method)]
     fn notify(this: &Notifier);
 }
-
-/// A waiter for an answer also looks again after this long, in case an answer came without a notice.
-const ANSWER_WAIT_MS: f64 = 1000.0;
-/// The shortest sleep for budget. Browsers clamp chained timers to 4 ms or more, so waking for each place
-/// as it frees would pace a queue at 250 requests a second; waking a little later admits every place
-/// freed meanwhile at once.
-const MIN_BUDGET_SLEEP_MS: f64 = 10.0;
 
 /// The settings of one call: the client's, overridden by the call's options.
 #[derive(Clone)]
@@ -112,7 +106,7 @@ pub struct Inner {
 
 impl Inner {
     /// The client's settings for a call, overridden by its `options`
-    /// (`{ signal, timeoutMs, maxRetries, extraQuery }`).
+    /// (`{ signal, timeoutMs, maxRetries, extraQuery }`: the core's `CallSettings`, and the signal).
     pub fn call_options(&self, options: Option<&JsValue>) -> Result<CallOptions, Error> {
         let mut call = CallOptions {
             signal: JsValue::UNDEFINED,
@@ -130,17 +124,10 @@ impl Inner {
         if let Some(signal) = read_signal(&field(options, "signal", "signal")?)? {
             call.signal = signal;
         }
-        if let Some(ms) = read_ms(options, "timeoutMs")? {
-            call.timeout_ms = ms;
-        }
-        if let Some(n) = read_count(options, "maxRetries")? {
-            call.max_retries = n;
-        }
-        match to_value(&field(options, "extraQuery", "extraQuery")?, "extraQuery")? {
-            Value::Undefined | Value::Null => {}
-            Value::Object(fields) => call.extra_query = Params(fields),
-            _ => return Err(Error::invalid("extraQuery", "must be an object of query parameters")),
-        }
+        let settings = CallSettings::read(&mut |name| option(options, name))?;
+        call.timeout_ms = settings.timeout_ms.unwrap_or(call.timeout_ms);
+        call.max_retries = settings.max_retries.unwrap_or(call.max_retries);
+        call.extra_query = settings.extra_query;
         Ok(call)
     }
 
@@ -274,26 +261,19 @@ impl Inner {
         let started = js_sys::Date::now();
         loop {
             let now = js_sys::Date::now();
-            let (wait, for_answer) = match self.try_take(buckets, now) {
+            let wait = match self.try_take(buckets, now) {
                 Ok(ticket) => return Ok(ticket),
-                Err(Wait::Until(at)) => ((at - now).max(MIN_BUDGET_SLEEP_MS), false),
-                Err(Wait::InFlight) => (ANSWER_WAIT_MS, true),
+                Err(wait) => wait,
             };
-            if for_answer {
-                // Only an answer can free a place: wait for one (no time is known to report).
-                if now - started > self.max_queue_ms {
-                    return Err(queue_too_long(request, None));
+            let waited = match admission(wait, now, started, self.max_queue_ms) {
+                Admission::TooLong(wait_ms) => return Err(queue_too_long(request, wait_ms)),
+                Admission::AwaitAnswer(ms) => self.answered.wait(ms, &scope.signal()),
+                Admission::Sleep(ms) => {
+                    self.emit("wait", request, ms, None, 0);
+                    sleep(ms, &scope.signal())
                 }
-                if JsFuture::from(self.answered.wait(wait, &scope.signal())).await.is_err() {
-                    return Err(stopped(scope, request));
-                }
-                continue;
-            }
-            if now + wait - started > self.max_queue_ms {
-                return Err(queue_too_long(request, Some(wait)));
-            }
-            self.emit("wait", request, wait, None, 0);
-            if JsFuture::from(sleep(wait, &scope.signal())).await.is_err() {
+            };
+            if JsFuture::from(waited).await.is_err() {
                 return Err(stopped(scope, request));
             }
         }
@@ -358,49 +338,6 @@ fn stopped(scope: &CallScope, request: &HttpRequest) -> JsValue {
     with_request(&mut e, request);
     error_to_js(&e)
 }
-
-pub(super) fn read_ms(options: &JsValue, key: &'static str) -> Result<Option<f64>, Error> {
-    let value = field(options, key, key)?;
-    if is_absent(&value) {
-        return Ok(None);
-    }
-    match value.as_f64() {
-        Some(ms) if ms > 0.0 && (ms.is_finite() || ms == f64::INFINITY) => Ok(Some(ms)),
-        _ => Err(Error::invalid(key, "must be a positive number of milliseconds (or Infinity)")),
-    }
-}
-
-fn read_count(options: &JsValue, key: &'static str) -> Result<Option<u32>, Error> {
-    let value = field(options, key, key)?;
-    if is_absent(&value) {
-        return Ok(None);
-    }
-    match value.as_f64() {
-        Some(n) if n.fract() == 0.0 && (0.0..=100.0).contains(&n) => Ok(Some(n as u32)),
-        _ => Err(Error::invalid(key, "must be a whole number from 0 to 100")),
-    }
-}
-
-/// Reads the client-wide settings shared with per-call options.
-pub fn read_client_settings(options: &JsValue) -> Result<(f64, u32, f64, u32), Error> {
-    let timeout = read_ms(options, "timeoutMs")?.unwrap_or(15_000.0);
-    let retries = read_count(options, "maxRetries")?.unwrap_or(RetryPolicy::default().max_retries);
-    let queue = read_ms(options, "maxQueueMs")?.unwrap_or(f64::INFINITY);
-    let concurrency = field(options, "maxConcurrency", "maxConcurrency")?;
-    let concurrency = if is_absent(&concurrency) {
-        DEFAULT_MAX_CONCURRENCY
-    } else {
-        match concurrency.as_f64() {
-            Some(n) if n.fract() == 0.0 && (1.0..=10_000.0).contains(&n) => n as u32,
-            _ => return Err(Error::invalid("maxConcurrency", "must be a whole number from 1 to 10000")),
-        }
-    };
-    Ok((timeout, retries, queue, concurrency))
-}
-
-/// Requests of one client in flight at once. Browsers open a handful of connections per origin and fail
-/// requests outright when thousands are pending; more than this gains nothing.
-pub const DEFAULT_MAX_CONCURRENCY: u32 = 64;
 
 /// Counts a request as queued for its scope while it lives.
 struct Queued<'a> {

@@ -8,16 +8,16 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::book::OrderBook;
-use super::call::{read_client_settings, Decode, Gate, Inner, Notifier};
+use super::call::{Decode, Gate, Inner, Notifier};
 use super::interop::{
-    field, get, is_absent, opt_string, promise, read_opt_str, read_params, read_str, rejected, req_string, set,
+    field, get, is_absent, opt_string, option, promise, read_opt_str, read_params, read_str, rejected, req_string, set,
     to_value,
 };
 use super::pages::iterate;
 use super::signing::read_credentials;
 use super::transport::{BaseUrls, Payload, Transport, Want};
-use crate::api::budget::{Bucket, Budgets, Limit};
 use crate::api::methods::{endpoint, Answer, Args, Endpoint, ENDPOINTS};
+use crate::api::options::ClientSettings;
 use crate::api::retry::RetryPolicy;
 use crate::api::{self, base_url, clock, HttpRequest, Paging, Params, TimestampUnit, Value};
 use crate::error::Error;
@@ -340,20 +340,13 @@ fn read_options(options: &JsValue) -> Result<Inner, Error> {
         None => TimestampUnit::default(),
     };
 
-    let (timeout_ms, max_retries, max_queue_ms, max_in_flight) = read_client_settings(options)?;
-    let budgets = read_rate_limits(&field(options, "rateLimits", "rateLimits")?)?;
+    let settings = ClientSettings::read(&mut |name| option(options, name))?;
+    let budgets = api::options::rate_limits(&option(options, "rateLimits")?)?;
     let on_event = field(options, "onEvent", "onEvent")?;
     let on_event = if is_absent(&on_event) {
         None
     } else {
         Some(on_event.dyn_into::<Function>().map_err(|_| Error::invalid("onEvent", "must be a function"))?)
-    };
-
-    let offset = field(options, "clockOffsetMs", "clockOffsetMs")?;
-    let clock_offset_ms = match offset.as_f64() {
-        Some(ms) if ms.is_finite() && ms.abs() <= 86_400_000.0 => ms,
-        _ if is_absent(&offset) => 0.0,
-        _ => return Err(Error::invalid("clockOffsetMs", "must be a number of milliseconds within a day")),
     };
 
     Ok(Inner {
@@ -362,53 +355,16 @@ fn read_options(options: &JsValue) -> Result<Inner, Error> {
         #[cfg(feature = "trade")]
         trading,
         timestamp_unit,
-        clock_offset_ms: Cell::new(clock_offset_ms),
+        clock_offset_ms: Cell::new(settings.clock_offset_ms),
         budgets: RefCell::new(budgets),
         gate: Gate::new(),
         answered: Notifier::new(),
         in_flight: Cell::new(0),
-        max_in_flight,
+        max_in_flight: settings.max_concurrency,
         queued: RefCell::new(Vec::new()),
-        policy: RetryPolicy { max_retries, ..RetryPolicy::default() },
-        timeout_ms,
-        max_queue_ms,
+        policy: RetryPolicy { max_retries: settings.max_retries, ..RetryPolicy::default() },
+        timeout_ms: settings.timeout_ms,
+        max_queue_ms: settings.max_queue_ms,
         on_event,
     })
-}
-
-/// `rateLimits`: absent for the interface's §8 table, `false` for none, or per scope
-/// `{ requests, windowMs }` or `false` over the defaults.
-fn read_rate_limits(value: &JsValue) -> Result<Budgets, Error> {
-    if is_absent(value) {
-        return Ok(Budgets::default());
-    }
-    if value.as_bool() == Some(false) {
-        return Ok(Budgets::unlimited());
-    }
-    if !value.is_object() {
-        return Err(Error::invalid("rateLimits", "must be false or an object of scopes"));
-    }
-    let mut budgets = Budgets::default();
-    let Value::Object(scopes) = to_value(value, "rateLimits")? else {
-        return Err(Error::invalid("rateLimits", "must be false or an object of scopes"));
-    };
-    for (name, limit) in scopes {
-        let Some(bucket) = Bucket::from_name(&name) else {
-            return Err(Error::invalid_owned(&format!("rateLimits.{name}"), "is not a rate-limit scope"));
-        };
-        let limit = match limit {
-            Value::Bool(false) => None,
-            Value::Object(fields) => {
-                let fields = Params(fields);
-                let number = |key| match fields.get(key) {
-                    Value::Number(n) => *n,
-                    _ => f64::NAN,
-                };
-                Some(Limit::new(number("requests"), number("windowMs"), "rateLimits")?)
-            }
-            _ => Some(Limit::new(f64::NAN, f64::NAN, "rateLimits")?),
-        };
-        budgets.set(bucket, limit);
-    }
-    Ok(budgets)
 }

@@ -34,6 +34,11 @@ extern "C" {
 /// Nesting read from a params value; deeper values are left as `Value::Other`, which every rule refuses.
 const MAX_DEPTH: u32 = 4;
 
+/// The value of an options object's field `name` as the core's [`Value`] (what the core's option rules read).
+pub fn option(obj: &JsValue, name: &'static str) -> Result<Value, Error> {
+    to_value(&field(obj, name, name)?, name)
+}
+
 /// A caller's value as the core's [`Value`], read with at most [`MAX_VALUES`] values in all.
 pub fn to_value(value: &JsValue, param: &'static str) -> Result<Value, Error> {
     let mut budget = MAX_VALUES;

@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use super::call::{race_abort, random_salt, read_ms, CallOptions, CallScope, Inner};
+use super::call::{race_abort, random_salt, CallOptions, CallScope, Inner};
 use super::client::Client;
 use super::interop::{error_with_cause, field, get, is_absent, promise, read_str, rejected, to_value};
 use super::transport::{Payload, Want};
@@ -74,7 +74,9 @@ pub fn read_trading(options: &JsValue) -> Result<Trading, Error> {
             neg_risk: read("negRiskExchange", "exchanges.negRiskExchange")?,
         })
     };
-    let sign_timeout_ms = read_ms(options, "signTimeoutMs")?.unwrap_or(SIGN_TIMEOUT_MS);
+    let sign_timeout_ms =
+        crate::api::options::milliseconds("signTimeoutMs", &super::interop::option(options, "signTimeoutMs")?)?
+            .unwrap_or(SIGN_TIMEOUT_MS);
     Ok(Trading {
         chain_id,
         signature_type,
