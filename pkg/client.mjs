@@ -33,6 +33,25 @@ export function installMethods(glue) {
 }
 
 /**
+ * `init` and `initSync` of a web build (`glue`): wasm-bindgen's, then the REST methods are defined (they
+ * come from the instantiated module).
+ */
+export function initializers(glue) {
+  return {
+    async init(options) {
+      const exports = await glue.default(options);
+      installMethods(glue);
+      return exports;
+    },
+    initSync(options) {
+      const exports = glue.initSync(options);
+      installMethods(glue);
+      return exports;
+    },
+  };
+}
+
+/**
  * A list method's answer, a Promise of one page that is also an AsyncIterable of every item. Nothing is
  * sent until it is awaited (one page, the same page however often it is awaited) or iterated (every item,
  * from a fresh iteration each time).

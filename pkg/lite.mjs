@@ -3,22 +3,12 @@
 // about two thirds of the size. Call `await init()` once, as with the default entry.
 import * as glue from "./lite/predictkit.js";
 import { guardClasses } from "./guard.mjs";
-import { installMethods } from "./client.mjs";
+import { initializers } from "./client.mjs";
 
 guardClasses(glue);
 export * from "./lite/predictkit.js";
 
 /** Instantiates the module (once; see wasm-bindgen's `init`), then defines the Client's REST methods. */
-export default async function init(options) {
-  const exports = await glue.default(options);
-  installMethods(glue);
-  return exports;
-}
-
-/** `init` for a module already compiled or its bytes, synchronously. */
-export function initSync(options) {
-  const exports = glue.initSync(options);
-  installMethods(glue);
-  return exports;
-}
+const { init, initSync } = initializers(glue);
+export { init as default, initSync };
 export { ROUNDING_CONFIG } from "./rounding-config.mjs";

@@ -6,6 +6,7 @@ pub mod draft;
 pub mod eip712;
 pub mod keys;
 pub mod order;
+pub mod settings;
 
 /// A whole number's decimal text, without `core::fmt` (which would add kilobytes to the wasm).
 pub fn decimal(n: u64) -> String {

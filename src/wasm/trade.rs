@@ -21,6 +21,7 @@ use crate::trade::keys::{credentials_from_answer, ClobAuth};
 use crate::trade::order::{
     self, order_body, orders_body, Exchanges, Order, Placement, SignatureType, Version, MAX_BATCH,
 };
+use crate::trade::settings::TradingSettings;
 
 /// The client's trading settings and what it has learnt of the service.
 pub struct Trading {
@@ -39,50 +40,16 @@ pub struct Trading {
     fees: RefCell<Vec<(String, u64)>>,
 }
 
-/// How long a signer may take by default: a person reads and approves the request in a wallet.
-const SIGN_TIMEOUT_MS: f64 = 300_000.0;
-
 /// Reads `chainId` (default 137), `signatureType`, `funder`, `exchanges: { exchange, negRiskExchange }` and
-/// `signTimeoutMs`.
+/// `signTimeoutMs` by the core's rules (`TradingSettings`).
 pub fn read_trading(options: &JsValue) -> Result<Trading, Error> {
-    let chain = field(options, "chainId", "chainId")?;
-    let chain_id = match chain.as_f64() {
-        Some(n) if n.fract() == 0.0 && (1.0..=4_294_967_295.0).contains(&n) => n as u64,
-        _ if is_absent(&chain) => 137,
-        _ => return Err(Error::invalid("chainId", "must be a whole number (137 for Polygon, 80002 for Amoy)")),
-    };
-    let signature_type =
-        SignatureType::parse(&to_value(&field(options, "signatureType", "signatureType")?, "signatureType")?)?;
-    let funder = field(options, "funder", "funder")?;
-    let funder =
-        if is_absent(&funder) { None } else { Some(Address::parse("funder", &read_str(&funder, "funder", 64)?)?) };
-    if signature_type != SignatureType::Eoa && funder.is_none() {
-        return Err(Error::invalid(
-            "funder",
-            "is required with POLY_PROXY and POLY_GNOSIS_SAFE: the wallet that holds the funds",
-        ));
-    }
-    let ex = field(options, "exchanges", "exchanges")?;
-    let exchanges = if is_absent(&ex) {
-        None
-    } else {
-        let read = |key: &str, param: &'static str| -> Result<Address, Error> {
-            Address::parse(param, &read_str(&field(&ex, key, param)?, param, 64)?)
-        };
-        Some(Exchanges {
-            exchange: read("exchange", "exchanges.exchange")?,
-            neg_risk: read("negRiskExchange", "exchanges.negRiskExchange")?,
-        })
-    };
-    let sign_timeout_ms =
-        crate::api::options::milliseconds("signTimeoutMs", &super::interop::option(options, "signTimeoutMs")?)?
-            .unwrap_or(SIGN_TIMEOUT_MS);
+    let settings = TradingSettings::read(&mut |name| super::interop::option(options, name))?;
     Ok(Trading {
-        chain_id,
-        signature_type,
-        funder,
-        exchanges,
-        sign_timeout_ms,
+        chain_id: settings.chain_id,
+        signature_type: settings.signature_type,
+        funder: settings.funder,
+        exchanges: settings.exchanges,
+        sign_timeout_ms: settings.sign_timeout_ms,
         version: Cell::new(None),
         markets: RefCell::new(Vec::new()),
         fees: RefCell::new(Vec::new()),

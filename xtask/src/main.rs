@@ -45,9 +45,9 @@ struct SizeBudget {
 }
 
 const SIZE_BUDGETS: [SizeBudget; 4] = [
-    SizeBudget { dir: "web", ceiling: 154_000, target: 80_000 },
-    SizeBudget { dir: "bundler", ceiling: 154_000, target: 80_000 },
-    SizeBudget { dir: "node", ceiling: 154_000, target: 80_000 },
+    SizeBudget { dir: "web", ceiling: 155_000, target: 80_000 },
+    SizeBudget { dir: "bundler", ceiling: 155_000, target: 80_000 },
+    SizeBudget { dir: "node", ceiling: 155_000, target: 80_000 },
     SizeBudget { dir: "lite", ceiling: 103_000, target: 60_000 },
 ];
 
