@@ -216,3 +216,37 @@ test("a batch of orders is placed in one request; a version change is followed o
   const e = await rejectsWith(assert, client.postOrder(signed[0]), "API");
   assert.match(e.body, /order_version_mismatch|duplicate/);
 });
+
+test("viem and ethers signers (the real libraries, with development keys) create keys and place orders the service accepts", async () => {
+  const { privateKeyToAccount } = await import("viem/accounts");
+  const { createWalletClient, http } = await import("viem");
+  const { polygonAmoy } = await import("viem/chains");
+  const { Wallet } = await import("ethers");
+  const { viemSigner, ethersSigner } = await import(`${PKG_DIR}/signers.mjs`);
+  // Development keys #2 and #3 of the local chains' well-known set (the emulator's wallet holds the same).
+  const viemAccount = privateKeyToAccount("0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a");
+  const wallet = new Wallet("0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6");
+  // A viem wallet client (its transport is never used: typed data is signed by the local account).
+  const walletClient = createWalletClient({ account: viemAccount, chain: polygonAmoy, transport: http("http://127.0.0.1:9") });
+  const signers = [
+    ["viem account", viemSigner(viemAccount)],
+    ["viem wallet client", viemSigner(walletClient)],
+    ["ethers Wallet", await ethersSigner(wallet)],
+  ];
+  assert.equal(signers[0][1].address, "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC");
+  assert.equal(signers[2][1].address, "0x90F79bf6EB2c4f870365E785982E1f101E93b906");
+  const price = Math.round((market.bestBid + 0.01) * 100) / 100;
+  for (const [name, signer] of signers) {
+    await admin("POST", "/__admin/reset");
+    const client = newClient();
+    const key = await client.createOrDeriveApiKey(signer);
+    assert.equal(key.address, signer.address, name);
+    const placed = await client.placeOrder({ tokenId: market.tokenId, side: "BUY", price, size: 5 }, signer);
+    assert.equal(placed.success, true, `${name}: ${placed.errorMsg}`);
+    assert.equal(placed.status, "live", name);
+    const open = await client.getOpenOrders();
+    assert.deepEqual(open.data.map((o) => o.id), [placed.orderID], name);
+  }
+  // A signer whose library signs something else than the document it was handed would be refused above:
+  // the service recovers the signer from its own hash of the order (emulator/src/trading/typed_data.rs).
+});
