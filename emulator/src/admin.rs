@@ -25,6 +25,7 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/__admin/accounts", get(accounts))
         .route("/__admin/info", get(info))
         .route("/__admin/version", post(set_version))
+        .route("/__admin/clock", post(advance_clock))
         .route("/__admin/stream", get(stream_sockets))
         .route("/__admin/stream/tick", post(stream_tick))
         .route("/__admin/stream/faults", get(list_stream_faults).post(add_stream_fault).delete(clear_stream_faults))
@@ -131,6 +132,17 @@ async fn set_version(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
         };
     app.trading.set_version(version);
     ok_json(&json!({ "version": version_number(version) }))
+}
+
+/// `POST /__admin/clock {"advanceSecs": n}`: moves the orders' clock ahead (GTD orders expire by it) until the
+/// next reset; answers how far ahead it is.
+async fn advance_clock(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
+    let value: Value = serde_json::from_slice(&body)
+        .map_err(|_| ApiError::bad("body must be a JSON object {\"advanceSecs\": whole seconds}"))?;
+    let Some(secs) = value.get("advanceSecs").and_then(Value::as_u64) else {
+        return Err(ApiError::bad("advanceSecs must be a whole number of seconds"));
+    };
+    ok_json(&json!({ "aheadSecs": app.trading.advance_clock(secs) }))
 }
 
 async fn accounts(State(app): State<Arc<App>>) -> ApiResult {

@@ -217,6 +217,35 @@ test("a batch of orders is placed in one request; a version change is followed o
   assert.match(e.body, /order_version_mismatch|duplicate/);
 });
 
+test("a GTD order rests until its expiration, then leaves the book and the account's orders", async () => {
+  const client = newClient();
+  const signer = walletSigner(provider, accounts[0]);
+  await client.createApiKey(signer);
+  const low = Math.round((market.bestBid - 0.02) * 100) / 100;
+  const sizeAt = async (price) =>
+    (await client.getOrderBook(market.tokenId)).bids.filter((l) => Number(l.price) === price).reduce((n, l) => n + Number(l.size), 0);
+  const restingBefore = await sizeAt(low);
+  const expiration = Math.floor(Date.now() / 1000) + 90;
+  const draft = await client.buildOrder({ tokenId: market.tokenId, side: "BUY", price: low, size: 5, orderType: "GTD", expiration });
+  assert.equal(draft.expiration, String(expiration));
+  const placed = await client.postOrder(await client.signOrder(draft, signer), "GTD");
+  assert.equal(placed.success, true, placed.errorMsg);
+  assert.deepEqual((await client.getOpenOrders()).data.map((o) => [o.id, o.order_type, o.expiration]), [
+    [placed.orderID, "GTD", String(expiration)],
+  ]);
+  assert.equal(await sizeAt(low), restingBefore + 5, "the order rests on the book");
+  // Ninety seconds later (the emulator's order clock moved ahead): expired, gone from the account and the book.
+  await admin("POST", "/__admin/clock", { advanceSecs: 91 });
+  assert.deepEqual((await client.getOpenOrders()).data, []);
+  const { order } = await client.getOrder(placed.orderID);
+  assert.equal(order.status, "CANCELED", "an expired order reads as canceled");
+  assert.equal(await sizeAt(low), restingBefore, "and left the book");
+  // An expiration less than a minute ahead is refused locally, with nothing sent.
+  const before = (await orderRequests()).length;
+  await rejectsWith(assert, client.buildOrder({ tokenId: market.tokenId, side: "BUY", price: low, size: 5, orderType: "GTD", expiration: Math.floor(Date.now() / 1000) + 30 }), "INVALID_PARAMS");
+  assert.equal((await orderRequests()).length, before);
+});
+
 test("viem and ethers signers (the real libraries, with development keys) create keys and place orders the service accepts", async () => {
   const { privateKeyToAccount } = await import("viem/accounts");
   const { createWalletClient, http } = await import("viem");

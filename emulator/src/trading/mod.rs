@@ -16,8 +16,9 @@ pub mod precision;
 mod typed_data;
 pub(crate) mod wallet;
 
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use axum::routing::{get, post};
 use axum::Router;
@@ -37,11 +38,19 @@ pub(crate) struct Trading {
     version: AtomicU8,
     /// The orders placed and their trades.
     pub ledger: Mutex<ledger::Ledger>,
+    /// How far the orders' clock (GTD expirations) runs ahead of the real one, in seconds
+    /// (`POST /__admin/clock`), so that tests need not wait for an order to expire.
+    clock_ahead_secs: AtomicU64,
 }
 
 impl Trading {
     pub fn new(chain_id: u64) -> Self {
-        Self { chain_id, version: AtomicU8::new(2), ledger: Mutex::new(ledger::Ledger::default()) }
+        Self {
+            chain_id,
+            version: AtomicU8::new(2),
+            ledger: Mutex::new(ledger::Ledger::default()),
+            clock_ahead_secs: AtomicU64::new(0),
+        }
     }
 
     pub fn version(&self) -> Version {
@@ -71,6 +80,18 @@ impl Trading {
     pub fn reset(&self) {
         *lock(&self.ledger) = ledger::Ledger::default();
         self.set_version(Version::V2);
+        self.clock_ahead_secs.store(0, Ordering::Relaxed);
+    }
+
+    /// The orders' clock: Unix seconds, moved ahead by `advance_clock`.
+    pub fn now_secs(&self) -> u64 {
+        let real = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+        real.saturating_add(self.clock_ahead_secs.load(Ordering::Relaxed))
+    }
+
+    /// Moves the orders' clock ahead by `secs`; answers how far ahead it now is.
+    pub fn advance_clock(&self, secs: u64) -> u64 {
+        self.clock_ahead_secs.fetch_add(secs, Ordering::Relaxed).saturating_add(secs)
     }
 }
 

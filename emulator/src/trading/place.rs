@@ -4,7 +4,6 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use axum::body::Bytes;
 use axum::extract::State;
@@ -38,10 +37,6 @@ pub const POST_ONLY_CROSSES: &str = "invalid post-only order: order crosses book
 pub const FOK_UNFILLED: &str = "order couldn't be fully filled, FOK orders are fully filled or killed";
 pub const FAK_UNMATCHED: &str = "no orders found to match with FAK order";
 pub const DUPLICATE: &str = "duplicate order";
-
-fn now_secs() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
-}
 
 fn type_text(t: OrderType) -> &'static str {
     match t {
@@ -184,7 +179,7 @@ fn check(app: &App, a: &Account, s: &Submitted) -> Result<Checked, Refusal> {
         return Err(invalid("invalid post-only order: only GTC and GTD orders can be post-only"));
     }
     if s.order_type == OrderType::Gtd {
-        if o.expiration < now_secs() + GTD_MARGIN_SECS {
+        if o.expiration < app.trading.now_secs() + GTD_MARGIN_SECS {
             return Err(invalid(format!(
                 "invalid expiration: a GTD order's expiration must be a time in seconds at least {GTD_MARGIN_SECS} s ahead"
             )));
@@ -420,7 +415,7 @@ pub(crate) fn cancel_placed(app: &App, ledger: &mut Ledger, indices: &[usize]) -
 
 /// Cancels the GTD orders whose expiration has come (called before the routes that read or change orders).
 pub(crate) fn expire(app: &App) {
-    let now = now_secs();
+    let now = app.trading.now_secs();
     let mut ledger = lock(&app.trading.ledger);
     let due: Vec<usize> = (0..ledger.orders.len())
         .filter(|&i| {
