@@ -128,8 +128,11 @@ impl Inner {
     ) -> Result<T, JsValue> {
         let out = RefCell::new(None);
         let decode = |payload: Payload| match payload {
-            Payload::Bytes(bytes) => {
-                *out.borrow_mut() = Some(parse(&bytes)?);
+            Payload::Bytes(mut bytes) => {
+                let parsed = parse(&bytes);
+                // An API-key answer holds the secret and passphrase: the copy in wasm memory is cleared.
+                zeroize::Zeroize::zeroize(&mut bytes);
+                *out.borrow_mut() = Some(parsed?);
                 Ok(JsValue::UNDEFINED)
             }
             Payload::Json(_) => Err(Error::decode("expected a byte body")),

@@ -321,6 +321,64 @@ test("market view: book, depth, history, fee and comments; simulate() agrees wit
   await page.close();
 });
 
+test("order ticket: a preview of the exact amounts, a refusal made locally, then signed with the wallet, placed and in My orders", async () => {
+  const page = await openPage(DESKTOP, "", { stillBooks: true });
+  await firstRendered(page);
+  // An open market on a 0.01 tick whose first outcome has bids.
+  let found;
+  for (const event of await api("/events?active=true&closed=false&limit=20&offset=0")) {
+    for (const market of event.markets.filter((m) => !m.closed)) {
+      const info = await api(`/clob-markets/${market.conditionId}`);
+      const [tokenId] = JSON.parse(market.clobTokenIds);
+      const { bid } = bestOf(await api(`/book?token_id=${tokenId}`));
+      if (info.mts === 0.01 && bid && bid.price >= 0.05) found ??= { market, tokenId, bid };
+    }
+  }
+  assert.ok(found, "an open market on a 0.01 tick with bids");
+  const { market, bid } = found;
+  await page.goto(`${PAGE_URL}#/market/${market.id}`);
+  await marketReady(page);
+
+  // Off the tick: refused locally, and the button stays disabled.
+  await page.fill("#ticket-price", "0.505");
+  await page.fill("#ticket-size", "10");
+  await page.click("#ticket-form button[type=submit]");
+  await page.waitForSelector("#ticket-result.bad");
+  assert.match(await page.textContent("#ticket-result"), /Refused.*price/);
+  assert.equal(await page.isDisabled("#ticket-place"), true);
+
+  // A buy one tick under the best bid rests; its amounts are exact: 10 shares at p cost 10 × p dollars.
+  const price = Math.round((bid.price - 0.01) * 100) / 100;
+  await page.fill("#ticket-price", price.toFixed(2));
+  await page.click("#ticket-form button[type=submit]");
+  await page.waitForFunction(() => /Order/.test(document.querySelector("#ticket-result")?.textContent ?? "") &&
+    !document.querySelector("#ticket-result").classList.contains("bad"));
+  const preview = await page.textContent("#ticket-result");
+  assert.match(preview, new RegExp(`BUY 10 shares at ${price}`));
+  assert.match(preview, new RegExp(`Maker amount${Math.round(price * 100) * 100000} units`), preview);
+  assert.match(preview, /Taker amount10000000 units/);
+  assert.equal(await page.isDisabled("#ticket-place"), false);
+  const posted = () => admin("GET", "/__admin/requests?path=/order").then(({ requests }) => requests.filter((r) => r.method === "POST" && r.path === "/order"));
+  assert.equal((await posted()).length, 0, "nothing is sent before the user signs");
+
+  // Sign and place: the emulator's development wallet signs on a local page; the key is derived first.
+  await page.click("#ticket-place");
+  await page.waitForSelector("#ticket-result.good", { timeout: 15_000 });
+  const answer = await page.textContent("#ticket-result");
+  assert.match(answer, /Placedlive/, answer);
+  const orderId = answer.match(/Order id(0x[0-9a-f]{64})/)?.[1];
+  assert.ok(orderId, answer);
+  assert.equal((await posted()).length, 1);
+
+  // My orders lists it, under the wallet's account.
+  await page.goto(`${PAGE_URL}#/orders`);
+  await page.waitForSelector(`#orders-body tr[data-order-id="${orderId}"]`, { timeout: 15_000 });
+  await shot(page, "ticket-my-orders");
+  assert.deepEqual(page.errors, []);
+  // The one failed request: the wallet had no key yet, so deriving it came first and found none (then it was created).
+  assert.deepEqual(page.failed, ["404 /auth/derive-api-key"]);
+});
+
 test("a real recorded book renders exactly, and an empty-sided book says so", async () => {
   const page = await openPage(DESKTOP, `#/token/${RECORDED_TOKEN}`, { stillBooks: true });
   await marketReady(page);
