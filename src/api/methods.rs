@@ -1,6 +1,6 @@
 //! The client's REST methods as data: each JS method's name, how its arguments become a request, and how
 //! its pages follow one another. The binding exports one entry that looks a method up here, and the
-//! package's JS defines each named method as a call of that entry (`pkg/client.mjs`): adding an endpoint
+//! package's JS defines each named method as a call of that entry (`src/js/package/client.mjs`): adding an endpoint
 //! is a builder in `endpoints.rs`, a row here, and its declaration in `src/wasm/methods.d.ts`.
 
 use super::paging::{Paging, FIRST_CURSOR};

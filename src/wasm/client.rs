@@ -40,7 +40,7 @@ impl Client {
         Ok(Client { inner: Rc::new(read_options(&options)?) })
     }
 
-    /// The REST methods (`pkg/client.mjs` defines one JS method per row): `[name, argument count, list]`.
+    /// The REST methods (`src/js/package/client.mjs` defines one JS method per row): `[name, argument count, list]`.
     #[wasm_bindgen(js_name = restMethods, skip_typescript)]
     pub fn rest_methods() -> Array {
         ENDPOINTS

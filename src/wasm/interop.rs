@@ -293,7 +293,7 @@ pub fn rejected(error: Error) -> Promise {
 }
 
 /// The error of a method called on a `Client` or `OrderBook` after `free()`. The package's entry files
-/// check every method for a freed object (`pkg/guard.mjs`) and throw this, so that no call ever reaches
+/// check every method for a freed object (`src/js/package/guard.mjs`) and throw this, so that no call ever reaches
 /// wasm with a freed handle.
 #[wasm_bindgen(js_name = freedError, skip_typescript)]
 pub fn freed_error() -> JsValue {

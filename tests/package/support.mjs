@@ -46,7 +46,10 @@ export function stagePackage(stage = join(WORK, "stage", "predictkit")) {
   rmSync(stage, { recursive: true, force: true });
   mkdirSync(stage, { recursive: true });
   const topLevel = ["package.json", ...manifest.files.filter((f) => !f.endsWith("/"))];
-  for (const file of topLevel) cpSync(join(COMMITTED, file), join(stage, file));
+  // The entry files are built (minified from src/js/package/) into the package folder; the declarations,
+  // package.json and README are committed in pkg/.
+  const built = (file) => /\.(mjs|cjs)$/.test(file);
+  for (const file of topLevel) cpSync(join(built(file) ? PKG_DIR : COMMITTED, file), join(stage, file));
   // The licences are the repository's own; npm packs them from the package folder.
   for (const licence of ["LICENSE-MIT", "LICENSE-APACHE"]) cpSync(join(REPO, licence), join(stage, licence));
   for (const dir of GENERATED_DIRS) {

@@ -117,7 +117,7 @@ pub async fn admin(method: &str, path: &str, body: Option<&str>) -> JsValue {
 }
 
 /// The client's REST methods by their Rust names, over the binding's single entry (`Client::call_rest`),
-/// as the package's JS defines them (`pkg/client.mjs`): the tests call the binding without the package.
+/// as the package's JS defines them (`src/js/package/client.mjs`): the tests call the binding without the package.
 pub trait Rest {
     fn rest(&self, name: &str, args: [JsValue; 3]) -> Promise;
 }

@@ -45,10 +45,10 @@ struct SizeBudget {
 }
 
 const SIZE_BUDGETS: [SizeBudget; 4] = [
-    SizeBudget { dir: "web", ceiling: 155_000, target: 80_000 },
-    SizeBudget { dir: "bundler", ceiling: 155_000, target: 80_000 },
-    SizeBudget { dir: "node", ceiling: 155_000, target: 80_000 },
-    SizeBudget { dir: "lite", ceiling: 103_000, target: 60_000 },
+    SizeBudget { dir: "web", ceiling: 152_500, target: 80_000 },
+    SizeBudget { dir: "bundler", ceiling: 152_500, target: 80_000 },
+    SizeBudget { dir: "node", ceiling: 152_500, target: 80_000 },
+    SizeBudget { dir: "lite", ceiling: 101_800, target: 60_000 },
 ];
 
 fn root() -> PathBuf {
@@ -173,6 +173,7 @@ fn build() -> Result<bool> {
         }
         done(&format!("build ({})", build.name), t);
     }
+    package_entries()?;
     let mut within = true;
     for budget in &SIZE_BUDGETS {
         // What a page (or Node) loads besides the build: the package's entry files for it.
@@ -214,6 +215,30 @@ fn stamp_of(wasm: &Path) -> Result<String> {
     bytes.hash(&mut hasher);
     // Bump when the bindgen, wasm-opt or minify steps change.
     Ok(format!("steps 2, wasm {} bytes, hash {:016x}\n", bytes.len(), hasher.finish()))
+}
+
+/// The package's entry files (`src/js/package/`: the entries, the REST methods, the guard, the signer
+/// adapters), minified into the package folder: every page loads them, and their comments are for
+/// the people who edit them (2.3 KB gzip of the 4.2 KB they were). Their declarations are written by hand in
+/// pkg/.
+fn package_entries() -> Result<()> {
+    let esbuild = root().join("node_modules").join(".bin").join("esbuild");
+    let sources = root().join("src").join("js").join("package");
+    for entry in std::fs::read_dir(&sources).map_err(|e| format!("cannot list {}: {e}", sources.display()))?.flatten() {
+        let path = entry.path();
+        let Some(name) = path.file_name().and_then(|n| n.to_str()).map(str::to_owned) else { continue };
+        let format = match path.extension().and_then(|x| x.to_str()) {
+            Some("mjs") => "esm",
+            Some("cjs") => "cjs",
+            _ => continue,
+        };
+        cmd(Command::new(&esbuild)
+            .arg(&path)
+            .args(["--minify", "--legal-comments=none", "--log-level=warning", "--target=es2020"])
+            .arg(format!("--format={format}"))
+            .arg(format!("--outfile={}", pkg_dir().join(&name).display())))?;
+    }
+    Ok(())
 }
 
 /// Minifies every generated .js in `dir` (the glue and its snippets) in place. The documentation ships in
