@@ -102,7 +102,8 @@ fn addr(hex: &str) -> Address {
 
 impl Exchanges {
     /// The published exchanges: Polygon (137) and Amoy (80002). The V2 exchanges have the same address on
-    /// both (a deterministic deployment); other chains need `exchanges` in the client's options.
+    /// both (a deterministic deployment; the upstream V2 clients' configurations list the same pair for
+    /// both chains); other chains need `exchanges` in the client's options.
     pub fn known(chain_id: u64, version: Version) -> Option<Self> {
         let (exchange, neg_risk) = match (chain_id, version) {
             (137, Version::V1) => {
