@@ -18,21 +18,12 @@ use crate::error::{Error, ErrorCode};
 use crate::trade::draft::{Draft, Kind, MarketInfo, OrderRequest};
 use crate::trade::eip712::{parse_signature, Address, U256};
 use crate::trade::keys::{credentials_from_answer, ClobAuth};
-use crate::trade::order::{
-    self, order_body, orders_body, Exchanges, Order, Placement, SignatureType, Version, MAX_BATCH,
-};
+use crate::trade::order::{self, order_body, orders_body, Exchanges, Order, Placement, Version, MAX_BATCH};
 use crate::trade::settings::TradingSettings;
 
 /// The client's trading settings and what it has learnt of the service.
 pub struct Trading {
-    pub chain_id: u64,
-    pub signature_type: SignatureType,
-    /// The proxy or Safe wallet that holds the funds (POLY_PROXY, POLY_GNOSIS_SAFE).
-    pub funder: Option<Address>,
-    /// Exchanges named in the options, over the published ones.
-    pub exchanges: Option<Exchanges>,
-    /// How long a signer may take to answer (a person approving in a wallet), in milliseconds.
-    pub sign_timeout_ms: f64,
+    pub settings: TradingSettings,
     version: Cell<Option<Version>>,
     /// Per token: its market's condition id and rules (GET /clob-markets), learnt once.
     markets: RefCell<Vec<(String, String, Rc<MarketInfo>)>>,
@@ -43,13 +34,8 @@ pub struct Trading {
 /// Reads `chainId` (default 137), `signatureType`, `funder`, `exchanges: { exchange, negRiskExchange }` and
 /// `signTimeoutMs` by the core's rules (`TradingSettings`).
 pub fn read_trading(options: &JsValue) -> Result<Trading, Error> {
-    let settings = TradingSettings::read(&mut |name| super::interop::option(options, name))?;
     Ok(Trading {
-        chain_id: settings.chain_id,
-        signature_type: settings.signature_type,
-        funder: settings.funder,
-        exchanges: settings.exchanges,
-        sign_timeout_ms: settings.sign_timeout_ms,
+        settings: TradingSettings::read(&mut |name| super::interop::option(options, name))?,
         version: Cell::new(None),
         markets: RefCell::new(Vec::new()),
         fees: RefCell::new(Vec::new()),
@@ -203,12 +189,16 @@ impl Inner {
     }
 
     fn exchanges(&self, version: Version) -> Result<Exchanges, Error> {
-        self.trading.exchanges.or_else(|| Exchanges::known(self.trading.chain_id, version)).ok_or_else(|| {
-            Error::invalid(
-                "exchanges",
-                "is required: no exchange is published for this chainId (give { exchange, negRiskExchange })",
-            )
-        })
+        self.trading
+            .settings
+            .exchanges
+            .or_else(|| Exchanges::known(self.trading.settings.chain_id, version))
+            .ok_or_else(|| {
+                Error::invalid(
+                    "exchanges",
+                    "is required: no exchange is published for this chainId (give { exchange, negRiskExchange })",
+                )
+            })
     }
 
     /// Builds the draft of an order: version, market rules, price (from the book for a market order
@@ -234,7 +224,7 @@ impl Inner {
         let fee_rate_bps = if version == Version::V1 { self.fee_bps(&req.token_id, call).await? } else { 0 };
         let draft = Draft {
             version,
-            chain_id: self.trading.chain_id,
+            chain_id: self.trading.settings.chain_id,
             exchange: self.exchanges(version)?.for_market(info.rules.neg_risk),
             token_id: req.token_id.clone(),
             side: req.side,
@@ -248,19 +238,19 @@ impl Inner {
     }
 
     async fn sign_draft(&self, draft: &Draft, signer: &Signer, call: &CallOptions) -> Result<(Order, String), JsValue> {
-        if draft.chain_id != self.trading.chain_id {
+        if draft.chain_id != self.trading.settings.chain_id {
             return Err(Error::invalid("order.chainId", "is not this client's chainId").into());
         }
-        let maker = self.trading.signature_type.maker(signer.address, self.trading.funder)?;
+        let maker = self.trading.settings.signature_type.maker(signer.address, self.trading.settings.funder)?;
         let order = draft.order(
             signer.address,
             maker,
-            self.trading.signature_type,
+            self.trading.settings.signature_type,
             random_salt() as u64,
             now_ms(self) as u64,
         )?;
         let domain = order::domain(order.version, draft.chain_id, draft.exchange);
-        let signature = signer.sign(&order.typed_data(&domain), call, self.trading.sign_timeout_ms).await?;
+        let signature = signer.sign(&order.typed_data(&domain), call, self.trading.settings.sign_timeout_ms).await?;
         Ok((order, signature))
     }
 
@@ -284,12 +274,12 @@ impl Inner {
         call: &CallOptions,
     ) -> Result<JsValue, JsValue> {
         let auth = ClobAuth {
-            chain_id: self.trading.chain_id,
+            chain_id: self.trading.settings.chain_id,
             address: signer.address,
             timestamp: crate::trade::decimal((now_ms(self) / 1000.0).floor() as u64),
             nonce,
         };
-        let signature = signer.sign(&auth.typed_data(), call, self.trading.sign_timeout_ms).await?;
+        let signature = signer.sign(&auth.typed_data(), call, self.trading.settings.sign_timeout_ms).await?;
         let credentials = self
             .read(auth.request(create, &signature), call, |body| credentials_from_answer(&signer.address, body))
             .await?;

@@ -15,11 +15,4 @@ exports.viemSigner = signers.viemSigner;
 exports.ethersSigner = signers.ethersSigner;
 
 /** The upstream `ROUNDING_CONFIG` (the same table as `roundingConfig()`). */
-exports.ROUNDING_CONFIG = Object.freeze({
-  "0.1": Object.freeze({ price: 1, size: 2, amount: 3 }),
-  "0.01": Object.freeze({ price: 2, size: 2, amount: 4 }),
-  "0.001": Object.freeze({ price: 3, size: 2, amount: 5 }),
-  "0.0001": Object.freeze({ price: 4, size: 2, amount: 6 }),
-  "0.005": Object.freeze({ price: 3, size: 2, amount: 5 }),
-  "0.0025": Object.freeze({ price: 4, size: 2, amount: 6 }),
-});
+exports.ROUNDING_CONFIG = require("./rounding-config.mjs").ROUNDING_CONFIG;
