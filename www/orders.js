@@ -39,6 +39,8 @@ export function ordersView(ctx) {
   let userStream = null;
   /** The socket went down since it last opened: catch up when it is open again. */
   let streamDown = false;
+  /** The list is read once the user stream is open, so that an order placed meanwhile is in one or the other. */
+  let readOnOpen = false;
   /** Order events that came while the list was loading, applied to it once loaded. */
   let queued = [];
   /** Orders and markets this page is canceling: their CANCELLATION events are not news to the user. */
@@ -402,11 +404,13 @@ export function ordersView(ctx) {
     closeUserStream();
     if (!ctx.account) return;
     streamDown = false;
+    readOnOpen = true;
     let opened = null;
     try {
       opened = ctx.client.userStream([], { onEvent: (event) => onUserEvent(opened, event) });
     } catch (error) {
       pill.set({ status: "unavailable", tone: "bad", label: "Live updates unavailable", detail: ctx.describe(error) });
+      loadOrders({ quiet: true });
       return;
     }
     userStream = opened;
@@ -424,9 +428,12 @@ export function ordersView(ctx) {
     if (source !== userStream) return;
     if (event.event_type === "status") {
       if (event.status === "reconnecting" || event.status === "stalled") streamDown = true;
-      if (event.status === "open" && streamDown) {
+      if (event.status === "open" && (streamDown || readOnOpen)) {
+        // Events sent while the socket was down are lost, and a signed-in account (from the form or from a
+        // wallet that just traded) may have placed orders before it opened: read the list (again).
         streamDown = false;
-        loadOrders({ quiet: true }); // events sent while the socket was down are lost: read the list again
+        readOnOpen = false;
+        loadOrders({ quiet: true });
       }
       renderLive();
     } else if (event.event_type === "error") {
