@@ -10,8 +10,8 @@ use wasm_bindgen::JsCast;
 use super::book::OrderBook;
 use super::call::{Decode, Gate, Inner, Notifier};
 use super::interop::{
-    field, get, is_absent, opt_string, option, promise, read_opt_str, read_params, read_str, rejected, req_string, set,
-    to_value,
+    field, get, is_absent, items, opt_string, option, promise, read_opt_str, read_params, read_str, rejected,
+    req_string, set, to_value,
 };
 use super::pages::iterate;
 use super::signing::read_credentials;
@@ -103,11 +103,12 @@ impl Client {
         } else {
             read_params(Some(&first))?
         };
-        let (items, next_cursor) = match listing.paging {
-            Paging::Cursor => (get(&page, "data"), get(&page, "next_cursor").as_string()),
+        // Through the bounded, catching readers: the page is any value a caller passes.
+        let (list, next_cursor) = match listing.paging {
+            Paging::Cursor => (get(&page, "data"), opt_text(Some(&get(&page, "next_cursor")), "next_cursor")?),
             Paging::Offset { .. } => (page, None),
         };
-        let len = items.dyn_ref::<Array>().map_or(0, |a| a.length() as usize);
+        let len = items(&list, "page")?.map_or(0, |a| a.length() as usize);
         let Some(next) = api::following(&params, listing.paging, len, next_cursor.as_deref()) else {
             if strict.is_truthy() {
                 return Err(Error::invalid("getNextPage", "no page follows this one (see hasNextPage())").into());
@@ -219,7 +220,8 @@ impl Client {
 
 /// The REST method a JS method named.
 fn find(name: &JsValue) -> Result<&'static Endpoint, Error> {
-    name.as_string().as_deref().and_then(endpoint).ok_or_else(|| Error::invalid("method", "is not a REST method"))
+    let not_one = || Error::invalid("method", "is not a REST method");
+    read_str(name, "method", 64).map_err(|_| not_one()).and_then(|name| endpoint(&name).ok_or_else(not_one))
 }
 
 /// A params object of the core as a plain JS object (a page's next params).

@@ -242,6 +242,11 @@ export function makeKit() {
       getTrades: s(2, () => [{ limit: 1 }, req()]),
       getUserTrades: s(2, () => [{}, req()]),
       publicSearch: s(2, () => [{ q: "bitcoin" }, req()]),
+      // The binding's entry for the REST methods (the named methods above are one line of JS over it): every
+      // position, a page included, gets every hostile value.
+      callRest: s(4, () => ["getEvents", { limit: 1 }, req(), undefined]),
+      iterateRest: s(3, () => ["getEvents", { limit: 1 }, { maxItems: 1 }]),
+      nextPageArgument: s(4, () => ["getEvents", { limit: 1 }, [{ id: "1" }], false]),
       syncClock: s(1, () => [req()]),
     };
     const table = {

@@ -132,6 +132,21 @@ test("an onPage that throws ends the iteration with its error, and a freed clien
   assert.throws(() => pk.Client.prototype.getEvents.call({}), (e) => e.code === "FREED");
 });
 
+test("the binding's entries read a method name and a page through bounded readers", async () => {
+  const huge = "x".repeat(2_000_000);
+  const started = performance.now();
+  await assert.rejects(client.callRest(huge, {}, undefined, undefined), (e) => e.code === "INVALID_PARAMS" && e.param === "method");
+  assert.throws(() => client.iterateRest(huge, {}, undefined), (e) => e.code === "INVALID_PARAMS" && e.param === "method");
+  assert.ok(performance.now() - started < 200, "a long name is refused without being copied");
+  const cursorPage = { data: [{}], next_cursor: huge };
+  assert.throws(() => client.nextPageArgument("getMarkets", undefined, cursorPage, false), (e) => e.code === "INVALID_PARAMS" && e.param === "next_cursor");
+  const trap = new Proxy([{}], { get() { throw new Error("hostile length"); } });
+  assert.throws(() => client.nextPageArgument("getEvents", {}, trap, false), (e) => e.code === "INVALID_PARAMS" && e.param === "page");
+  // A genuine page still leads on.
+  assert.deepEqual(client.nextPageArgument("getEvents", { limit: 1 }, [{}], false), { limit: 1, offset: 1 });
+  assert.equal(client.nextPageArgument("getMarkets", undefined, { data: [{}], next_cursor: "MTAw" }, false), "MTAw");
+});
+
 test("an AbortSignal stops an iteration with ABORTED and nothing more is fetched", async () => {
   const sent = [];
   const counting = new pk.Client({ baseUrl: EMULATOR, fetch: (url, init) => (sent.push(url), fetch(url, init)) });

@@ -222,7 +222,6 @@ fn stamp_of(wasm: &Path) -> Result<String> {
 /// the people who edit them (2.3 KB gzip of the 4.2 KB they were). Their declarations are written by hand in
 /// pkg/.
 fn package_entries() -> Result<()> {
-    let esbuild = root().join("node_modules").join(".bin").join("esbuild");
     let sources = root().join("src").join("js").join("package");
     for entry in std::fs::read_dir(&sources).map_err(|e| format!("cannot list {}: {e}", sources.display()))?.flatten() {
         let path = entry.path();
@@ -232,11 +231,7 @@ fn package_entries() -> Result<()> {
             Some("cjs") => "cjs",
             _ => continue,
         };
-        cmd(Command::new(&esbuild)
-            .arg(&path)
-            .args(["--minify", "--legal-comments=none", "--log-level=warning", "--target=es2020"])
-            .arg(format!("--format={format}"))
-            .arg(format!("--outfile={}", pkg_dir().join(&name).display())))?;
+        minify(&path, &pkg_dir().join(&name), &[&format!("--format={format}")])?;
     }
     Ok(())
 }
@@ -244,7 +239,6 @@ fn package_entries() -> Result<()> {
 /// Minifies every generated .js in `dir` (the glue and its snippets) in place. The documentation ships in
 /// the .d.ts, where editors read it; the JS that every page downloads needs none of it.
 fn minify_js(dir: &Path) -> Result<()> {
-    let esbuild = root().join("node_modules").join(".bin").join("esbuild");
     let mut files = Vec::new();
     let mut dirs = vec![dir.to_path_buf()];
     while let Some(d) = dirs.pop() {
@@ -258,12 +252,19 @@ fn minify_js(dir: &Path) -> Result<()> {
         }
     }
     for file in files {
-        cmd(Command::new(&esbuild)
-            .arg(&file)
-            .args(["--minify", "--legal-comments=none", "--log-level=warning", "--allow-overwrite", "--target=es2020"])
-            .arg(format!("--outfile={}", file.display())))?;
+        minify(&file, &file, &["--allow-overwrite"])?;
     }
     Ok(())
+}
+
+/// `from` minified by esbuild into `to` (es2020: the browsers the README lists), without legal comments.
+fn minify(from: &Path, to: &Path, extra: &[&str]) -> Result<()> {
+    let esbuild = root().join("node_modules").join(".bin").join("esbuild");
+    cmd(Command::new(esbuild)
+        .arg(from)
+        .args(["--minify", "--legal-comments=none", "--log-level=warning", "--target=es2020"])
+        .args(extra)
+        .arg(format!("--outfile={}", to.display())))
 }
 
 /// The features Rust enables by default for wasm32-unknown-unknown, which wasm-opt must accept.

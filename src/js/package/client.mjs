@@ -4,6 +4,8 @@
 // promise: await it for one page (with `hasNextPage()` / `getNextPage()`), or iterate it with `for await`
 // for every item. Their declarations are in src/wasm/methods.d.ts and src/wasm/pages.d.ts.
 
+import { live } from "./guard.mjs";
+
 const installed = Symbol("predictkit.methods");
 
 /**
@@ -15,19 +17,17 @@ export function installMethods(glue) {
   if (Object.hasOwn(proto, installed)) return;
   Object.defineProperty(proto, installed, { value: true });
   for (const [name, , list] of glue.Client.restMethods()) {
-    const method = list
-      ? {
-          [name](first, options) {
-            if (!this?.__wbg_ptr) throw glue.freedError();
+    const method = live(
+      list
+        ? function (first, options) {
             return pagePromise(this, name, first, options);
-          },
-        }[name]
-      : {
-          [name](a, b, c) {
-            if (!this?.__wbg_ptr) throw glue.freedError();
+          }
+        : function (a, b, c) {
             return this.callRest(name, a, b, c);
           },
-        }[name];
+      glue,
+    );
+    Object.defineProperty(method, "name", { value: name });
     Object.defineProperty(proto, name, { value: method, writable: true, configurable: true });
   }
 }

@@ -27,7 +27,8 @@ export function guardClasses(glue) {
 
 const guarded = Symbol("predictkit.guarded");
 
-function live(method, glue) {
+/** `method` with the freed-object check of every method (also used for the REST methods, defined later). */
+export function live(method, glue) {
   // Fixed parameters rather than rest and apply: this wraps the book's hot getters.
   return function (a, b, c, d) {
     if (!this?.__wbg_ptr) throw glue.freedError();
