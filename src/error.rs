@@ -108,6 +108,7 @@ pub struct Error {
 }
 
 impl Error {
+    #[inline(never)]
     pub fn new(code: ErrorCode, message: impl Into<Cow<'static, str>>) -> Self {
         Self {
             code,
@@ -122,6 +123,7 @@ impl Error {
     }
 
     /// `INVALID_PARAMS` naming the parameter and the rule it broke: `"token_id: must not be empty"`.
+    #[inline(never)]
     pub fn invalid(param: &'static str, rule: &'static str) -> Self {
         let mut message = String::with_capacity(param.len() + rule.len() + 2);
         message.push_str(param);
@@ -130,6 +132,7 @@ impl Error {
         Self { param: Some(Cow::Borrowed(param)), ..Self::new(ErrorCode::InvalidParams, message) }
     }
 
+    #[inline(never)]
     pub fn decode(message: &'static str) -> Self {
         Self::new(ErrorCode::Decode, message)
     }

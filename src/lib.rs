@@ -27,6 +27,7 @@ pub mod bounds;
 pub mod error;
 pub mod json;
 pub mod stream;
+pub mod text;
 pub mod trade;
 
 #[cfg(target_arch = "wasm32")]

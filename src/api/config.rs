@@ -23,8 +23,8 @@ impl TimestampUnit {
     pub fn format(self, now_ms: f64) -> String {
         let ms = if now_ms.is_finite() && now_ms > 0.0 { now_ms as u64 } else { 0 };
         match self {
-            Self::Millis => ms.to_string(),
-            Self::Seconds => (ms / 1000).to_string(),
+            Self::Millis => crate::text::decimal(ms),
+            Self::Seconds => crate::text::decimal(ms / 1000),
         }
     }
 }
@@ -42,7 +42,9 @@ pub fn base_url(param: &'static str, value: &str) -> Result<String, Error> {
     if value.contains(['?', '#']) || value.chars().any(|c| c.is_whitespace() || c.is_control()) {
         return Err(Error::invalid(param, "must not contain a query, a fragment or white space"));
     }
-    Ok(value.trim_end_matches('/').to_owned())
+    // Bytes, not a `char` pattern: its searcher would add to the wasm.
+    let end = value.bytes().rposition(|b| b != b'/').map_or(0, |i| i + 1);
+    Ok(value.get(..end).unwrap_or(value).to_owned())
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ use super::params::{
 };
 use super::request::{segment, HttpRequest, Method, Scope, Surface};
 use crate::error::Error;
+use crate::text::concat;
 
 /// The most items POST /books and POST /prices take (DESIGN §3).
 pub const MAX_BATCH: usize = 500;
@@ -133,13 +134,13 @@ pub fn comments(params: &Params) -> Result<HttpRequest, Error> {
 /// GET /comments/{id} (§4.4).
 pub fn comment_replies(id: &str, params: &Params) -> Result<HttpRequest, Error> {
     let id = path_text("id", id)?;
-    catalog(format!("/comments/{}", segment(id)), REPLIES, params)
+    catalog(concat(&["/comments/", &segment(id)]), REPLIES, params)
 }
 
 /// GET /markets/slug/{slug} (§4.5).
 pub fn market_by_slug(slug: &str, params: &Params) -> Result<HttpRequest, Error> {
     let slug = path_text("slug", slug)?;
-    catalog(format!("/markets/slug/{}", segment(slug)), CREATOR_ONLY, params)
+    catalog(concat(&["/markets/slug/", &segment(slug)]), CREATOR_ONLY, params)
 }
 
 /// GET /markets/{id} (§4.6): a numeric market id or a condition id.
@@ -148,7 +149,7 @@ pub fn market(id: &str, params: &Params) -> Result<HttpRequest, Error> {
     if !numeric && !super::params::is_condition_id(id) {
         return Err(Error::invalid("id", "must be a numeric market id or a condition id (0x and 64 hex digits)"));
     }
-    catalog(format!("/markets/{id}"), CREATOR_ONLY, params)
+    catalog(concat(&["/markets/", id]), CREATOR_ONLY, params)
 }
 
 /// GET /series (§4.7).
@@ -210,7 +211,7 @@ pub fn clob_market_info(condition_id: &str) -> Result<HttpRequest, Error> {
     if !super::params::is_condition_id(condition_id) {
         return Err(Error::invalid("condition_id", "must be 0x and 64 hex digits"));
     }
-    Ok(HttpRequest::get(Surface::Clob, format!("/clob-markets/{condition_id}")))
+    Ok(HttpRequest::get(Surface::Clob, concat(&["/clob-markets/", condition_id])))
 }
 
 /// GET / — the CLOB surface's health check.
@@ -277,7 +278,7 @@ pub fn midpoint(token: &str) -> Result<HttpRequest, Error> {
 /// GET /fee-rate/{token_id} (§4.17).
 pub fn fee_rate(token: &str) -> Result<HttpRequest, Error> {
     let token = token_id("token_id", token)?;
-    Ok(HttpRequest::get(Surface::Clob, format!("/fee-rate/{token}")))
+    Ok(HttpRequest::get(Surface::Clob, concat(&["/fee-rate/", token])))
 }
 
 /// GET /prices-history (§4.23).

@@ -70,7 +70,7 @@ fn extra_value(value: &Value) -> Option<String> {
     match value {
         Value::Str(s) if s.chars().count() <= MAX_EXTRA_VALUE => Some(s.clone()),
         Value::Bool(b) => Some(if *b { "true" } else { "false" }.to_owned()),
-        Value::Number(n) if n.fract() == 0.0 && n.abs() <= MAX_SAFE_INT as f64 => Some((*n as i64).to_string()),
+        Value::Number(n) if n.fract() == 0.0 && n.abs() <= MAX_SAFE_INT as f64 => Some(crate::text::signed(*n as i64)),
         Value::Number(n) if n.is_finite() && *n >= 0.0 => decimal_text(*n),
         _ => None,
     }

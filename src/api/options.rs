@@ -116,7 +116,10 @@ pub fn rate_limits(value: &Value) -> Result<Budgets, Error> {
     let mut budgets = Budgets::default();
     for (name, limit) in scopes {
         let Some(bucket) = Bucket::from_name(name) else {
-            return Err(Error::invalid_owned(&format!("rateLimits.{name}"), "is not a rate-limit scope"));
+            return Err(Error::invalid_owned(
+                &crate::text::concat(&["rateLimits.", name]),
+                "is not a rate-limit scope",
+            ));
         };
         let limit = match limit {
             Value::Bool(false) => None,

@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 
 use crate::error::Error;
+use crate::text::{concat, decimal, signed};
 
 /// Largest integer a JavaScript number holds exactly.
 pub const MAX_SAFE_INT: i64 = 9_007_199_254_740_991;
@@ -135,7 +136,7 @@ pub fn check(name: &'static str, kind: Kind, value: &Value) -> Result<String, Er
             if *n < min as f64 || *n > max as f64 {
                 return Err(Error::invalid_range(name, min, max));
             }
-            Ok((*n as i64).to_string())
+            Ok(signed(*n as i64))
         }
         (Kind::Int { .. }, _) => Err(Error::invalid(name, "must be a whole number")),
         (Kind::Number { min }, Value::Number(n)) if n.is_finite() => {
@@ -152,7 +153,10 @@ pub fn check(name: &'static str, kind: Kind, value: &Value) -> Result<String, Er
                 return Err(Error::invalid(name, "must not be empty"));
             }
             if s.chars().count() > max {
-                return Err(Error::invalid_owned(name, &format!("must be at most {max} characters")));
+                return Err(Error::invalid_owned(
+                    name,
+                    &concat(&["must be at most ", &decimal(max as u64), " characters"]),
+                ));
             }
             Ok(s.clone())
         }
@@ -190,7 +194,7 @@ pub fn decimal_text(n: f64) -> Option<String> {
         whole += 1;
         frac -= 1_000_000;
     }
-    let mut text = whole.to_string();
+    let mut text = decimal(whole);
     if frac != 0 {
         let mut digits = 6;
         while frac % 10 == 0 {
@@ -198,7 +202,7 @@ pub fn decimal_text(n: f64) -> Option<String> {
             digits -= 1;
         }
         text.push('.');
-        let frac = frac.to_string();
+        let frac = decimal(frac);
         for _ in frac.len()..digits {
             text.push('0');
         }
@@ -283,16 +287,16 @@ impl Error {
     /// `INVALID_PARAMS` for a parameter whose name or rule is only known at run time.
     pub fn invalid_owned(param: &str, rule: &str) -> Self {
         let mut e = Error::invalid("", "");
-        e.message = Cow::Owned(format!("{param}: {rule}"));
+        e.message = Cow::Owned(concat(&[param, ": ", rule]));
         e.param = Some(Cow::Owned(param.to_owned()));
         e
     }
 
     fn invalid_range(param: &'static str, min: i64, max: i64) -> Self {
         let rule = if max == MAX_SAFE_INT {
-            format!("must be at least {min}")
+            concat(&["must be at least ", &signed(min)])
         } else {
-            format!("must be from {min} to {max}")
+            concat(&["must be from ", &signed(min), " to ", &signed(max)])
         };
         Self::invalid_owned(param, &rule)
     }

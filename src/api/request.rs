@@ -165,7 +165,8 @@ impl HttpRequest {
 
 /// One path segment, percent-encoded so that `/`, `?` and `#` in an id cannot change the route.
 pub fn segment(value: &str) -> String {
-    utf8_percent_encode(value, COMPONENT).to_string()
+    // Through `Cow`, not `Display`: `core::fmt` would add to the wasm.
+    std::borrow::Cow::from(utf8_percent_encode(value, COMPONENT)).into_owned()
 }
 
 #[cfg(test)]

@@ -25,7 +25,7 @@ pub fn check_response(
     message.push(' ');
     message.push_str(&request.path);
     message.push_str(" failed with status ");
-    message.push_str(&status.to_string());
+    message.push_str(&crate::text::decimal(u64::from(status)));
     if !text.is_empty() {
         message.push_str(": ");
         message.push_str(&text);

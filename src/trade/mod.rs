@@ -4,13 +4,9 @@
 pub mod amounts;
 pub mod draft;
 pub mod eip712;
+pub mod flow;
 pub mod keys;
 pub mod order;
 pub mod settings;
 
-/// A whole number's decimal text, without `core::fmt` (which would add kilobytes to the wasm).
-pub fn decimal(n: u64) -> String {
-    let mut out = Vec::with_capacity(20);
-    crate::book::fixed::push_digits(n, &mut out);
-    String::from_utf8(out).unwrap_or_default()
-}
+pub use crate::text::decimal;

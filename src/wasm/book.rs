@@ -293,7 +293,9 @@ impl OrderBook {
         let timestamp = match timestamp.filter(|t| !is_absent(t)) {
             None => None,
             Some(t) => Some(match t.as_f64() {
-                Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= 9_007_199_254_740_991.0 => (n as u64).to_string(),
+                Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= 9_007_199_254_740_991.0 => {
+                    crate::text::decimal(n as u64)
+                }
                 _ => read_str(&t, "timestamp", 64)?,
             }),
         };

@@ -21,23 +21,23 @@ use crate::error::{Error, ErrorCode};
 extern "C" {
     fn sleep(ms: f64, signal: &JsValue) -> Promise;
     #[wasm_bindgen(js_name = raceAbort)]
-    pub(super) fn race_abort(promise: &JsValue, signal: &JsValue) -> Promise;
+    fn race_abort(promise: &JsValue, signal: &JsValue) -> Promise;
     fn random() -> f64;
     /// 53 random bits from `crypto.getRandomValues` (an order's salt).
     #[wasm_bindgen(js_name = randomSalt)]
     pub(super) fn random_salt() -> f64;
 
-    pub(super) type CallScope;
+    type CallScope;
     #[wasm_bindgen(constructor)]
-    pub(super) fn new(signal: &JsValue, timeout_ms: f64) -> CallScope;
+    fn new(signal: &JsValue, timeout_ms: f64) -> CallScope;
     #[wasm_bindgen(method, getter)]
-    pub(super) fn signal(this: &CallScope) -> JsValue;
+    fn signal(this: &CallScope) -> JsValue;
     #[wasm_bindgen(method, getter, js_name = timedOut)]
-    pub(super) fn timed_out(this: &CallScope) -> bool;
+    fn timed_out(this: &CallScope) -> bool;
     #[wasm_bindgen(method, getter)]
-    pub(super) fn aborted(this: &CallScope) -> bool;
+    fn aborted(this: &CallScope) -> bool;
     #[wasm_bindgen(method)]
-    pub(super) fn finish(this: &CallScope);
+    fn finish(this: &CallScope);
 
     pub type Gate;
     #[wasm_bindgen(constructor)]

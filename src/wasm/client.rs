@@ -261,7 +261,7 @@ impl Client {
     }
 
     /// Sends a built request (with the call's options) and resolves to its answer through `decode`.
-    fn send(
+    pub(super) fn send(
         &self,
         options: Option<&JsValue>,
         request: Result<HttpRequest, Error>,

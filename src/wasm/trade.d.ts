@@ -143,3 +143,63 @@ export interface OrderResult {
 export interface PostOrderOptions extends RequestOptions {
   postOnly?: boolean;
 }
+
+/**
+ * The trading methods of `Client` (the full build: `predictkit`, not `predictkit/lite`). `pkg/trade.mjs`
+ * installs them over the binding's synchronous steps; the wallet is asked only through the `Signer`.
+ */
+export interface Client {
+  /** GET /version: the exchange's order version (1 or 2), which decides how orders are built and signed. */
+  getVersion(options?: RequestOptions): Promise<1 | 2>;
+  /**
+   * Creates the API key of the signer's wallet (and `nonce`, default 0) and keeps it as this client's
+   * credentials: the wallet signs a `ClobAuth` message, nothing else. Resolves to `{ address, apiKey }`;
+   * the secret and passphrase stay inside the library.
+   *
+   * @example
+   * await client.createOrDeriveApiKey(walletSigner(window.ethereum, account));
+   */
+  createApiKey(signer: Signer, nonce?: number | string, options?: RequestOptions): Promise<ApiKeyInfo>;
+  /** Derives the signer's existing API key (GET /auth/derive-api-key) and keeps it as this client's credentials. */
+  deriveApiKey(signer: Signer, nonce?: number | string, options?: RequestOptions): Promise<ApiKeyInfo>;
+  /** Derives the signer's API key, or creates it when there is none yet (two signatures at most). */
+  createOrDeriveApiKey(signer: Signer, nonce?: number | string, options?: RequestOptions): Promise<ApiKeyInfo>;
+  /**
+   * Builds a limit order with exact amounts from the market's tick size (GET /clob-markets, learnt
+   * once per market) and refuses what the service would refuse: a price off the tick or outside
+   * [tick, 1 − tick], more than 2 decimals of size, a size under the minimum, `postOnly` with FOK/FAK,
+   * an expiration on anything but GTD. Resolves to a draft to show the user (amounts, price, fee) and
+   * then sign.
+   *
+   * @example
+   * const draft = await client.buildOrder({ tokenId, side: "BUY", price: 0.56, size: 20 });
+   * const signed = await client.signOrder(draft, signer);
+   * const result = await client.postOrder(signed);
+   */
+  buildOrder(params: OrderParams, options?: RequestOptions): Promise<OrderDraft>;
+  /**
+   * Builds a market order: a buy spends `amount` cash, a sell gives `amount` shares, at `price` or else
+   * at the price the book reaches for that amount (FOK refuses a book too thin with `NO_MATCH`).
+   */
+  buildMarketOrder(params: MarketOrderParams, options?: RequestOptions): Promise<OrderDraft>;
+  /**
+   * Has the signer sign a draft (EIP-712, the exchange's domain): the maker is the signer, or the
+   * client's `funder` for POLY_PROXY and POLY_GNOSIS_SAFE.
+   */
+  signOrder(draft: OrderDraft, signer: Signer, options?: RequestOptions): Promise<SignedOrder>;
+  /**
+   * POST /order: places a signed order (`orderType` and `postOnly` as signed unless given here).
+   * Needs credentials. Resolves to the service's answer `{ success, errorMsg, orderID, status,
+   * takingAmount, makingAmount }`; a refusal rejects with `API` and the service's reason as `body`.
+   */
+  postOrder(order: SignedOrder, orderType?: OrderType, options?: PostOrderOptions): Promise<OrderResult>;
+  /** POST /orders: places 1 to 15 signed orders at once. Resolves to one answer per order, in order. */
+  postOrders(orders: SignedOrder[], options?: RequestOptions): Promise<OrderResult[]>;
+  /**
+   * Builds, signs and places a limit order. When the service answers that the order's version is not
+   * the exchange's, the version is read again and the order rebuilt and signed once more.
+   */
+  placeOrder(params: OrderParams, signer: Signer, options?: RequestOptions): Promise<OrderResult>;
+  /** Builds, signs and places a market order (FOK unless `orderType: "FAK"`). */
+  placeMarketOrder(params: MarketOrderParams, signer: Signer, options?: RequestOptions): Promise<OrderResult>;
+}

@@ -1842,23 +1842,26 @@ export interface PostOrderOptions extends RequestOptions {
     postOnly?: boolean;
 }
 
-
-
 /**
- * A client of the service. Create one per service and share it: it holds the rate budgets.
- *
- * @example
- * const client = new Client({ baseUrl: "http://127.0.0.1:8787" });
- * const events = await client.getEvents({ active: true, limit: 10 });
+ * The trading methods of `Client` (the full build: `predictkit`, not `predictkit/lite`). `pkg/trade.mjs`
+ * installs them over the binding's synchronous steps; the wallet is asked only through the `Signer`.
  */
-export class Client {
-    free(): void;
-    [Symbol.dispose](): void;
+export interface Client {
+    /** GET /version: the exchange's order version (1 or 2), which decides how orders are built and signed. */
+    getVersion(options?: RequestOptions): Promise<1 | 2>;
     /**
-     * Builds a market order: a buy spends `amount` cash, a sell gives `amount` shares, at `price` or else
-     * at the price the book reaches for that amount (FOK refuses a book too thin with `NO_MATCH`).
+     * Creates the API key of the signer's wallet (and `nonce`, default 0) and keeps it as this client's
+     * credentials: the wallet signs a `ClobAuth` message, nothing else. Resolves to `{ address, apiKey }`;
+     * the secret and passphrase stay inside the library.
+     *
+     * @example
+     * await client.createOrDeriveApiKey(walletSigner(window.ethereum, account));
      */
-    buildMarketOrder(params: MarketOrderParams, options?: RequestOptions): Promise<OrderDraft>;
+    createApiKey(signer: Signer, nonce?: number | string, options?: RequestOptions): Promise<ApiKeyInfo>;
+    /** Derives the signer's existing API key (GET /auth/derive-api-key) and keeps it as this client's credentials. */
+    deriveApiKey(signer: Signer, nonce?: number | string, options?: RequestOptions): Promise<ApiKeyInfo>;
+    /** Derives the signer's API key, or creates it when there is none yet (two signatures at most). */
+    createOrDeriveApiKey(signer: Signer, nonce?: number | string, options?: RequestOptions): Promise<ApiKeyInfo>;
     /**
      * Builds a limit order with exact amounts from the market's tick size (GET /clob-markets, learnt
      * once per market) and refuses what the service would refuse: a price off the tick or outside
@@ -1873,26 +1876,44 @@ export class Client {
      */
     buildOrder(params: OrderParams, options?: RequestOptions): Promise<OrderDraft>;
     /**
-     * Creates the API key of the signer's wallet (and `nonce`, default 0) and keeps it as this client's
-     * credentials: the wallet signs a `ClobAuth` message, nothing else. Resolves to `{ address, apiKey }`;
-     * the secret and passphrase stay inside the library.
-     *
-     * @example
-     * await client.createOrDeriveApiKey(walletSigner(window.ethereum, account));
+     * Builds a market order: a buy spends `amount` cash, a sell gives `amount` shares, at `price` or else
+     * at the price the book reaches for that amount (FOK refuses a book too thin with `NO_MATCH`).
      */
-    createApiKey(signer: Signer, nonce?: number | string, options?: RequestOptions): Promise<ApiKeyInfo>;
+    buildMarketOrder(params: MarketOrderParams, options?: RequestOptions): Promise<OrderDraft>;
     /**
-     * Derives the signer's API key, or creates it when there is none yet (two signatures at most).
+     * Has the signer sign a draft (EIP-712, the exchange's domain): the maker is the signer, or the
+     * client's `funder` for POLY_PROXY and POLY_GNOSIS_SAFE.
      */
-    createOrDeriveApiKey(signer: Signer, nonce?: number | string, options?: RequestOptions): Promise<ApiKeyInfo>;
+    signOrder(draft: OrderDraft, signer: Signer, options?: RequestOptions): Promise<SignedOrder>;
     /**
-     * Derives the signer's existing API key (GET /auth/derive-api-key) and keeps it as this client's credentials.
+     * POST /order: places a signed order (`orderType` and `postOnly` as signed unless given here).
+     * Needs credentials. Resolves to the service's answer `{ success, errorMsg, orderID, status,
+     * takingAmount, makingAmount }`; a refusal rejects with `API` and the service's reason as `body`.
      */
-    deriveApiKey(signer: Signer, nonce?: number | string, options?: RequestOptions): Promise<ApiKeyInfo>;
+    postOrder(order: SignedOrder, orderType?: OrderType, options?: PostOrderOptions): Promise<OrderResult>;
+    /** POST /orders: places 1 to 15 signed orders at once. Resolves to one answer per order, in order. */
+    postOrders(orders: SignedOrder[], options?: RequestOptions): Promise<OrderResult[]>;
     /**
-     * GET /version: the exchange's order version (1 or 2), which decides how orders are built and signed.
+     * Builds, signs and places a limit order. When the service answers that the order's version is not
+     * the exchange's, the version is read again and the order rebuilt and signed once more.
      */
-    getVersion(options?: RequestOptions): Promise<1 | 2>;
+    placeOrder(params: OrderParams, signer: Signer, options?: RequestOptions): Promise<OrderResult>;
+    /** Builds, signs and places a market order (FOK unless `orderType: "FAK"`). */
+    placeMarketOrder(params: MarketOrderParams, signer: Signer, options?: RequestOptions): Promise<OrderResult>;
+}
+
+
+
+/**
+ * A client of the service. Create one per service and share it: it holds the rate budgets.
+ *
+ * @example
+ * const client = new Client({ baseUrl: "http://127.0.0.1:8787" });
+ * const events = await client.getEvents({ active: true, limit: 10 });
+ */
+export class Client {
+    free(): void;
+    [Symbol.dispose](): void;
     /**
      * Opens the market channel for `assetIds`: the service's events (`book`, `price_change`,
      * `tick_size_change`, `last_trade_price`, ...) for `for await` or `onEvent`, and a live `OrderBook` per
@@ -1909,30 +1930,6 @@ export class Client {
      * Checks every option; a bad one throws `INVALID_PARAMS` naming it.
      */
     constructor(options: ClientOptions);
-    /**
-     * Builds, signs and places a market order (FOK unless `orderType: "FAK"`).
-     */
-    placeMarketOrder(params: MarketOrderParams, signer: Signer, options?: RequestOptions): Promise<OrderResult>;
-    /**
-     * Builds, signs and places a limit order. When the service answers that the order's version is not
-     * the exchange's, the version is read again and the order rebuilt and signed once more.
-     */
-    placeOrder(params: OrderParams, signer: Signer, options?: RequestOptions): Promise<OrderResult>;
-    /**
-     * POST /order: places a signed order (`orderType` and `postOnly` as signed unless given here).
-     * Needs credentials. Resolves to the service's answer `{ success, errorMsg, orderID, status,
-     * takingAmount, makingAmount }`; a refusal rejects with `API` and the service's reason as `body`.
-     */
-    postOrder(order: SignedOrder, orderType?: OrderType, options?: PostOrderOptions): Promise<OrderResult>;
-    /**
-     * POST /orders: places 1 to 15 signed orders at once. Resolves to one answer per order, in order.
-     */
-    postOrders(orders: SignedOrder[], options?: RequestOptions): Promise<OrderResult[]>;
-    /**
-     * Has the signer sign a draft (EIP-712, the exchange's domain): the maker is the signer, or the
-     * client's `funder` for POLY_PROXY and POLY_GNOSIS_SAFE.
-     */
-    signOrder(draft: OrderDraft, signer: Signer, options?: RequestOptions): Promise<SignedOrder>;
     /**
      * Estimates how far the local clock is from the service's and signs with the difference from then on.
      * Reads GET /time where the service has it, else the `Date` header of that answer (whole seconds;

@@ -5,10 +5,12 @@
 import * as glue from "./bundler/predictkit.js";
 import { guardClasses } from "./guard.mjs";
 import { installMethods } from "./client.mjs";
+import { installTrading } from "./trade.mjs";
 
 guardClasses(glue);
-// This build is instantiated on import: the REST methods can be defined now.
+// This build is instantiated on import: the REST and trading methods can be defined now.
 installMethods(glue);
+installTrading(glue);
 export * from "./bundler/predictkit.js";
 export { ROUNDING_CONFIG } from "./rounding-config.mjs";
 export { walletSigner, viemSigner, ethersSigner } from "./signers.mjs";

@@ -34,19 +34,20 @@ export function installMethods(glue) {
 
 /**
  * `init` and `initSync` of a web build (`glue`): wasm-bindgen's, then the REST methods are defined (they
- * come from the instantiated module).
+ * come from the instantiated module), and those of `install` (the trading methods of the full build).
  */
-export function initializers(glue) {
+export function initializers(glue, install) {
+  const ready = (exports) => {
+    installMethods(glue);
+    install?.(glue);
+    return exports;
+  };
   return {
     async init(options) {
-      const exports = await glue.default(options);
-      installMethods(glue);
-      return exports;
+      return ready(await glue.default(options));
     },
     initSync(options) {
-      const exports = glue.initSync(options);
-      installMethods(glue);
-      return exports;
+      return ready(glue.initSync(options));
     },
   };
 }

@@ -29,10 +29,10 @@ const guarded = Symbol("predictkit.guarded");
 
 /** `method` with the freed-object check of every method (also used for the REST methods, defined later). */
 export function live(method, glue) {
-  // Fixed parameters rather than rest and apply: this wraps the book's hot getters.
-  return function (a, b, c, d) {
+  // Fixed parameters rather than rest and apply (six: tradeDraft's): this wraps the book's hot getters.
+  return function (a, b, c, d, e, f) {
     if (!this?.__wbg_ptr) throw glue.freedError();
-    return method.call(this, a, b, c, d);
+    return method.call(this, a, b, c, d, e, f);
   };
 }
 

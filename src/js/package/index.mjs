@@ -4,12 +4,13 @@
 import * as glue from "./web/predictkit.js";
 import { guardClasses } from "./guard.mjs";
 import { initializers } from "./client.mjs";
+import { installTrading } from "./trade.mjs";
 
 guardClasses(glue);
 export * from "./web/predictkit.js";
 
-/** Instantiates the module (once; see wasm-bindgen's `init`), then defines the Client's REST methods. */
-const { init, initSync } = initializers(glue);
+/** Instantiates the module (once; see wasm-bindgen's `init`), then defines the Client's REST and trading methods. */
+const { init, initSync } = initializers(glue, installTrading);
 export { init as default, initSync };
 export { ROUNDING_CONFIG } from "./rounding-config.mjs";
 export { walletSigner, viemSigner, ethersSigner } from "./signers.mjs";

@@ -4,8 +4,9 @@
 const predictkit = require("./node/predictkit.js");
 
 require("./guard.mjs").guardClasses(predictkit);
-// This build is instantiated on load: the REST methods can be defined now.
+// This build is instantiated on load: the REST and trading methods can be defined now.
 require("./client.mjs").installMethods(predictkit);
+require("./trade.mjs").installTrading(predictkit);
 
 for (const name of Object.keys(predictkit)) exports[name] = predictkit[name];
 
