@@ -13,7 +13,7 @@ use super::interop::{
     field, get, is_absent, items, opt_string, option, promise, read_opt_str, read_params, read_str, rejected,
     req_string, set, to_value,
 };
-use super::pages::iterate;
+use super::pages::PageReader;
 use super::signing::read_credentials;
 use super::transport::{BaseUrls, Payload, Transport, Want};
 use crate::api::methods::{endpoint, Answer, Args, Endpoint, ENDPOINTS};
@@ -72,16 +72,16 @@ impl Client {
         }
     }
 
-    /// Every item of the list method `name`, page after page: an `AsyncIterable` (`for await`).
-    #[wasm_bindgen(js_name = iterateRest, skip_typescript)]
-    pub fn iterate_rest(&self, name: JsValue, a: JsValue, b: JsValue) -> Result<JsValue, JsValue> {
+    /// A reader of every page of the list method `name` called with `first` (`options`: the iteration's),
+    /// for the package's `for await` (`src/js/package/pages.mjs`).
+    #[wasm_bindgen(js_name = pageReader, skip_typescript)]
+    pub fn page_reader(&self, name: JsValue, first: JsValue, options: JsValue) -> Result<PageReader, JsValue> {
         let endpoint = find(&name)?;
-        let listing = endpoint.listing.ok_or_else(|| Error::invalid("method", "is not a list"))?;
         let params = match endpoint.args {
-            Args::Cursor(_) => endpoint.iteration_params(Params::default(), opt_text(Some(&a), "next_cursor")?),
-            _ => read_params(Some(&a))?,
+            Args::Cursor(_) => endpoint.iteration_params(Params::default(), opt_text(Some(&first), "next_cursor")?),
+            _ => read_params(Some(&first))?,
         };
-        iterate(&self.inner, endpoint, listing, params, Some(&b))
+        Ok(self.reader(endpoint, params, &options)?)
     }
 
     /// The first argument of the call for the page after `page` (an answer of the list method `name`
@@ -225,7 +225,7 @@ fn find(name: &JsValue) -> Result<&'static Endpoint, Error> {
 }
 
 /// A params object of the core as a plain JS object (a page's next params).
-fn params_to_js(params: &Params) -> JsValue {
+pub(super) fn params_to_js(params: &Params) -> JsValue {
     let obj = Object::new();
     for (key, value) in &params.0 {
         set(&obj, key, &value_to_js(value));

@@ -245,7 +245,7 @@ export function makeKit() {
       // The binding's entry for the REST methods (the named methods above are one line of JS over it): every
       // position, a page included, gets every hostile value.
       callRest: s(4, () => ["getEvents", { limit: 1 }, req(), undefined]),
-      iterateRest: s(3, () => ["getEvents", { limit: 1 }, { maxItems: 1 }]),
+      pageReader: s(3, () => ["getEvents", { limit: 1 }, { maxItems: 1 }]),
       nextPageArgument: s(4, () => ["getEvents", { limit: 1 }, [{ id: "1" }], false]),
       syncClock: s(1, () => [req()]),
     };

@@ -136,12 +136,27 @@ test("the binding's entries read a method name and a page through bounded reader
   const huge = "x".repeat(2_000_000);
   const started = performance.now();
   await assert.rejects(client.callRest(huge, {}, undefined, undefined), (e) => e.code === "INVALID_PARAMS" && e.param === "method");
-  assert.throws(() => client.iterateRest(huge, {}, undefined), (e) => e.code === "INVALID_PARAMS" && e.param === "method");
+  assert.throws(() => client.pageReader(huge, {}, undefined), (e) => e.code === "INVALID_PARAMS" && e.param === "method");
   assert.ok(performance.now() - started < 200, "a long name is refused without being copied");
   const cursorPage = { data: [{}], next_cursor: huge };
   assert.throws(() => client.nextPageArgument("getMarkets", undefined, cursorPage, false), (e) => e.code === "INVALID_PARAMS" && e.param === "next_cursor");
   const trap = new Proxy([{}], { get() { throw new Error("hostile length"); } });
   assert.throws(() => client.nextPageArgument("getEvents", {}, trap, false), (e) => e.code === "INVALID_PARAMS" && e.param === "page");
+  // The iteration's reader: a hostile or malformed page is DECODE naming the route, and changes nothing.
+  const reader = client.pageReader("getEvents", { limit: 2 }, undefined);
+  assert.deepEqual(reader.next(), { limit: 2, offset: 0 });
+  assert.throws(() => reader.record(trap), (e) => e.code === "DECODE" && e.path === "/events");
+  assert.throws(() => reader.record({ length: 1 }), (e) => e.code === "DECODE" && e.path === "/events");
+  assert.deepEqual(reader.record([{ id: "a" }, { id: "b" }]), { items: [{ id: "a" }, { id: "b" }], done: false });
+  assert.deepEqual(reader.next(), { limit: 2, offset: 2 });
+  reader.free();
+  const cursors = client.pageReader("getMarkets", undefined, { onPage() {} });
+  assert.equal(cursors.next(), "MA==");
+  assert.throws(() => cursors.record(cursorPage), (e) => e.code === "DECODE" && e.path === "/markets");
+  const last = cursors.record({ data: [{}], next_cursor: "LTE=" });
+  assert.deepEqual(last, { items: [{}], done: true, info: { page: 1, items: 1, total: 1, done: true, nextCursor: "LTE=" } });
+  assert.equal(cursors.next(), undefined);
+  cursors.free();
   // A genuine page still leads on.
   assert.deepEqual(client.nextPageArgument("getEvents", { limit: 1 }, [{}], false), { limit: 1, offset: 1 });
   assert.equal(client.nextPageArgument("getMarkets", undefined, { data: [{}], next_cursor: "MTAw" }, false), "MTAw");

@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use js_sys::{Array, Function, Object, Promise, Reflect, JSON};
-use predictkit::wasm::{is_predictkit_error, Client};
+use predictkit::wasm::{is_predictkit_error, Client, PageReader};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -86,19 +86,32 @@ pub fn counting_fetch() -> (Array, Function) {
     (calls, fetch)
 }
 
-/// Every item of an AsyncIterable, driven as `for await` does.
-pub async fn collect(iterable: &JsValue) -> Vec<JsValue> {
-    let symbol = js_sys::Symbol::async_iterator();
-    let make: Function = Reflect::get(iterable, &symbol).unwrap().unchecked_into();
-    let iterator = make.call0(iterable).unwrap();
-    let next: Function = get(&iterator, "next").unchecked_into();
+/// An iteration of a list method: the binding's `PageReader` and the client whose `callRest` fetches its
+/// pages (the package's `for await` is `src/js/package/pages.mjs`; this is the same loop, from Rust).
+pub struct Pages<'a> {
+    client: &'a Client,
+    name: &'static str,
+    reader: PageReader,
+}
+
+/// Every item of an iteration, page after page, calling its `onPage`.
+pub async fn collect(pages: &Pages<'_>) -> Vec<JsValue> {
     let mut items = Vec::new();
     loop {
-        let step = ok(next.call0(&iterator).unwrap().unchecked_into()).await;
-        if get(&step, "done").as_bool() == Some(true) {
+        let argument = pages.reader.next();
+        if argument.is_undefined() {
             return items;
         }
-        items.push(get(&step, "value"));
+        let answer =
+            ok(pages.client.call_rest(pages.name.into(), argument, pages.reader.options(), JsValue::UNDEFINED)).await;
+        let page = pages.reader.record(answer).unwrap();
+        if let Some(on_page) = pages.reader.on_page().dyn_ref::<Function>() {
+            on_page.call1(&JsValue::UNDEFINED, &get(&page, "info")).unwrap();
+        }
+        items.extend(arr(&get(&page, "items")).iter());
+        if get(&page, "done").as_bool() == Some(true) {
+            return items;
+        }
     }
 }
 
@@ -149,26 +162,27 @@ macro_rules! rest_methods {
         }
         impl RestMethods for Client {}
 
-        /// A list method iterated: the binding's `iterateRest` (`for await` in JS).
+        /// A list method iterated: the binding's `pageReader`, its pages read by `collect`.
         pub trait Iterate {
-            fn iterate(&self, name: &str, first: Option<JsValue>, options: Option<JsValue>) -> Result<JsValue, JsValue>;
-            fn iterate_open_orders(&self, params: Option<JsValue>, options: Option<JsValue>) -> Result<JsValue, JsValue> {
+            fn iterate(&self, name: &'static str, first: Option<JsValue>, options: Option<JsValue>) -> Result<Pages<'_>, JsValue>;
+            fn iterate_open_orders(&self, params: Option<JsValue>, options: Option<JsValue>) -> Result<Pages<'_>, JsValue> {
                 self.iterate("getOpenOrders", params, options)
             }
-            fn iterate_events(&self, params: Option<JsValue>, options: Option<JsValue>) -> Result<JsValue, JsValue> {
+            fn iterate_events(&self, params: Option<JsValue>, options: Option<JsValue>) -> Result<Pages<'_>, JsValue> {
                 self.iterate("getEvents", params, options)
             }
-            fn iterate_trades(&self, params: Option<JsValue>, options: Option<JsValue>) -> Result<JsValue, JsValue> {
+            fn iterate_trades(&self, params: Option<JsValue>, options: Option<JsValue>) -> Result<Pages<'_>, JsValue> {
                 self.iterate("getTrades", params, options)
             }
-            fn iterate_markets(&self, options: Option<JsValue>) -> Result<JsValue, JsValue> {
+            fn iterate_markets(&self, options: Option<JsValue>) -> Result<Pages<'_>, JsValue> {
                 self.iterate("getMarkets", None, options)
             }
         }
 
         impl Iterate for Client {
-            fn iterate(&self, name: &str, first: Option<JsValue>, options: Option<JsValue>) -> Result<JsValue, JsValue> {
-                self.iterate_rest(name.into(), or_undefined(first), or_undefined(options))
+            fn iterate(&self, name: &'static str, first: Option<JsValue>, options: Option<JsValue>) -> Result<Pages<'_>, JsValue> {
+                let reader = self.page_reader(name.into(), or_undefined(first), or_undefined(options))?;
+                Ok(Pages { client: self, name, reader })
             }
         }
     };

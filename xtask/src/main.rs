@@ -178,10 +178,26 @@ fn build() -> Result<bool> {
     for budget in &SIZE_BUDGETS {
         // What a page (or Node) loads besides the build: the package's entry files for it.
         let entries: &[&str] = match budget.dir {
-            "web" => &["index.mjs", "client.mjs", "trade.mjs", "guard.mjs", "rounding-config.mjs", "signers.mjs"],
-            "bundler" => &["bundler.mjs", "client.mjs", "trade.mjs", "guard.mjs", "rounding-config.mjs", "signers.mjs"],
-            "lite" => &["lite.mjs", "client.mjs", "guard.mjs", "rounding-config.mjs"],
-            _ => &["node.cjs", "client.mjs", "trade.mjs", "guard.mjs", "signers.mjs"],
+            "web" => &[
+                "index.mjs",
+                "client.mjs",
+                "pages.mjs",
+                "trade.mjs",
+                "guard.mjs",
+                "rounding-config.mjs",
+                "signers.mjs",
+            ],
+            "bundler" => &[
+                "bundler.mjs",
+                "client.mjs",
+                "pages.mjs",
+                "trade.mjs",
+                "guard.mjs",
+                "rounding-config.mjs",
+                "signers.mjs",
+            ],
+            "lite" => &["lite.mjs", "client.mjs", "pages.mjs", "guard.mjs", "rounding-config.mjs"],
+            _ => &["node.cjs", "client.mjs", "pages.mjs", "trade.mjs", "guard.mjs", "signers.mjs"],
         };
         let entries: Vec<PathBuf> = entries.iter().map(|f| pkg_dir().join(f)).collect();
         let (line, gzip) = run::size_line(&pkg_dir().join(budget.dir), budget.dir, &entries)?;

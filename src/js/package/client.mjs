@@ -5,6 +5,7 @@
 // for every item. Their declarations are in src/wasm/methods.d.ts and src/wasm/pages.d.ts.
 
 import { live } from "./guard.mjs";
+import { iteratePages } from "./pages.mjs";
 
 const installed = Symbol("predictkit.methods");
 
@@ -94,7 +95,7 @@ class PagePromise extends Promise {
   }
 
   [Symbol.asyncIterator]() {
-    return this.#client.iterateRest(this.#name, this.#first, this.#options)[Symbol.asyncIterator]();
+    return iteratePages(this.#client, this.#name, this.#first, this.#options);
   }
 }
 

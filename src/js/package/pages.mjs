@@ -1,0 +1,73 @@
+// `for await` over a list method: the items of every page, one page fetched at a time. The binding's
+// `PageReader` (src/wasm/pages.rs, over the core's `Pager`) says what each page's call is and what its
+// answer means; this makes the calls (`callRest`, with the client's budgets and retries) and yields the
+// items. Self-contained (no imports): the wasm tests load it as a snippet.
+
+// The signal's own accessor, taken at load: a caller's AbortSignal may shadow it.
+const abortedOf = Object.getOwnPropertyDescriptor(AbortSignal.prototype, "aborted").get;
+
+/**
+ * The items of the list method `name` called with `first`, as an async iterator (and iterable). Params and
+ * options are checked now: a bad one throws here, before anything is sent. Pages are fetched in order,
+ * even if next() is called again before the previous call settles; `break` (return()) stops the iteration
+ * and frees the reader; an aborted signal stops it at the next item with ABORTED.
+ */
+export function iteratePages(client, name, first, options) {
+  let reader = client.pageReader(name, first, options);
+  const { options: callOptions, onPage, signal } = reader;
+  let items = [];
+  let index = 0;
+  let finished = false;
+  let chain = Promise.resolve();
+  const release = () => {
+    finished = true;
+    items = [];
+    reader?.free();
+    reader = undefined;
+  };
+  const step = async () => {
+    if (reader && signal && abortedOf.call(signal)) {
+      const error = reader.abortError();
+      release();
+      throw error;
+    }
+    while (index >= items.length) {
+      if (finished) return { done: true, value: undefined };
+      const argument = reader.next();
+      if (argument === undefined) {
+        release();
+        return { done: true, value: undefined };
+      }
+      let page;
+      try {
+        page = reader.record(await client.callRest(name, argument, callOptions));
+        if (page.info) onPage(page.info);
+      } catch (error) {
+        release();
+        throw error;
+      }
+      items = page.items;
+      index = 0;
+      if (page.done) {
+        finished = true;
+        reader.free();
+        reader = undefined;
+      }
+    }
+    return { done: false, value: items[index++] };
+  };
+  return {
+    next() {
+      const result = chain.then(step);
+      chain = result.catch(() => {});
+      return result;
+    },
+    async return(value) {
+      release();
+      return { done: true, value };
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}
