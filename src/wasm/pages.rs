@@ -5,9 +5,8 @@
 
 use std::cell::RefCell;
 
-use js_sys::{Function, Object};
+use js_sys::Object;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 use super::client::{params_to_js, Client};
 use super::interop::{entries, get, is_absent, items, read_str, set, to_value};
@@ -59,7 +58,7 @@ impl Client {
                 }
                 match key.as_str() {
                     "maxItems" => limit = max_items(&to_value(&value, "maxItems")?)?,
-                    "onPage" if value.is_instance_of::<Function>() => on_page = value,
+                    "onPage" if value.is_function() => on_page = value,
                     "onPage" => return Err(Error::invalid("onPage", "must be a function")),
                     name if CALL_OPTIONS.contains(&name) => set(&call, name, &value),
                     _ => return Err(Error::invalid_owned(
@@ -163,7 +162,7 @@ impl PageReader {
         let out = Object::new();
         set(&out, "items", &items);
         set(&out, "done", &JsValue::from_bool(step.done));
-        if self.on_page.is_instance_of::<Function>() {
+        if self.on_page.is_function() {
             let info = Object::new();
             set(&info, "page", &JsValue::from_f64(step.pages as f64));
             set(&info, "items", &JsValue::from_f64(step.take as f64));

@@ -68,6 +68,10 @@ fn now_ms(client: &Client) -> f64 {
     js_sys::Date::now() + client.inner.clock_offset_ms.get()
 }
 
+fn now_s(client: &Client) -> u64 {
+    (now_ms(client) / 1000.0) as u64
+}
+
 /// GET /version's answer as 1 or 2.
 fn decode_version(payload: Payload) -> Result<JsValue, Error> {
     let v = Version::from_answer(&bytes(payload)?)?;
@@ -109,11 +113,14 @@ fn bytes(payload: Payload) -> Result<Vec<u8>, Error> {
     }
 }
 
-/// A signed order handed back, with `orderType` and `postOnly` overridable at posting.
+/// A signed order handed back, with `orderType` and `postOnly` overridable at posting. Its terms are
+/// checked at `now_s` (the client's clock), when given: a caller's signed order may be old; the driver's
+/// own was checked when its draft was built, and the wallet may have taken a while since.
 fn read_signed(
     value: &JsValue,
     order_type: Option<&JsValue>,
     post_only: Option<bool>,
+    now_s: Option<u64>,
 ) -> Result<(Order, String, crate::book::OrderType, bool), Error> {
     let mut p = params(value, "order")?;
     if let Some(t) = order_type.filter(|t| !is_absent(t)) {
@@ -121,7 +128,9 @@ fn read_signed(
     }
     let (order, signature, t, post) = signed_from_params(&p)?;
     let post = post_only.unwrap_or(post);
-    crate::trade::amounts::check_terms(t, post, order.expiration, (js_sys::Date::now() / 1000.0) as u64)?;
+    if let Some(now_s) = now_s {
+        crate::trade::amounts::check_terms(t, post, order.expiration, now_s)?;
+    }
     Ok((order, signature, t, post))
 }
 
@@ -169,10 +178,14 @@ fn nonce(value: &JsValue) -> Result<U256, Error> {
 /// The steps of the trading driver: none is part of the typed API (the methods are, in trade.d.ts).
 #[wasm_bindgen]
 impl Client {
-    /// A trading call's start: its options checked (as every call's), and, when `needsKey`, the client's
-    /// credentials. Returns `[signal, signTimeoutMs]`.
+    /// A trading call's start, before anything is sent: its options checked (as every call's), the
+    /// signer's `address` when given, and, when `needsKey`, the client's credentials. Returns
+    /// `[signal, signTimeoutMs]`.
     #[wasm_bindgen(js_name = tradeCall, skip_typescript)]
-    pub fn trade_call(&self, options: JsValue, needs_key: JsValue) -> Result<Array, JsValue> {
+    pub fn trade_call(&self, options: JsValue, needs_key: JsValue, address: JsValue) -> Result<Array, JsValue> {
+        if !address.is_undefined() {
+            signer_address(&address)?;
+        }
         let call = self.inner.call_options(Some(&options))?;
         if needs_key.is_truthy() {
             self.owner()?;
@@ -180,14 +193,18 @@ impl Client {
         Ok(Array::of2(&call.signal, &JsValue::from_f64(self.inner.trading.settings.sign_timeout_ms)))
     }
 
-    /// An order's params checked (`market` for a market order): `[tokenId, conditionId?, needsBook]`,
-    /// `needsBook` when its price is to come from the book.
+    /// An order's params checked (`market` for a market order): `[tokenId, conditionId?, needsBook, params]`,
+    /// `needsBook` when its price is to come from the book, `params` a copy of what was read (plain data:
+    /// the draft is built from it, never from the caller's object again, which may have changed since).
     #[wasm_bindgen(js_name = tradeOrder, skip_typescript)]
     pub fn trade_order(&self, order: JsValue, market: JsValue) -> Result<Array, JsValue> {
-        let req = OrderRequest::parse(&params(&order, "params")?, market.is_truthy())?;
+        let read = params(&order, "params")?;
+        let req = OrderRequest::parse(&read, market.is_truthy())?;
         let condition = req.condition_id.as_deref().map_or(JsValue::UNDEFINED, JsValue::from_str);
         let needs_book = matches!(req.kind, Kind::Market { price: None, .. });
-        Ok(Array::of3(&JsValue::from_str(&req.token_id), &condition, &JsValue::from_bool(needs_book)))
+        let row = Array::of3(&JsValue::from_str(&req.token_id), &condition, &JsValue::from_bool(needs_book));
+        row.push(&super::client::params_to_js(&read));
+        Ok(row)
     }
 
     /// The draft of an order (as `buildOrder` resolves it) from its params, the exchange's order `version`
@@ -239,7 +256,7 @@ impl Client {
             exchange: exchanges.for_market(info.rules.neg_risk),
             token_id: req.token_id.clone(),
             side: req.side,
-            amounts: req.amounts(&info.rules, price, (now_ms(self) / 1000.0) as u64)?,
+            amounts: req.amounts(&info.rules, price, now_s(self))?,
             expiration: req.expiration,
             fee_rate_bps,
             order_type: req.order_type,
@@ -347,8 +364,14 @@ impl Client {
                     let auth = read_auth(&a, self.inner.trading.settings.chain_id)?;
                     (auth.request(step == "createKey", &signature(&b)?), Want::Bytes, &decode_key)
                 }
-                "post" => {
-                    let (order, signature, order_type, post_only) = read_signed(&a, Some(&b), post_only_of(&options)?)?;
+                // A caller's signed order (`postOrder`), or the driver's own (`placeOrder`: posted as
+                // signed, whatever its options hold).
+                "post" | "place" => {
+                    let (order, signature, order_type, post_only) = if step == "post" {
+                        read_signed(&a, Some(&b), post_only_of(&options)?, Some(now_s(self)))?
+                    } else {
+                        read_signed(&a, None, None, None)?
+                    };
                     let placement = Placement { order: &order, signature: &signature, order_type, post_only };
                     (api::post_order(order_body(&placement, &self.owner()?)), Want::Json, &decode_json)
                 }
@@ -358,7 +381,9 @@ impl Client {
                     if items.length() == 0 || items.length() as usize > MAX_BATCH {
                         return Err(Error::invalid("orders", "must hold 1 to 15 orders"));
                     }
-                    let signed = items.iter().map(|o| read_signed(&o, None, None)).collect::<Result<Vec<_>, _>>()?;
+                    let now = now_s(self);
+                    let signed =
+                        items.iter().map(|o| read_signed(&o, None, None, Some(now))).collect::<Result<Vec<_>, _>>()?;
                     let placements: Vec<_> = signed
                         .iter()
                         .map(|(o, s, t, p)| Placement { order: o, signature: s, order_type: *t, post_only: *p })

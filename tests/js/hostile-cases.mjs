@@ -211,6 +211,11 @@ export function makeKit() {
     const enc = (s) => new TextEncoder().encode(s);
     const levels = () => [{ price: "0.5", size: "100" }, { price: "0.4", size: "100" }];
     const req = () => ({ timeoutMs: 4000, maxRetries: 0 });
+    const order = () => ({ tokenId: tok, side: "BUY", price: 0.5, size: 10 });
+    const orderDraft = () => ({
+      version: 2, chainId: 137, exchange: "0x" + "ab".repeat(20), tokenId: tok, side: "BUY", orderType: "GTC",
+      postOnly: false, expiration: "0", makerAmount: "5000000", takerAmount: "10000000", feeRateBps: "0",
+    });
     const s = (arity, args = () => []) => ({ arity, args });
     const client = {
       cancelMarketOrders: s(2, () => [{ market: cond }, req()]),
@@ -246,6 +251,16 @@ export function makeKit() {
       // position, a page included, gets every hostile value.
       callRest: s(4, () => ["getEvents", { limit: 1 }, req(), undefined]),
       pageReader: s(3, () => ["getEvents", { limit: 1 }, { maxItems: 1 }]),
+      // The trading driver's steps (src/js/package/trade.mjs calls them; they are public all the same).
+      tradeCall: s(3, () => [req(), false, data.creds.address]),
+      tradeOrder: s(2, () => [order(), false]),
+      tradeDraft: s(6, () => [order(), false, 2, enc(`{"mts":0.01,"mos":5,"nr":false,"t":[{"t":"${tok}"}]}`), 0, undefined]),
+      tradeOrderToSign: s(2, () => [orderDraft(), data.creds.address]),
+      tradeKeyToSign: s(2, () => [data.creds.address, 0]),
+      tradeSignature: s(1, () => ["0x" + "11".repeat(64) + "1b"]),
+      tradeKey: s(2, () => [[data.creds.address, "1", "0"], enc('{"apiKey":"k","secret":"c2VjcmV0","passphrase":"p"}')]),
+      tradeNext: s(3, () => ["place", Object.assign(new Error("refused"), { status: 400, body: "order_version_mismatch" }), false]),
+      tradeSend: s(4, () => ["version", undefined, undefined, req()]),
       nextPageArgument: s(4, () => ["getEvents", { limit: 1 }, [{ id: "1" }], false]),
       syncClock: s(1, () => [req()]),
     };

@@ -182,3 +182,11 @@ test("an AbortSignal stops an iteration with ABORTED and nothing more is fetched
   assert.equal(sent.length, 2);
   assert.equal(seen, 150);
 });
+
+test("return() while a page is on its way ends the iteration: the pending next() resolves done", async () => {
+  const iterator = client.getEvents({ limit: 2 })[Symbol.asyncIterator]();
+  const pending = iterator.next();
+  assert.deepEqual(await iterator.return(), { done: true, value: undefined });
+  assert.deepEqual(await pending, { done: true, value: undefined });
+  assert.deepEqual(await iterator.next(), { done: true, value: undefined });
+});

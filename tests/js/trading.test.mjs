@@ -279,3 +279,45 @@ test("viem and ethers signers (the real libraries, with development keys) create
   // A signer whose library signs something else than the document it was handed would be refused above:
   // the service recovers the signer from its own hash of the order (emulator/src/trading/typed_data.rs).
 });
+
+test("an order is read once and checked before anything is sent; the wallet's wait ends on abort, or never with Infinity", async () => {
+  const client = newClient();
+  const signer = walletSigner(provider, accounts[0]);
+  await client.createApiKey(signer);
+  const low = Math.round((market.bestBid - 0.02) * 100) / 100;
+  // The caller's params change while the order is on its way: the order placed is the one asked for.
+  const params = { tokenId: market.tokenId, side: "BUY", price: low, size: market.minSize };
+  const placing = client.placeOrder(params, signer);
+  params.price = Math.round((market.bestBid - 0.01) * 100) / 100;
+  params.side = "SELL";
+  const placed = await placing;
+  assert.equal(placed.success, true, placed.errorMsg);
+  const { order } = await client.getOrder(placed.orderID);
+  assert.deepEqual([order.side, Number(order.price)], ["BUY", low]);
+
+  // A signer whose address is not one: refused before the version, the book or the market is read.
+  await admin("DELETE", "/__admin/requests");
+  const fresh = newClient();
+  const e = await rejectsWith(assert, fresh.placeOrder(params, { address: "0xnope", signTypedData: () => "" }), "INVALID_PARAMS");
+  assert.equal(e.param, "signer.address");
+  assert.deepEqual((await admin("GET", "/__admin/requests")).requests, [], "nothing was sent");
+
+  // placeOrder's options are the call's: a postOnly there changes nothing (and is not read).
+  const crossing = await client.placeOrder(
+    { tokenId: market.tokenId, side: "BUY", price: market.bestAsk, size: market.minSize },
+    signer,
+    { postOnly: "yes" },
+  );
+  assert.equal(crossing.success, true, crossing.errorMsg);
+
+  // The call aborted while the wallet is being asked (from inside signTypedData): ABORTED at once.
+  const controller = new AbortController();
+  const aborting = { address: accounts[0], signTypedData: () => (controller.abort(), new Promise(() => {})) };
+  const started = Date.now();
+  await rejectsWith(assert, newClient({ signTimeoutMs: 60_000 }).signOrder(await client.buildOrder(params), aborting, { signal: controller.signal }), "ABORTED");
+  assert.ok(Date.now() - started < 2_000, "the abort ended the wait");
+  // signTimeoutMs: Infinity waits for the wallet, however long it takes.
+  const late = { address: accounts[0], signTypedData: async (td) => (await new Promise((r) => setTimeout(r, 300)), signer.signTypedData(td)) };
+  const signed = await newClient({ signTimeoutMs: Infinity }).signOrder(await client.buildOrder(params), late);
+  assert.match(signed.signature, /^0x[0-9a-f]{130}$/);
+});

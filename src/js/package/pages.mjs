@@ -40,7 +40,10 @@ export function iteratePages(client, name, first, options) {
       }
       let page;
       try {
-        page = reader.record(await client.callRest(name, argument, callOptions));
+        const answer = await client.callRest(name, argument, callOptions);
+        // return() while the page was on its way: the iteration is over.
+        if (!reader) return { done: true, value: undefined };
+        page = reader.record(answer);
         if (page.info) onPage(page.info);
       } catch (error) {
         release();
@@ -50,7 +53,7 @@ export function iteratePages(client, name, first, options) {
       index = 0;
       if (page.done) {
         finished = true;
-        reader.free();
+        reader?.free();
         reader = undefined;
       }
     }

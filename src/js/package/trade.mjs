@@ -56,16 +56,18 @@ const methods = {
     }
   },
   async buildOrder(params, options) {
+    const order = readOrder(this, params, false);
     this.tradeCall(options);
-    return (await draft(this, params, false, options, false)).draft;
+    return draft(this, order, options, false);
   },
   async buildMarketOrder(params, options) {
+    const order = readOrder(this, params, true);
     this.tradeCall(options);
-    return (await draft(this, params, true, options, false)).draft;
+    return draft(this, order, options, false);
   },
   async signOrder(orderDraft, signer, options) {
     const s = readSigner(signer);
-    const [signal, timeoutMs] = this.tradeCall(options);
+    const [signal, timeoutMs] = this.tradeCall(options, false, s.address);
     return sign(this, orderDraft, s, signal, timeoutMs);
   },
   async postOrder(signed, orderType, options) {
@@ -93,8 +95,8 @@ async function version(client, options, fresh) {
  * An order's draft (and what it was built from): the version, the token's market (from the book when the
  * params name none; learnt once per token), the book for a market order without a price, the V1 fee rate.
  */
-async function draft(client, params, market, options, fresh) {
-  const [token, condition, needsBook] = client.tradeOrder(params, market);
+async function draft(client, order, options, fresh) {
+  const { token, condition, needsBook, params, market } = order;
   const v = await version(client, options, fresh);
   const m = memory(client);
   let known = m.markets.get(token);
@@ -123,7 +125,17 @@ async function draft(client, params, market, options, fresh) {
     throw e;
   }
   m.markets.set(token, known);
-  return { draft: built, token };
+  return built;
+}
+
+/**
+ * An order's params read once (`tradeOrder`): the token, the condition if given, whether the price comes
+ * from the book, and a plain copy of the params that every build reads (the caller's object may change
+ * while requests are under way).
+ */
+function readOrder(client, params, market) {
+  const [token, condition, needsBook, copy] = client.tradeOrder(params, market);
+  return { token, condition, needsBook, params: copy, market };
 }
 
 /** Has the signer sign a draft; resolves to the signed order. */
@@ -135,7 +147,7 @@ async function sign(client, orderDraft, s, signal, timeoutMs) {
 
 /** Creates or derives the key of the signer `s` (read) and `nonce`, and keeps it as the client's credentials. */
 async function apiKey(client, s, nonce, options, step) {
-  const [signal, timeoutMs] = client.tradeCall(options);
+  const [signal, timeoutMs] = client.tradeCall(options, false, s.address);
   const [typedData, auth] = client.tradeKeyToSign(s.address, nonce);
   const signature = await ask(s, typedData, signal, timeoutMs);
   const answer = await client.tradeSend(step, auth, signature, options);
@@ -149,18 +161,21 @@ async function apiKey(client, s, nonce, options, step) {
 
 /** Builds, signs and places an order; a version change rebuilds and signs it once more. */
 async function place(client, params, signer, options, market) {
+  const order = readOrder(client, params, market);
   const s = readSigner(signer);
-  const [signal, timeoutMs] = client.tradeCall(options, true);
+  // Everything is checked before the first request: the options, the signer's address, the credentials.
+  const [signal, timeoutMs] = client.tradeCall(options, true, s.address);
   for (let rebuilt = false; ; rebuilt = true) {
-    const { draft: built, token } = await draft(client, params, market, options, rebuilt);
+    const built = await draft(client, order, options, rebuilt);
     const signed = await sign(client, built, s, signal, timeoutMs);
     try {
-      return await client.tradeSend("post", signed, undefined, options);
+      // Posted as built and signed (its terms were checked with the draft; the options only carry the call's).
+      return await client.tradeSend("place", signed, undefined, options);
     } catch (e) {
       const next = client.tradeNext("place", e, rebuilt);
       if (next === "rebuild") continue;
       // Refused: the market's tick size may have changed.
-      if (next === "forget") memory(client).markets.delete(token);
+      if (next === "forget") memory(client).markets.delete(order.token);
       throw e;
     }
   }
@@ -188,24 +203,34 @@ function readSigner(signer) {
 function ask(s, typedData, signal, timeoutMs) {
   return new Promise((resolve, reject) => {
     let timer;
-    const onAbort = () => settle(reject, error("ABORTED", "the call was aborted by its AbortSignal while the signer was asked"));
+    let settled = false;
     const settle = (how, value) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
       if (signal) removeEventListener.call(signal, "abort", onAbort);
       how(value);
     };
+    const onAbort = () => settle(reject, error("ABORTED", "the call was aborted by its AbortSignal while the signer was asked"));
     if (signal && abortedOf.call(signal)) return onAbort();
+    // Listening before the wallet is asked: it may abort the call while it is being asked.
+    if (signal) addEventListener.call(signal, "abort", onAbort, { once: true });
+    // Infinity waits for ever; a wait longer than one timer can hold is made of several.
+    if (Number.isFinite(timeoutMs)) {
+      const deadline = Date.now() + timeoutMs;
+      const arm = () => {
+        const left = deadline - Date.now();
+        if (left <= 0) return settle(reject, error("TIMEOUT", "the signer did not answer within signTimeoutMs"));
+        timer = setTimeout(arm, Math.min(left, MAX_TIMER_MS));
+      };
+      arm();
+    }
     let answer;
     try {
       answer = s.signTypedData.call(s.signer, typedData);
     } catch (e) {
-      return reject(error("SIGNER", "the signer threw", e));
+      return settle(reject, error("SIGNER", "the signer threw", e));
     }
-    if (signal) addEventListener.call(signal, "abort", onAbort, { once: true });
-    timer = setTimeout(
-      () => settle(reject, error("TIMEOUT", "the signer did not answer within signTimeoutMs")),
-      Math.min(timeoutMs, MAX_TIMER_MS),
-    );
     new Promise((inner) => inner(answer)).then(
       (signature) => settle(resolve, signature),
       (e) => settle(reject, error("SIGNER", "the signer refused or failed to sign", e)),
