@@ -177,28 +177,16 @@ fn build() -> Result<bool> {
     let mut within = true;
     for budget in &SIZE_BUDGETS {
         // What a page (or Node) loads besides the build: the package's entry files for it.
-        let entries: &[&str] = match budget.dir {
-            "web" => &[
-                "index.mjs",
-                "client.mjs",
-                "pages.mjs",
-                "trade.mjs",
-                "guard.mjs",
-                "rounding-config.mjs",
-                "signers.mjs",
-            ],
-            "bundler" => &[
-                "bundler.mjs",
-                "client.mjs",
-                "pages.mjs",
-                "trade.mjs",
-                "guard.mjs",
-                "rounding-config.mjs",
-                "signers.mjs",
-            ],
-            "lite" => &["lite.mjs", "client.mjs", "pages.mjs", "guard.mjs", "rounding-config.mjs"],
-            _ => &["node.cjs", "client.mjs", "pages.mjs", "trade.mjs", "guard.mjs", "signers.mjs"],
+        let (entry, trading) = match budget.dir {
+            "web" => ("index.mjs", true),
+            "bundler" => ("bundler.mjs", true),
+            "lite" => ("lite.mjs", false),
+            _ => ("node.cjs", true),
         };
+        let mut entries = vec![entry, "client.mjs", "pages.mjs", "guard.mjs", "rounding-config.mjs"];
+        if trading {
+            entries.extend(["trade.mjs", "signers.mjs"]);
+        }
         let entries: Vec<PathBuf> = entries.iter().map(|f| pkg_dir().join(f)).collect();
         let (line, gzip) = run::size_line(&pkg_dir().join(budget.dir), budget.dir, &entries)?;
         let verdict = if gzip > budget.ceiling {
