@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use axum::body::Bytes;
-use axum::extract::{Path, State};
-use axum::http::{HeaderMap, Method, Uri};
+use axum::extract::{FromRequest, Path, Request, State};
+use axum::http::Uri;
 use axum::routing::{delete, get};
 use axum::Router;
 use serde_json::{json, Map, Value};
@@ -28,9 +28,34 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/cancel-market-orders", delete(cancel_market_orders))
 }
 
-/// The account a request's SERVICE_* headers authenticate (a catalog account or a created key), or 401.
-pub(crate) fn auth(app: &App, method: &Method, uri: &Uri, headers: &HeaderMap, body: &[u8]) -> Result<usize, ApiError> {
-    authenticate(|key| app.accounts.by_key(key), &app.auth, headers, method.as_str(), uri.path(), body)
+/// The account a request's SERVICE_* headers authenticate (a catalog account or a created key; else 401),
+/// and the body they were checked over: extracted by every signed route, in place of the body.
+pub(crate) struct Signed {
+    pub account: usize,
+    pub body: Bytes,
+}
+
+/// The largest body a signed route reads (axum's default limit for `Bytes`).
+const MAX_BODY: usize = 2 * 1024 * 1024;
+
+impl FromRequest<Arc<App>> for Signed {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, app: &Arc<App>) -> Result<Self, ApiError> {
+        let (parts, body) = request.into_parts();
+        let body = axum::body::to_bytes(body, MAX_BODY)
+            .await
+            .map_err(|_| ApiError::bad("the body is unreadable or too long"))?;
+        let account = authenticate(
+            |key| app.accounts.by_key(key),
+            &app.auth,
+            &parts.headers,
+            parts.method.as_str(),
+            parts.uri.path(),
+            &body,
+        )?;
+        Ok(Signed { account, body })
+    }
 }
 
 /// A row of a list that holds placed orders or trades (rendered at once: there are few) and catalog ones.
@@ -64,8 +89,7 @@ pub fn order_json(c: &Catalog, o: &Order, canceled: bool) -> Value {
     })
 }
 
-async fn orders(State(app): State<Arc<App>>, method: Method, uri: Uri, headers: HeaderMap) -> ApiResult {
-    let account = auth(&app, &method, &uri, &headers, b"")?;
+async fn orders(State(app): State<Arc<App>>, uri: Uri, Signed { account, .. }: Signed) -> ApiResult {
     crate::trading::expire(&app);
     let p = Params::parse(uri.query());
     let c = &app.catalog;
@@ -104,14 +128,7 @@ async fn orders(State(app): State<Arc<App>>, method: Method, uri: Uri, headers: 
     })?)
 }
 
-async fn order(
-    State(app): State<Arc<App>>,
-    Path(id): Path<String>,
-    method: Method,
-    uri: Uri,
-    headers: HeaderMap,
-) -> ApiResult {
-    let account = auth(&app, &method, &uri, &headers, b"")?;
+async fn order(State(app): State<Arc<App>>, Path(id): Path<String>, Signed { account, .. }: Signed) -> ApiResult {
     crate::trading::expire(&app);
     let c = &app.catalog;
     {
@@ -153,14 +170,7 @@ fn optional_string(map: &Map<String, Value>, names: &[&str]) -> Result<Option<St
     Ok(None)
 }
 
-async fn cancel_order(
-    State(app): State<Arc<App>>,
-    method: Method,
-    uri: Uri,
-    headers: HeaderMap,
-    body: Bytes,
-) -> ApiResult {
-    let account = auth(&app, &method, &uri, &headers, &body)?;
+async fn cancel_order(State(app): State<Arc<App>>, Signed { account, body }: Signed) -> ApiResult {
     let map = body_object(&body)?;
     let id = optional_string(&map, &["orderId"])?.ok_or_else(|| ApiError::bad("orderId is required"))?;
     crate::trading::expire(&app);
@@ -204,14 +214,7 @@ async fn cancel_order(
     ok_json(&json!({ "canceled": canceled, "not_canceled": not_canceled }))
 }
 
-async fn cancel_market_orders(
-    State(app): State<Arc<App>>,
-    method: Method,
-    uri: Uri,
-    headers: HeaderMap,
-    body: Bytes,
-) -> ApiResult {
-    let account = auth(&app, &method, &uri, &headers, &body)?;
+async fn cancel_market_orders(State(app): State<Arc<App>>, Signed { account, body }: Signed) -> ApiResult {
     let map = body_object(&body)?;
     let market = optional_string(&map, &["market"])?;
     let asset = optional_string(&map, &["asset_id", "assetId"])?;
@@ -252,8 +255,7 @@ async fn cancel_market_orders(
     ok_json(&json!({ "canceled": canceled, "not_canceled": {} }))
 }
 
-async fn trades(State(app): State<Arc<App>>, method: Method, uri: Uri, headers: HeaderMap) -> ApiResult {
-    let account = auth(&app, &method, &uri, &headers, b"")?;
+async fn trades(State(app): State<Arc<App>>, uri: Uri, Signed { account, .. }: Signed) -> ApiResult {
     let p = Params::parse(uri.query());
     let before = p.opt_int("before", 0, None)?;
     let after = p.opt_int("after", 0, None)?;

@@ -83,9 +83,9 @@ pub struct Inner {
     pub transport: Transport,
     /// Held only in Rust memory; zeroed when the client is freed.
     pub credentials: RefCell<Option<Credentials>>,
-    /// Trading settings, and the order version and markets learnt from the service.
+    /// Trading settings (`chainId`, `signatureType`, `funder`, `exchanges`, `signTimeoutMs`).
     #[cfg(feature = "trade")]
-    pub trading: super::trade::Trading,
+    pub trading: crate::trade::settings::TradingSettings,
     pub timestamp_unit: TimestampUnit,
     /// Added to the local clock when signing (`clockOffsetMs`, `syncClock()`).
     pub clock_offset_ms: Cell<f64>,

@@ -17,15 +17,11 @@ use crate::trade::keys::{credentials_from_answer, ClobAuth};
 use crate::trade::order::{self, order_body, orders_body, Exchanges, Order, Placement, Version, MAX_BATCH};
 use crate::trade::settings::TradingSettings;
 
-/// The client's trading settings (what it learns of the service is the driver's to keep).
-pub struct Trading {
-    pub settings: TradingSettings,
-}
-
 /// Reads `chainId` (default 137), `signatureType`, `funder`, `exchanges: { exchange, negRiskExchange }` and
-/// `signTimeoutMs` by the core's rules (`TradingSettings`).
-pub fn read_trading(options: &JsValue) -> Result<Trading, Error> {
-    Ok(Trading { settings: TradingSettings::read(&mut |name| super::interop::option(options, name))? })
+/// `signTimeoutMs` by the core's rules (`TradingSettings`). What the client learns of the service (version,
+/// markets, fee rates) is the driver's to keep.
+pub fn read_trading(options: &JsValue) -> Result<TradingSettings, Error> {
+    TradingSettings::read(&mut |name| super::interop::option(options, name))
 }
 
 /// The longest answer of a trading read (a book is the longest).
@@ -190,7 +186,7 @@ impl Client {
         if needs_key.is_truthy() {
             self.owner()?;
         }
-        Ok(Array::of2(&call.signal, &JsValue::from_f64(self.inner.trading.settings.sign_timeout_ms)))
+        Ok(Array::of2(&call.signal, &JsValue::from_f64(self.inner.trading.sign_timeout_ms)))
     }
 
     /// An order's params checked (`market` for a market order): `[tokenId, conditionId?, needsBook, params]`,
@@ -242,7 +238,7 @@ impl Client {
             (Version::V1, Some(f)) if f.fract() == 0.0 && (0.0..=1e9).contains(&f) => f as u64,
             _ => return Err(Error::invalid("fee", "must be the fee rate in basis points").into()),
         };
-        let settings = &self.inner.trading.settings;
+        let settings = &self.inner.trading;
         let exchanges =
             settings.exchanges.or_else(|| Exchanges::known(settings.chain_id, version)).ok_or_else(|| {
                 Error::invalid(
@@ -272,7 +268,7 @@ impl Client {
     pub fn trade_order_to_sign(&self, draft: JsValue, address: JsValue) -> Result<Array, JsValue> {
         let draft = Draft::from_params(&params(&draft, "order")?)?;
         let signer = signer_address(&address)?;
-        let settings = &self.inner.trading.settings;
+        let settings = &self.inner.trading;
         if draft.chain_id != settings.chain_id {
             return Err(Error::invalid("order.chainId", "is not this client's chainId").into());
         }
@@ -290,7 +286,7 @@ impl Client {
     #[wasm_bindgen(js_name = tradeKeyToSign, skip_typescript)]
     pub fn trade_key_to_sign(&self, address: JsValue, nonce_value: JsValue) -> Result<Array, JsValue> {
         let auth = ClobAuth {
-            chain_id: self.inner.trading.settings.chain_id,
+            chain_id: self.inner.trading.chain_id,
             address: signer_address(&address)?,
             timestamp: crate::trade::decimal((now_ms(self) / 1000.0).floor() as u64),
             nonce: nonce(&nonce_value)?,
@@ -313,7 +309,7 @@ impl Client {
     /// address. Returns `{ address, apiKey }`: the secret and passphrase never leave the library.
     #[wasm_bindgen(js_name = tradeKey, skip_typescript)]
     pub fn trade_key(&self, auth: JsValue, answer: JsValue) -> Result<JsValue, JsValue> {
-        let auth = read_auth(&auth, self.inner.trading.settings.chain_id)?;
+        let auth = read_auth(&auth, self.inner.trading.chain_id)?;
         let mut body = read_bytes(&answer, "answer", MAX_ANSWER)?;
         let credentials = credentials_from_answer(&auth.address, &body);
         zeroize::Zeroize::zeroize(&mut body);
@@ -361,7 +357,7 @@ impl Client {
                 "market" => (api::clob_market_info(&text(&a, "conditionId")?)?, Want::Bytes, &decode_market),
                 "book" => (api::order_book(&text(&a, "tokenId")?)?, Want::Bytes, &decode_book),
                 "createKey" | "deriveKey" => {
-                    let auth = read_auth(&a, self.inner.trading.settings.chain_id)?;
+                    let auth = read_auth(&a, self.inner.trading.chain_id)?;
                     (auth.request(step == "createKey", &signature(&b)?), Want::Bytes, &decode_key)
                 }
                 // A caller's signed order (`postOrder`), or the driver's own (`placeOrder`: posted as

@@ -5,9 +5,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::{HeaderMap, Method, Uri};
 use predictkit::book::{OrderType, Side as OrderSide};
 use predictkit::trade::eip712::keccak;
 use predictkit::trade::order::{domain, SignatureType};
@@ -21,6 +19,7 @@ use super::engine::{self, Level, Taker};
 use super::ledger::{self, Ledger, MakerFill, Placed, Trade, HUNDREDTH};
 use super::order::{self, Refusal, Submitted, VERSION_MISMATCH};
 use super::precision::{self, Rules};
+use crate::account::Signed;
 use crate::dataset::Account;
 use crate::params::{ok_json, ApiError, ApiResult};
 use crate::stream::book::parse_fixed;
@@ -48,14 +47,7 @@ fn type_text(t: OrderType) -> &'static str {
 }
 
 /// `POST /order`: `{order, owner, orderType, postOnly}`; the placement result, or 400 `{"error": reason}`.
-pub(crate) async fn place_order(
-    State(app): State<Arc<App>>,
-    method: Method,
-    uri: Uri,
-    headers: HeaderMap,
-    body: Bytes,
-) -> ApiResult {
-    let account = crate::account::auth(&app, &method, &uri, &headers, &body)?;
+pub(crate) async fn place_order(State(app): State<Arc<App>>, Signed { account, body }: Signed) -> ApiResult {
     let item: Value = serde_json::from_slice(&body)
         .ok()
         .filter(Value::is_object)
@@ -70,14 +62,7 @@ pub(crate) async fn place_order(
 
 /// `POST /orders`: an array of 1 to 15 of what `POST /order` takes; the results in the same order, a refused
 /// order as `{success: false, errorMsg}`. An order of the other version refuses the whole request.
-pub(crate) async fn place_orders(
-    State(app): State<Arc<App>>,
-    method: Method,
-    uri: Uri,
-    headers: HeaderMap,
-    body: Bytes,
-) -> ApiResult {
-    let account = crate::account::auth(&app, &method, &uri, &headers, &body)?;
+pub(crate) async fn place_orders(State(app): State<Arc<App>>, Signed { account, body }: Signed) -> ApiResult {
     let items = match serde_json::from_slice::<Value>(&body) {
         Ok(Value::Array(items)) if (1..=MAX_BATCH).contains(&items.len()) => items,
         _ => {

@@ -67,7 +67,7 @@ const methods = {
   },
   async signOrder(orderDraft, signer, options) {
     const s = readSigner(signer);
-    const [signal, timeoutMs] = this.tradeCall(options, false, s.address);
+    const [signal, timeoutMs] = this.tradeCall(options);
     return sign(this, orderDraft, s, signal, timeoutMs);
   },
   async postOrder(signed, orderType, options) {
@@ -147,7 +147,7 @@ async function sign(client, orderDraft, s, signal, timeoutMs) {
 
 /** Creates or derives the key of the signer `s` (read) and `nonce`, and keeps it as the client's credentials. */
 async function apiKey(client, s, nonce, options, step) {
-  const [signal, timeoutMs] = client.tradeCall(options, false, s.address);
+  const [signal, timeoutMs] = client.tradeCall(options);
   const [typedData, auth] = client.tradeKeyToSign(s.address, nonce);
   const signature = await ask(s, typedData, signal, timeoutMs);
   const answer = await client.tradeSend(step, auth, signature, options);
