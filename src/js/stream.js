@@ -205,10 +205,16 @@ class Stream {
     // check that comes early does nothing but arm the timer for the right time. A PONG (one per PING) may
     // make it due earlier: the next PING, rather than the PONG's deadline.
     const listening = Boolean(this._onEvent || this._iterating);
-    // Text goes to the core as UTF-8 (anything else is not a frame of this protocol, and the core says so).
-    // Longer than the core reads (64 MiB), a string is not copied at all: the core reports it as DECODE.
-    const bytes = typeof data === "string" && data.length <= MAX_FRAME ? encoder.encode(data) : data;
-    const report = this.#core.frame(bytes, Date.now(), listening);
+    // Text is encoded as UTF-8 straight into the core's inbox, and the core is told its length; anything
+    // else is not a frame of this protocol, nor is text longer than the core reads (64 MiB): the core
+    // reports those as DECODE, and such text is not copied at all.
+    let written;
+    if (typeof data === "string" && data.length <= MAX_FRAME) {
+      const room = this.#core.frameBuffer(data.length);
+      const done = encoder.encodeInto(data, room);
+      if (done.read === data.length) written = done.written;
+    }
+    const report = this.#core.frame(written, Date.now(), listening);
     if (report === undefined && !listening) return;
     // First: the due checks' bytes are views into wasm memory, valid until wasm runs again.
     if (report?.due) this._digest(report.due);

@@ -261,6 +261,11 @@ pub struct LiveBook {
     epoch: u32,
     /// The check (handed to the platform) of the book as it is now; none when changed unchecked since.
     current: Option<u32>,
+    /// The book's timestamp as a number (0 when absent or not digits), kept so that no change reads it.
+    stamp: u64,
+    /// Whether the book's timestamp text is the one a change set (`stamp`'s digits): a frame's later
+    /// entries then leave it as it is.
+    stamped: bool,
 }
 
 impl LiveBook {
@@ -278,12 +283,14 @@ impl LiveBook {
             fetching: false,
             epoch: 0,
             current: None,
+            stamp: 0,
+            stamped: false,
         }
     }
 
     /// The book's timestamp as a number (0 when absent or not digits).
     fn timestamp(&self) -> u64 {
-        self.book.as_ref().and_then(|b| b.timestamp()).and_then(|t| t.parse().ok()).unwrap_or(0)
+        self.stamp
     }
 
     fn record(&mut self, matched: bool, now: f64) {
@@ -300,11 +307,13 @@ impl LiveBook {
     fn apply(&mut self, change: Change<'_>, policy: HashCheck, checks: &mut Checks, now: f64) -> Result<(), Resync> {
         let book = self.book.as_mut().ok_or(Resync::Gap)?;
         let timestamp = change.timestamp();
-        let text = digits(timestamp);
         match change {
             Change::Level { side, price, size, hash, check, .. } => {
                 book.apply_price_change(side, price, size).map_err(|_| Resync::Gap)?;
-                book.set_timestamp(&text).map_err(|_| Resync::Gap)?;
+                if !(self.stamped && self.stamp == timestamp) {
+                    book.set_timestamp(&crate::text::decimal(timestamp)).map_err(|_| Resync::Gap)?;
+                    (self.stamp, self.stamped) = (timestamp, true);
+                }
                 let check = policy == HashCheck::EveryEntry || (policy == HashCheck::LastPerFrame && check);
                 // Until a snapshot has told the market fields the hash covers, no check can match.
                 let check = check && self.market.is_some();
@@ -357,6 +366,8 @@ impl LiveBook {
         }
         let received = book.received_hash().filter(|h| !h.is_empty());
         let checkable = policy != HashCheck::Off && self.market.is_some();
+        self.stamp = timestamp_of(&book);
+        self.stamped = false;
         self.book = Some(book);
         self.epoch = self.epoch.wrapping_add(1);
         self.verified = false;
@@ -525,7 +536,7 @@ impl LiveBooks {
         let checks = &mut self.checks;
         let Some(live) = find(&mut self.books, asset_id) else { return report };
         live.fetching = false;
-        let taken = snapshot.timestamp().and_then(|t| t.parse::<u64>().ok()).unwrap_or(0);
+        let taken = timestamp_of(&snapshot);
         let newer = live.book.is_none() || live.state != State::Live || taken > live.timestamp();
         live.market = Some(snapshot.clone());
         if !newer {
@@ -768,10 +779,9 @@ fn find<'a>(books: &'a mut [LiveBook], asset_id: &str) -> Option<&'a mut LiveBoo
     books.iter_mut().find(|b| b.asset_id == asset_id)
 }
 
-fn digits(n: u64) -> String {
-    let mut out = Vec::with_capacity(20);
-    crate::book::fixed::push_digits(n, &mut out);
-    out.into_iter().map(char::from).collect()
+/// A book's timestamp as a number (0 when absent or not digits).
+fn timestamp_of(book: &OrderBook) -> u64 {
+    book.timestamp().and_then(|t| t.parse().ok()).unwrap_or(0)
 }
 
 #[cfg(test)]

@@ -48,6 +48,9 @@ pub struct StreamCore {
     inner: Rc<Inner>,
     channel: Channel,
     state: Rc<RefCell<CoreState>>,
+    /// Where the driver writes a text frame's UTF-8 (`frameBuffer`), so that it is encoded once, natively,
+    /// straight into wasm memory.
+    inbox: RefCell<Vec<u8>>,
 }
 
 struct CoreState {
@@ -96,9 +99,13 @@ pub(super) fn open(
         inner: inner.clone(),
         channel,
         state: Rc::new(RefCell::new(CoreState { ids, books, health: Health::new(settings.health) })),
+        inbox: RefCell::new(Vec::new()),
     };
     open_stream(core, &settings.url, &socket, &on_event, &signal)
 }
+
+/// The inbox kept between frames (larger rooms are given back).
+const INBOX_KEPT: usize = 1 << 20;
 
 /// What happened to the connection, for [`StreamCore::health`].
 const CONNECTING: u32 = 0;
@@ -164,15 +171,47 @@ impl StreamCore {
         out
     }
 
+    /// Room in wasm memory for a text frame of `units` UTF-16 units, for the driver to `encodeInto` at once:
+    /// a view valid until wasm runs again. At most the longest frame read (64 MiB), and empty when wasm
+    /// cannot make room: a frame that does not fit is too long to read.
+    #[wasm_bindgen(js_name = frameBuffer)]
+    pub fn frame_buffer(&self, units: u32) -> Uint8Array {
+        let Ok(mut inbox) = self.inbox.try_borrow_mut() else { return Uint8Array::new_with_length(0) };
+        // UTF-8 takes at most 3 bytes per UTF-16 unit; one more than the longest frame tells a longer one.
+        let want = (units as usize).saturating_mul(3).min(MAX_BOOK_BYTES as usize + 1);
+        if inbox.capacity() > INBOX_KEPT && want <= INBOX_KEPT {
+            // A huge frame's room is given back once frames are ordinary again.
+            *inbox = Vec::new();
+        }
+        let have = inbox.len();
+        if want > have {
+            if inbox.try_reserve_exact(want - have).is_err() {
+                return Uint8Array::new_with_length(0);
+            }
+            inbox.resize(want, 0);
+        }
+        let room = inbox.get(..want).unwrap_or_default();
+        // SAFETY: the driver writes into the view (TextEncoder.encodeInto) and calls `frame` before anything
+        // else runs in wasm: the memory under it neither moves nor is read meanwhile.
+        unsafe { Uint8Array::view(room) }
+    }
+
     /// One message of the socket (its text as UTF-8 bytes): `PONG`, or a frame of events applied to the live books. Answers
     /// `{ pong }`, or `{ changed: [[asset, verified]], resync: [[asset, reason]], error? }`; `changed` only
     /// when someone listens (`listening`): it is what `book_update` events are made of.
     pub fn frame(&self, data: &JsValue, now: f64, listening: bool) -> JsValue {
         let out = || Object::new();
-        // The driver hands text frames over as UTF-8 (TextEncoder's copy is native; a string argument's is not).
-        let text = match read_bytes(data, "frame", MAX_BOOK_BYTES) {
-            Ok(bytes) => bytes,
-            Err(_) => {
+        // A text frame is in the inbox (its length in bytes); anything else is not a frame of this protocol.
+        let inbox = self.inbox.try_borrow().ok();
+        let text = match (data.as_f64(), &inbox) {
+            (Some(n), Some(inbox)) if n >= 0.0 && n <= inbox.len().min(MAX_BOOK_BYTES as usize) as f64 => {
+                inbox.get(..n as usize)
+            }
+            _ => None,
+        };
+        let text = match text {
+            Some(bytes) => bytes,
+            None => {
                 self.with((), |s| drop(s.health.message(now)));
                 return report(
                     &out(),
@@ -191,12 +230,12 @@ impl StreamCore {
         let result = self.with(Err(Error::decode("the stream is busy")), |s| {
             s.health.message(now);
             match self.channel {
-                Channel::Market => s.books.apply_frame(&text, now).map(|r| {
+                Channel::Market => s.books.apply_frame(text, now).map(|r| {
                     let changed = if listening { verified(&s.books, r.changed) } else { Vec::new() };
                     (changed, resync_pairs(&r.resync), s.books.due())
                 }),
                 Channel::User => {
-                    let mut scan = crate::json::Scanner::new(&text);
+                    let mut scan = crate::json::Scanner::new(text);
                     scan.skip_value().and_then(|()| scan.finish()).map(|()| (Vec::new(), Vec::new(), false))
                 }
             }

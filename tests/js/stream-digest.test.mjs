@@ -139,6 +139,42 @@ if (process.env.STREAM_DIGEST_CHILD === "hang") {
     client.free();
   });
 
+  test("frames are read as UTF-8 from the core's inbox: text beyond ASCII applies; binary data or over 64 MiB of UTF-8 is DECODE", async () => {
+    const events = [];
+    const { truth, asset, market, stream, socket, client } = await liveBigBook((e) => events.push(e));
+    const decodes = () => events.filter((e) => e.event_type === "error" && e.error.code === "DECODE").length;
+    let ts = 1_700_000_000_000;
+    const checked = async (text) => {
+      const before = stream.bookStatus(asset).checks;
+      socket.onmessage({ data: text });
+      await stream.settled();
+      const status = stream.bookStatus(asset);
+      assert.ok(status.verified && status.checks === before + 1, JSON.stringify(status));
+    };
+    // Two-, three- and four-byte characters, and an escaped one, in a field the books skip; the frame's
+    // first entry then lands at another offset than its UTF-16 index.
+    const wide = (text) => text.replace('"event_type"', '"note":"Zürich – 東京 😀 \\u00e9","event_type"');
+    await checked(wide(frame(market, ++ts, [truth.change(ts, true), truth.change(ts, true)])));
+    // A long frame after a short one and a short one after it: the inbox is reused and grows as needed.
+    await checked(wide(frame(market, ++ts, Array.from({ length: 40 }, () => truth.change(ts, true)))));
+    await checked(frame(market, ++ts, [truth.change(ts, true)]));
+    assert.equal(decodes(), 0);
+    // Not text: an ArrayBuffer or a Blob is not a frame of this protocol.
+    socket.onmessage({ data: new TextEncoder().encode(frame(market, ts + 1, [])).buffer });
+    socket.onmessage({ data: new Blob(["{}"]) });
+    assert.equal(decodes(), 2);
+    // Under 64 Mi UTF-16 units but over 64 MiB of UTF-8 (3 bytes each): too long, and the stream goes on.
+    socket.onmessage({ data: "€".repeat(23 * 1024 * 1024) });
+    assert.equal(decodes(), 3);
+    assert.match(events.at(-1).error.message, /64 MiB/);
+    await checked(frame(market, ++ts, [truth.change(ts, true)]));
+    const book = stream.book(asset);
+    assert.equal(book.hash(), truth.hash());
+    book.free();
+    stream.close();
+    client.free();
+  });
+
   test("a platform SHA-1 that never answers: settled() still resolves, and the core hashes books itself", () => {
     const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url)], {
       env: { ...process.env, STREAM_DIGEST_CHILD: "hang" },
