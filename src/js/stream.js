@@ -14,11 +14,12 @@ const DIGEST_WITHIN_MS = 2000;
 // What happened to the connection, for core.health().
 const CONNECTING = 0, OPENED = 1, CLOSED = 2, TICK = 3, CLOSE = 4;
 
+/** Taken at load, like the platform's SHA-1: a page that replaces it later is never handed wasm memory. */
+const encodeInto = TextEncoder.prototype.encodeInto.bind(new TextEncoder());
+
 // The platform's SHA-1 (native, off the main thread), taken once at load so that a page replacing
 // crypto.subtle later changes nothing; null where there is none (crypto.subtle needs a secure context:
 // then the core hashes books itself).
-const encoder = new TextEncoder();
-
 const digestSha1 = (() => {
   try {
     const subtle = globalThis.crypto?.subtle;
@@ -205,16 +206,18 @@ class Stream {
     // check that comes early does nothing but arm the timer for the right time. A PONG (one per PING) may
     // make it due earlier: the next PING, rather than the PONG's deadline.
     const listening = Boolean(this._onEvent || this._iterating);
-    // Text is encoded as UTF-8 straight into the core's inbox, and the core is told its length; anything
-    // else is not a frame of this protocol, nor is text longer than the core reads (64 MiB): the core
-    // reports those as DECODE, and such text is not copied at all.
+    // Taken first: nothing the page can replace runs between the inbox's view and the core reading it.
+    const now = Date.now();
+    // Text is encoded as UTF-8 straight into the core's inbox, and the core is told its length: room for
+    // ASCII first (one byte a unit), then for the most UTF-8 can take (three). Anything else is not a frame
+    // of this protocol, nor is text longer than the core reads (64 MiB): the core reports those as DECODE.
     let written;
     if (typeof data === "string" && data.length <= MAX_FRAME) {
-      const room = this.#core.frameBuffer(data.length);
-      const done = encoder.encodeInto(data, room);
+      let done = encodeInto(data, this.#core.frameBuffer(data.length));
+      if (done.read < data.length) done = encodeInto(data, this.#core.frameBuffer(data.length * 3));
       if (done.read === data.length) written = done.written;
     }
-    const report = this.#core.frame(written, Date.now(), listening);
+    const report = this.#core.frame(written, now, listening);
     if (report === undefined && !listening) return;
     // First: the due checks' bytes are views into wasm memory, valid until wasm runs again.
     if (report?.due) this._digest(report.due);

@@ -104,7 +104,8 @@ pub(super) fn open(
     open_stream(core, &settings.url, &socket, &on_event, &signal)
 }
 
-/// The inbox kept between frames (larger rooms are given back).
+/// Room in the inbox that is kept between frames whatever they need (larger room is given back once frames
+/// need less than a quarter of it).
 const INBOX_KEPT: usize = 1 << 20;
 
 /// What happened to the connection, for [`StreamCore::health`].
@@ -171,21 +172,19 @@ impl StreamCore {
         out
     }
 
-    /// Room in wasm memory for a text frame of `units` UTF-16 units, for the driver to `encodeInto` at once:
-    /// a view valid until wasm runs again. At most the longest frame read (64 MiB), and empty when wasm
-    /// cannot make room: a frame that does not fit is too long to read.
+    /// Room in wasm memory for `bytes` bytes of a text frame's UTF-8, for the driver to `encodeInto` at once:
+    /// a view valid until wasm runs again. At most one byte more than the longest frame read (64 MiB), and
+    /// empty when wasm cannot make room: a frame that does not fit is too long to read.
     #[wasm_bindgen(js_name = frameBuffer)]
-    pub fn frame_buffer(&self, units: u32) -> Uint8Array {
+    pub fn frame_buffer(&self, bytes: u32) -> Uint8Array {
         let Ok(mut inbox) = self.inbox.try_borrow_mut() else { return Uint8Array::new_with_length(0) };
-        // UTF-8 takes at most 3 bytes per UTF-16 unit; one more than the longest frame tells a longer one.
-        let want = (units as usize).saturating_mul(3).min(MAX_BOOK_BYTES as usize + 1);
-        if inbox.capacity() > INBOX_KEPT && want <= INBOX_KEPT {
-            // A huge frame's room is given back once frames are ordinary again.
+        let want = (bytes as usize).min(MAX_BOOK_BYTES as usize + 1);
+        // Room far larger than wanted is given back; room too small is replaced, not grown, so that the
+        // old bytes are neither copied nor kept beside the new.
+        let wasteful = inbox.len() > INBOX_KEPT && inbox.len() / 4 > want;
+        if want > inbox.len() || wasteful {
             *inbox = Vec::new();
-        }
-        let have = inbox.len();
-        if want > have {
-            if inbox.try_reserve_exact(want - have).is_err() {
+            if inbox.try_reserve_exact(want).is_err() {
                 return Uint8Array::new_with_length(0);
             }
             inbox.resize(want, 0);
@@ -196,54 +195,55 @@ impl StreamCore {
         unsafe { Uint8Array::view(room) }
     }
 
-    /// One message of the socket (its text as UTF-8 bytes): `PONG`, or a frame of events applied to the live books. Answers
-    /// `{ pong }`, or `{ changed: [[asset, verified]], resync: [[asset, reason]], error? }`; `changed` only
-    /// when someone listens (`listening`): it is what `book_update` events are made of.
-    pub fn frame(&self, data: &JsValue, now: f64, listening: bool) -> JsValue {
+    /// One message of the socket, its UTF-8 in the inbox (`bytes` long; anything else is not a frame of this
+    /// protocol): `PONG`, or a frame of events applied to the live books. Answers `{ pong }`, or
+    /// `{ changed: [[asset, verified]], resync: [[asset, reason]], error? }`; `changed` only when someone
+    /// listens (`listening`): it is what `book_update` events are made of.
+    pub fn frame(&self, bytes: &JsValue, now: f64, listening: bool) -> JsValue {
         let out = || Object::new();
-        // A text frame is in the inbox (its length in bytes); anything else is not a frame of this protocol.
-        let inbox = self.inbox.try_borrow().ok();
-        let text = match (data.as_f64(), &inbox) {
-            (Some(n), Some(inbox)) if n >= 0.0 && n <= inbox.len().min(MAX_BOOK_BYTES as usize) as f64 => {
-                inbox.get(..n as usize)
+        // The inbox is read, and let go, before any JS object is made.
+        let result = {
+            let inbox = self.inbox.try_borrow().ok();
+            let text = match (bytes.as_f64(), &inbox) {
+                (Some(n), Some(inbox)) if n >= 0.0 && n <= inbox.len().min(MAX_BOOK_BYTES as usize) as f64 => {
+                    inbox.get(..n as usize)
+                }
+                _ => None,
+            };
+            match text {
+                None => None,
+                Some(b"PONG") => Some(Ok(None)),
+                Some(text) => Some(self.with(Err(Error::decode("the stream is busy")), |s| {
+                    s.health.message(now);
+                    match self.channel {
+                        Channel::Market => s.books.apply_frame(text, now).map(|r| {
+                            let changed = if listening { verified(&s.books, r.changed) } else { Vec::new() };
+                            Some((changed, resync_pairs(&r.resync), s.books.due()))
+                        }),
+                        Channel::User => {
+                            let mut scan = crate::json::Scanner::new(text);
+                            scan.skip_value()
+                                .and_then(|()| scan.finish())
+                                .map(|()| Some((Vec::new(), Vec::new(), false)))
+                        }
+                    }
+                })),
             }
-            _ => None,
         };
-        let text = match text {
-            Some(bytes) => bytes,
+        match result {
             None => {
                 self.with((), |s| drop(s.health.message(now)));
-                return report(
-                    &out(),
-                    &[],
-                    &[],
-                    Some(Error::decode("a stream frame that is not text, or longer than 64 MiB")),
-                );
+                report(&out(), &[], &[], Some(Error::decode("a stream frame that is not text, or longer than 64 MiB")))
             }
-        };
-        if text == b"PONG" {
-            self.with((), |s| s.health.pong(now));
-            let out = out();
-            set(&out, "pong", &JsValue::TRUE);
-            return out.into();
-        }
-        let result = self.with(Err(Error::decode("the stream is busy")), |s| {
-            s.health.message(now);
-            match self.channel {
-                Channel::Market => s.books.apply_frame(text, now).map(|r| {
-                    let changed = if listening { verified(&s.books, r.changed) } else { Vec::new() };
-                    (changed, resync_pairs(&r.resync), s.books.due())
-                }),
-                Channel::User => {
-                    let mut scan = crate::json::Scanner::new(text);
-                    scan.skip_value().and_then(|()| scan.finish()).map(|()| (Vec::new(), Vec::new(), false))
-                }
+            Some(Ok(None)) => {
+                self.with((), |s| s.health.pong(now));
+                let out = out();
+                set(&out, "pong", &JsValue::TRUE);
+                out.into()
             }
-        });
-        match result {
             // Most frames: nothing for the driver to do or tell.
-            Ok((changed, resync, false)) if changed.is_empty() && resync.is_empty() => JsValue::UNDEFINED,
-            Ok((changed, resync, due)) => {
+            Some(Ok(Some((changed, resync, false)))) if changed.is_empty() && resync.is_empty() => JsValue::UNDEFINED,
+            Some(Ok(Some((changed, resync, due)))) => {
                 let out = report(&out(), &changed, &resync, None);
                 // Last, after every allocation: views into wasm memory, which the driver hands to the
                 // platform before anything else runs in wasm.
@@ -252,7 +252,7 @@ impl StreamCore {
                 }
                 out
             }
-            Err(mut e) => {
+            Some(Err(mut e)) => {
                 e.message = "a stream frame could not be read".into();
                 report(&out(), &[], &[], Some(e))
             }

@@ -28,11 +28,11 @@ class FakeSocket {
   close() {}
 }
 
-/** A 300-level book (about 20 KB of levels) and a stream following it, live and verified. */
-async function liveBigBook(onEvent) {
+/** A 300-level book (about 20 KB of levels; or `levels`) and a stream following it, live and verified. */
+async function liveBigBook(onEvent, levels = 300) {
   const random = rng(42);
   const { asset, market } = ids(random);
-  const truth = new TruthBook({ random, levels: 300, asset, market, timestamp: 1_700_000_000_000 });
+  const truth = new TruthBook({ random, levels, asset, market, timestamp: 1_700_000_000_000 });
   const fetch = async (url) => {
     assert.equal(new URL(String(url)).searchParams.get("token_id"), asset);
     return new Response(truth.snapshot(), { status: 200 });
@@ -45,6 +45,15 @@ async function liveBigBook(onEvent) {
   }
   assert.ok(stream.bookStatus(asset).verified, JSON.stringify(stream.bookStatus(asset)));
   return { truth, asset, market, stream, socket: FakeSocket.last, client };
+}
+
+/** Delivers the next change and asserts that it was checked and verified. */
+async function checkedNext(stream, socket, asset, next) {
+  const before = stream.bookStatus(asset).checks;
+  socket.onmessage({ data: next() });
+  await stream.settled();
+  const status = stream.bookStatus(asset);
+  assert.ok(status.verified && status.checks === before + 1, JSON.stringify(status));
 }
 
 async function scenario() {
@@ -171,6 +180,63 @@ if (process.env.STREAM_DIGEST_CHILD === "hang") {
     const book = stream.book(asset);
     assert.equal(book.hash(), truth.hash());
     book.free();
+    stream.close();
+    client.free();
+  });
+
+  test("a frame that comes while another is being read (from a replaced Date.now or an Object.prototype setter) is read whole, and so is the first", async () => {
+    // 50 levels: hashed by the core at once, so each frame's check is counted when onmessage returns.
+    const events = [];
+    const { truth, asset, market, stream, socket, client } = await liveBigBook((e) => events.push(e), 50);
+    let ts = 1_700_000_000_000;
+    const next = () => frame(market, ++ts, [truth.change(ts, true)]);
+    const checks = () => stream.bookStatus(asset).checks;
+    const realNow = Date.now;
+    const before = checks();
+    try {
+      // The page's Date.now delivers a frame of its own, once, in the middle of the driver's handling.
+      let inner = next();
+      const outer = next();
+      Date.now = function () {
+        if (inner) {
+          const text = inner;
+          inner = null;
+          // (Applied out of order: the outer frame is newer, so this one must come first to count.)
+          socket.onmessage({ data: text });
+        }
+        return realNow.call(Date);
+      };
+      socket.onmessage({ data: outer });
+    } finally {
+      Date.now = realNow;
+    }
+    assert.equal(checks(), before + 2, JSON.stringify(stream.bookStatus(asset)));
+    // A setter on Object.prototype runs while the core builds a report (its `changed` list): a frame
+    // delivered from there is applied too, and the outer report still arrives.
+    const outer = next();
+    let nested = next();
+    Object.defineProperty(Object.prototype, "changed", {
+      configurable: true,
+      set(value) {
+        Object.defineProperty(this, "changed", { value, writable: true, enumerable: true, configurable: true });
+        if (nested) {
+          const text = nested;
+          nested = null;
+          socket.onmessage({ data: text });
+        }
+      },
+    });
+    const middle = checks();
+    try {
+      // The outer frame is applied before its report is built, so the nested one is the newer.
+      socket.onmessage({ data: outer });
+    } finally {
+      delete Object.prototype.changed;
+    }
+    assert.equal(nested, null, "the setter ran");
+    assert.equal(checks(), middle + 2, JSON.stringify(stream.bookStatus(asset)));
+    assert.equal(events.filter((e) => e.event_type === "error").length, 0, JSON.stringify(events.filter((e) => e.event_type === "error")));
+    await checkedNext(stream, socket, asset, next);
     stream.close();
     client.free();
   });
