@@ -208,6 +208,8 @@ class Stream {
     const listening = Boolean(this._onEvent || this._iterating);
     // Taken first: nothing the page can replace runs between the inbox's view and the core reading it.
     const now = Date.now();
+    // (A replaced Date.now may have closed the stream meanwhile.)
+    if (!this.#core) return;
     // Text is encoded as UTF-8 straight into the core's inbox, and the core is told its length: room for
     // ASCII first (one byte a unit), then for the most UTF-8 can take (three). Anything else is not a frame
     // of this protocol, nor is text longer than the core reads (64 MiB): the core reports those as DECODE.
