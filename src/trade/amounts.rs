@@ -2,11 +2,20 @@
 //! and every rule the service enforces on them, checked before anything is signed or sent.
 //!
 //! The upstream clients compute `size × price` in binary floating point and then round, so an order can
-//! carry more decimals than the service takes ("invalid amounts"); here the products are integers. For a
-//! tick size the upstream `ROUNDING_CONFIG` gives price decimals `p`, size decimals 2 and amount decimals
-//! `a = p + 2`: shares carry at most 2 decimals, cash at most `a`, so a limit order's `size × price` is
-//! always exact. A market buy divides cash by the price: its shares are cut (never rounded up) to `a`
-//! decimals, so the order never asks for more than the cash pays for.
+//! carry more decimals than the service takes ("invalid amounts"); here the products are integers.
+//!
+//! The service's precision depends on the order type:
+//! - **Resting orders (GTC, GTD)**: shares with at most 2 decimals, cash with at most the tick size's
+//!   amount decimals `a` (the upstream `ROUNDING_CONFIG`: prices `p` decimals, `a = p + 2`: tick 0.1 → 3,
+//!   0.01 → 4, 0.001 → 5, 0.0001 → 6). A limit order's `size × price` always meets it.
+//! - **Orders that take at once (FOK, FAK)**: a maker amount of at most 2 decimals and a taker amount of
+//!   at most 4, whatever the tick size. A limit-priced FOK/FAK order is built exactly or not at all: when
+//!   `size × price` has too many decimals (a buy's cash over 2, a sell's over 4) it is refused, and the
+//!   refusal names the nearest sizes that are exact. A market order's taker amount (a buy's shares,
+//!   `cash / price`; a sell's cash, `shares × price`) is cut, never rounded up, to 4 decimals: the order
+//!   never asks for more than its amount gets at its worst price. That cut is the only rounding.
+//!
+//! Every order built here meets the rule of its order type and tick size (`tests/trade_props.rs`).
 
 use crate::book::math::ROUNDING_CONFIG;
 use crate::book::{fixed, OrderType, Side};
@@ -101,65 +110,196 @@ pub fn check_terms(order_type: OrderType, post_only: bool, expiration: u64, now_
     }
 }
 
+/// The decimals of a FOK or FAK order's maker amount, whatever the tick size.
+pub const TAKING_MAKER_PLACES: u32 = 2;
+/// The decimals of a FOK or FAK order's taker amount, whatever the tick size.
+pub const TAKING_TAKER_PLACES: u32 = 4;
+/// Shares carry at most 2 decimals in a size or a market sell's amount.
+const SIZE_PLACES: u32 = 2;
+
+/// Whether an order of this type takes at once (FOK, FAK) rather than rests (GTC, GTD).
+fn takes(order_type: OrderType) -> bool {
+    matches!(order_type, OrderType::Fok | OrderType::Fak)
+}
+
+/// The most decimals the service takes in an order's `(maker, taker)` amounts, for its order type, side
+/// and tick size: FOK and FAK `(2, 4)` at any tick; GTC and GTD 2 for shares and the tick size's amount
+/// decimals for cash. `None` for a tick size the service does not use.
+pub fn places(order_type: OrderType, side: Side, tick: u64) -> Option<(u32, u32)> {
+    let (_, shares, cash) = decimals(tick)?;
+    Some(match (takes(order_type), side) {
+        (true, _) => (TAKING_MAKER_PLACES, TAKING_TAKER_PLACES),
+        (false, Side::Buy) => (cash, shares),
+        (false, Side::Sell) => (shares, cash),
+    })
+}
+
+/// Whether `amounts` meet the service's precision for the order type, side and tick size.
+pub fn meets_precision(order_type: OrderType, side: Side, tick: u64, amounts: Amounts) -> bool {
+    places(order_type, side, tick)
+        .is_some_and(|(m, t)| has_decimals(amounts.maker, m) && has_decimals(amounts.taker, t))
+}
+
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+/// The sizes whose cash at `price` has at most `places` decimals are the multiples of this step (units).
+/// A size is `k` hundredths (`k × 10^4` units) and its cash `k × price / 100` units, a multiple of
+/// `q = 10^(6 − places)` exactly when `k × price` is a multiple of `100 q`: when `k` is a multiple of
+/// `100 q / gcd(price, 100 q)`.
+pub fn size_step(price: u64, places: u32) -> u64 {
+    let whole = 100 * 10u64.pow(6u32.saturating_sub(places));
+    whole / gcd(price, whole).max(1) * 10u64.pow(6 - SIZE_PLACES)
+}
+
+/// The nearest sizes to `size` (units) on `step`: the one at or below (`None` when that is 0 or under
+/// `min_size`) and the one above.
+pub fn nearest_sizes(size: u64, step: u64, min_size: u64) -> (Option<u64>, Option<u64>) {
+    let below = size - size % step.max(1);
+    let above = below.checked_add(step);
+    (Some(below).filter(|&b| b > 0 && b >= min_size), above)
+}
+
+fn units_text(units: u64, out: &mut String) {
+    let mut bytes = Vec::new();
+    fixed::format(units, &mut bytes);
+    out.push_str(std::str::from_utf8(&bytes).unwrap_or_default());
+}
+
+/// The refusal of a FOK or FAK limit order whose `size × price` cannot be exact, naming the nearest
+/// sizes that are.
+fn inexact_size(side: Side, size: u64, price: u64, min_size: u64) -> Error {
+    let (places, rule) = match side {
+        Side::Buy => (TAKING_MAKER_PLACES, "of a FOK or FAK buy must make cash (size × price) of at most 2 decimals"),
+        Side::Sell => (TAKING_TAKER_PLACES, "of a FOK or FAK sell must make cash (size × price) of at most 4 decimals"),
+    };
+    let mut e = Error::invalid("size", rule);
+    let mut message = String::from(e.message.as_ref());
+    match nearest_sizes(size, size_step(price, places), min_size) {
+        (Some(below), Some(above)) => {
+            message.push_str("; at this price the nearest sizes that do are ");
+            units_text(below, &mut message);
+            message.push_str(" and ");
+            units_text(above, &mut message);
+        }
+        (None, Some(above)) => {
+            message.push_str("; at this price the nearest size that does is ");
+            units_text(above, &mut message);
+        }
+        _ => {}
+    }
+    e.message = message.into();
+    e
+}
+
 /// A limit order: `size` shares at `price`. Sizes carry at most 2 decimals and are refused, not rounded,
-/// when they carry more: an order is placed for exactly what was asked.
-pub fn limit(rules: &MarketRules, side: Side, price: u64, size: u64) -> Result<Amounts, Error> {
-    let (_, size_places, amount_places) = rules.decimals()?;
+/// when they carry more: an order is placed for exactly what was asked. A FOK or FAK order is also refused
+/// when its cash cannot meet the service's rule for those types (see the module's docs).
+pub fn limit(rules: &MarketRules, order_type: OrderType, side: Side, price: u64, size: u64) -> Result<Amounts, Error> {
+    rules.decimals()?;
     rules.check_price(price)?;
-    if !has_decimals(size, size_places) {
+    if !has_decimals(size, SIZE_PLACES) {
         return Err(Error::invalid("size", "takes at most 2 decimals"));
     }
     if size == 0 || size < rules.min_size {
         return Err(Error::invalid("size", "is under the market's minimum order size"));
     }
     let cash = product(size, price)?;
-    // Always true: price has `p` decimals, size 2, and `a = p + 2`. Checked so a change to the table
-    // cannot send an order the service refuses.
-    if !has_decimals(cash, amount_places) || cash == 0 {
-        return Err(Error::invalid("size", "gives a cash amount the service does not take at this tick size"));
-    }
-    Ok(match side {
+    let amounts = match side {
         Side::Buy => Amounts { maker: cash, taker: size },
         Side::Sell => Amounts { maker: size, taker: cash },
-    })
+    };
+    if takes(order_type) && !meets_precision(order_type, side, rules.tick, amounts) {
+        return Err(inexact_size(side, size, price, rules.min_size));
+    }
+    // For GTC and GTD always met: price has `p` decimals, size 2, and `a = p + 2`. Checked so a change to
+    // the table cannot send an order the service refuses.
+    if !meets_precision(order_type, side, rules.tick, amounts) || cash == 0 {
+        return Err(Error::invalid("size", "gives a cash amount the service does not take at this tick size"));
+    }
+    Ok(amounts)
 }
 
-/// A market order at the (worst) `price`: a buy spends `amount` cash, a sell gives `amount` shares. Both
-/// carry at most 2 decimals. A buy's shares are `amount / price` cut to the tick size's amount decimals.
-pub fn market(rules: &MarketRules, side: Side, price: u64, amount: u64) -> Result<Amounts, Error> {
-    let (_, size_places, amount_places) = rules.decimals()?;
+/// A signed order's amounts against its order type, which the caller may have changed since the order
+/// was built: a FOK or FAK order's maker at most 2 decimals and taker at most 4, a GTC or GTD order's
+/// shares at most 2 (the tick size, which rules a resting order's cash, is not known at posting).
+pub fn check_signed(order_type: OrderType, side: Side, amounts: Amounts) -> Result<(), Error> {
+    let (shares, _) = amounts.shares_and_cash(side);
+    let ok = if takes(order_type) {
+        has_decimals(amounts.maker, TAKING_MAKER_PLACES) && has_decimals(amounts.taker, TAKING_TAKER_PLACES)
+    } else {
+        has_decimals(shares, SIZE_PLACES)
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::invalid(
+            "orderType",
+            "does not fit the order's amounts (FOK and FAK: maker at most 2 decimals, taker at most 4; GTC and \
+             GTD: shares at most 2): build the order with the type it is posted with",
+        ))
+    }
+}
+
+/// A market order's type: FOK or FAK. A resting market order is not one: `buildOrder` makes a GTC or GTD
+/// order at a price, with exact amounts.
+pub fn check_market_type(order_type: OrderType) -> Result<(), Error> {
+    if takes(order_type) {
+        Ok(())
+    } else {
+        Err(Error::invalid("orderType", "of a market order must be \"FOK\" or \"FAK\""))
+    }
+}
+
+/// `units` cut (never rounded up) to `places` decimals.
+fn cut(units: u128, places: u32) -> u128 {
+    let step = u128::from(10u64.pow(6u32.saturating_sub(places)));
+    units - units % step
+}
+
+/// A market order (FOK or FAK) at the (worst) `price`: a buy spends `amount` cash, a sell gives `amount`
+/// shares, both at most 2 decimals (refused, not rounded, when they carry more). The taker amount, a
+/// buy's shares `amount / price` or a sell's cash `amount × price`, is cut to 4 decimals; one that cuts to
+/// 0 is refused.
+pub fn market(
+    rules: &MarketRules,
+    order_type: OrderType,
+    side: Side,
+    price: u64,
+    amount: u64,
+) -> Result<Amounts, Error> {
+    check_market_type(order_type)?;
+    rules.decimals()?;
     rules.check_price(price)?;
     if amount == 0 {
         return Err(Error::invalid("amount", "must be greater than 0"));
     }
-    if !has_decimals(amount, size_places) {
+    if !has_decimals(amount, TAKING_MAKER_PLACES) {
         return Err(Error::invalid("amount", "takes at most 2 decimals"));
     }
-    match side {
-        Side::Buy => {
-            let step = 10u64.pow(6u32.saturating_sub(amount_places));
-            let shares = u128::from(amount) * u128::from(ONE) / u128::from(price);
-            let shares = u64::try_from(shares - shares % u128::from(step))
-                .map_err(|_| Error::invalid("amount", "is too large"))?;
-            if shares == 0 {
-                return Err(Error::invalid("amount", "buys less than the smallest amount of shares"));
-            }
-            Ok(Amounts { maker: amount, taker: shares })
-        }
-        Side::Sell => {
-            if amount < rules.min_size {
-                return Err(Error::invalid("amount", "is under the market's minimum order size"));
-            }
-            let cash = product(amount, price)?;
-            if cash == 0 || !has_decimals(cash, amount_places) {
-                return Err(Error::invalid(
-                    "amount",
-                    "gives a cash amount the service does not take at this tick size",
-                ));
-            }
-            Ok(Amounts { maker: amount, taker: cash })
-        }
+    if side == Side::Sell && amount < rules.min_size {
+        return Err(Error::invalid("amount", "is under the market's minimum order size"));
     }
+    let (a, p, one) = (u128::from(amount), u128::from(price), u128::from(ONE));
+    let exact = match side {
+        Side::Buy => a * one / p.max(1),
+        Side::Sell => a * p / one,
+    };
+    let taker = u64::try_from(cut(exact, TAKING_TAKER_PLACES)).map_err(|_| Error::invalid("amount", "is too large"))?;
+    if taker == 0 {
+        return Err(Error::invalid(
+            "amount",
+            match side {
+                Side::Buy => "buys less than 0.0001 shares at this price",
+                Side::Sell => "gets less than 0.0001 cash at this price",
+            },
+        ));
+    }
+    Ok(Amounts { maker: amount, taker })
 }
 
 #[cfg(test)]
@@ -188,7 +328,7 @@ mod tests {
             ("0.0025", Side::Sell, "0.0025", "5", "5", "0.0125"),
         ];
         for (tick, side, price, size, maker, taker) in table {
-            let got = limit(&rules(u(tick)), side, u(price), u(size)).unwrap();
+            let got = limit(&rules(u(tick)), OrderType::Gtc, side, u(price), u(size)).unwrap();
             assert_eq!(got, Amounts { maker: u(maker), taker: u(taker) }, "{tick} {side:?} {price} {size}");
         }
     }
@@ -207,32 +347,206 @@ mod tests {
             ("0.5", "0", "size"),
         ];
         for (price, size, param) in table {
-            let e = limit(&r, Side::Buy, u(price), u(size)).unwrap_err();
+            let e = limit(&r, OrderType::Gtc, Side::Buy, u(price), u(size)).unwrap_err();
             assert_eq!(e.param.as_deref(), Some(param), "{price} {size}: {e}");
         }
-        assert!(limit(&r, Side::Buy, u("0.99"), u("5")).is_ok());
-        assert!(limit(&r, Side::Buy, u("0.01"), u("5")).is_ok());
-        let e = limit(&rules(u("0.02")), Side::Buy, u("0.5"), u("10")).unwrap_err();
+        assert!(limit(&r, OrderType::Gtc, Side::Buy, u("0.99"), u("5")).is_ok());
+        assert!(limit(&r, OrderType::Gtc, Side::Buy, u("0.01"), u("5")).is_ok());
+        let e = limit(&rules(u("0.02")), OrderType::Gtc, Side::Buy, u("0.5"), u("10")).unwrap_err();
         assert_eq!(e.param.as_deref(), Some("tickSize"));
     }
 
+    /// The refusal of a FOK or FAK limit order: `size`, and the nearest sizes it names.
+    fn named_sizes(e: &Error) -> String {
+        assert_eq!(e.param.as_deref(), Some("size"), "{e}");
+        e.message.split("nearest ").nth(1).unwrap_or("").to_owned()
+    }
+
     #[test]
-    fn market_buys_cut_shares_to_the_amount_decimals() {
-        // 10 / 0.33 = 30.303030…: 4 decimals at tick 0.01, cut.
-        let got = market(&rules(u("0.01")), Side::Buy, u("0.33"), u("10")).unwrap();
-        assert_eq!(got, Amounts { maker: u("10"), taker: u("30.303") });
-        let got = market(&rules(u("0.001")), Side::Buy, u("0.333"), u("10")).unwrap();
-        assert_eq!(got, Amounts { maker: u("10"), taker: u("30.03003") });
-        let got = market(&rules(u("0.0001")), Side::Buy, u("0.0003"), u("1")).unwrap();
-        assert_eq!(got, Amounts { maker: u("1"), taker: u("3333.333333") });
-        // A sell is shares × price, exact.
-        let got = market(&rules(u("0.01")), Side::Sell, u("0.33"), u("10.01")).unwrap();
-        assert_eq!(got, Amounts { maker: u("10.01"), taker: u("3.3033") });
-        for (side, amount, param) in
-            [(Side::Buy, "10.001", "amount"), (Side::Buy, "0", "amount"), (Side::Sell, "4", "amount")]
-        {
-            let e = market(&rules(u("0.01")), side, u("0.5"), u(amount)).unwrap_err();
+    fn fok_and_fak_limit_orders_are_exact_or_refused_naming_the_nearest_exact_sizes() {
+        use OrderType::*;
+        use Side::*;
+        // Issue 24: a FOK buy of 1.74 at 0.58 pays 1.0092 (4 decimals; a FOK maker takes 2). Sizes whose cash
+        // at 0.58 has 2 decimals are the multiples of 0.5.
+        let r = MarketRules { tick: u("0.01"), min_size: u("1"), neg_risk: false };
+        let e = limit(&r, Fok, Buy, u("0.58"), u("1.74")).unwrap_err();
+        assert_eq!(named_sizes(&e), "sizes that do are 1.5 and 2");
+        assert_eq!(limit(&r, Gtc, Buy, u("0.58"), u("1.74")).unwrap(), Amounts { maker: 1_009_200, taker: 1_740_000 });
+        assert_eq!(limit(&r, Fok, Buy, u("0.58"), u("1.5")).unwrap(), Amounts { maker: u("0.87"), taker: u("1.5") });
+        // Under the minimum, the size below is not named.
+        let e = limit(&MarketRules { min_size: u("1.6"), ..r }, Fak, Buy, u("0.58"), u("1.74")).unwrap_err();
+        assert_eq!(named_sizes(&e), "size that does is 2");
+
+        // Every tick size × side × order type at a price with all the tick's decimals, 12.34 shares:
+        // (tick, side, type, price, Ok((maker, taker)) or Err(the nearest sizes named)).
+        let table = [
+            ("0.1", Buy, Gtc, "0.3", Ok(("3.702", "12.34"))),
+            ("0.1", Buy, Gtd, "0.3", Ok(("3.702", "12.34"))),
+            ("0.1", Buy, Fok, "0.3", Err("sizes that do are 12.3 and 12.4")), // 3.702
+            ("0.1", Buy, Fak, "0.3", Err("sizes that do are 12.3 and 12.4")),
+            ("0.1", Sell, Gtc, "0.3", Ok(("12.34", "3.702"))),
+            ("0.1", Sell, Gtd, "0.3", Ok(("12.34", "3.702"))),
+            ("0.1", Sell, Fok, "0.3", Ok(("12.34", "3.702"))),
+            ("0.1", Sell, Fak, "0.3", Ok(("12.34", "3.702"))),
+            ("0.01", Buy, Gtc, "0.57", Ok(("7.0338", "12.34"))),
+            ("0.01", Buy, Gtd, "0.57", Ok(("7.0338", "12.34"))),
+            ("0.01", Buy, Fok, "0.57", Err("sizes that do are 12 and 13")), // 7.0338
+            ("0.01", Buy, Fak, "0.57", Err("sizes that do are 12 and 13")),
+            ("0.01", Sell, Gtc, "0.57", Ok(("12.34", "7.0338"))),
+            ("0.01", Sell, Gtd, "0.57", Ok(("12.34", "7.0338"))),
+            ("0.01", Sell, Fok, "0.57", Ok(("12.34", "7.0338"))),
+            ("0.01", Sell, Fak, "0.57", Ok(("12.34", "7.0338"))),
+            ("0.001", Buy, Gtc, "0.487", Ok(("6.00958", "12.34"))),
+            ("0.001", Buy, Gtd, "0.487", Ok(("6.00958", "12.34"))),
+            ("0.001", Buy, Fok, "0.487", Err("sizes that do are 10 and 20")), // 6.00958
+            ("0.001", Buy, Fak, "0.487", Err("sizes that do are 10 and 20")),
+            ("0.001", Sell, Gtc, "0.487", Ok(("12.34", "6.00958"))),
+            ("0.001", Sell, Gtd, "0.487", Ok(("12.34", "6.00958"))),
+            ("0.001", Sell, Fok, "0.487", Err("sizes that do are 12.3 and 12.4")), // 6.00958: 5 decimals
+            ("0.001", Sell, Fak, "0.487", Err("sizes that do are 12.3 and 12.4")),
+            ("0.0001", Buy, Gtc, "0.4871", Ok(("6.010814", "12.34"))),
+            ("0.0001", Buy, Gtd, "0.4871", Ok(("6.010814", "12.34"))),
+            ("0.0001", Buy, Fok, "0.4871", Err("size that does is 100")), // only multiples of 100
+            ("0.0001", Buy, Fak, "0.4871", Err("size that does is 100")),
+            ("0.0001", Sell, Gtc, "0.4871", Ok(("12.34", "6.010814"))),
+            ("0.0001", Sell, Gtd, "0.4871", Ok(("12.34", "6.010814"))),
+            ("0.0001", Sell, Fok, "0.4871", Err("sizes that do are 12 and 13")),
+            ("0.0001", Sell, Fak, "0.4871", Err("sizes that do are 12 and 13")),
+            ("0.005", Buy, Gtc, "0.485", Ok(("5.9849", "12.34"))),
+            ("0.005", Buy, Gtd, "0.485", Ok(("5.9849", "12.34"))),
+            ("0.005", Buy, Fok, "0.485", Err("sizes that do are 12 and 14")),
+            ("0.005", Buy, Fak, "0.485", Err("sizes that do are 12 and 14")),
+            ("0.005", Sell, Gtc, "0.485", Ok(("12.34", "5.9849"))),
+            ("0.005", Sell, Gtd, "0.485", Ok(("12.34", "5.9849"))),
+            ("0.005", Sell, Fok, "0.485", Ok(("12.34", "5.9849"))),
+            ("0.005", Sell, Fak, "0.485", Ok(("12.34", "5.9849"))),
+            ("0.0025", Buy, Gtc, "0.4875", Ok(("6.01575", "12.34"))),
+            ("0.0025", Buy, Gtd, "0.4875", Ok(("6.01575", "12.34"))),
+            ("0.0025", Buy, Fok, "0.4875", Err("sizes that do are 12 and 12.8")),
+            ("0.0025", Buy, Fak, "0.4875", Err("sizes that do are 12 and 12.8")),
+            ("0.0025", Sell, Gtc, "0.4875", Ok(("12.34", "6.01575"))),
+            ("0.0025", Sell, Gtd, "0.4875", Ok(("12.34", "6.01575"))),
+            ("0.0025", Sell, Fok, "0.4875", Err("sizes that do are 12.32 and 12.36")),
+            ("0.0025", Sell, Fak, "0.4875", Err("sizes that do are 12.32 and 12.36")),
+        ];
+        assert_eq!(table.len(), 6 * 2 * 4);
+        for (tick, side, t, price, want) in table {
+            let got = limit(&rules(u(tick)), t, side, u(price), u("12.34"));
+            match (got, want) {
+                (Ok(got), Ok((maker, taker))) => {
+                    assert_eq!(got, Amounts { maker: u(maker), taker: u(taker) }, "{tick} {side:?} {t:?}");
+                }
+                (Err(e), Err(named)) => assert_eq!(named_sizes(&e), named, "{tick} {side:?} {t:?}"),
+                (got, _) => panic!("{tick} {side:?} {t:?}: {got:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn size_steps_come_from_the_gcd() {
+        // (price, places, step): 0.58 and 2 decimals: 0.5; 0.57: 1; 0.4871: 100; any price and 6: 0.01.
+        let table = [
+            ("0.58", 2, "0.5"),
+            ("0.57", 2, "1"),
+            ("0.4871", 2, "100"),
+            ("0.5", 2, "0.02"),
+            ("0.25", 2, "0.04"),
+            ("0.4875", 4, "0.04"),
+            ("0.487", 4, "0.1"),
+            ("0.3", 4, "0.01"),
+            ("0.0001", 6, "0.01"),
+        ];
+        for (price, places, step) in table {
+            assert_eq!(size_step(u(price), places), u(step), "{price} {places}");
+        }
+        assert_eq!(nearest_sizes(u("1.74"), u("0.5"), 0), (Some(u("1.5")), Some(u("2"))));
+        assert_eq!(nearest_sizes(u("0.3"), u("0.5"), 0), (None, Some(u("0.5"))));
+        assert_eq!(nearest_sizes(u("1.74"), u("0.5"), u("1.6")), (None, Some(u("2"))));
+    }
+
+    #[test]
+    fn market_orders_cut_the_taker_amount_to_4_decimals() {
+        use OrderType::*;
+        use Side::*;
+        // Issue 24: a FAK buy of 9.98 at 0.985 on a 0.001 tick asked 10.13197 shares (5 decimals); a sell of
+        // 0.67 at 0.002 asked 0.00134 cash.
+        let r = MarketRules { tick: u("0.001"), min_size: 0, neg_risk: false };
+        assert_eq!(
+            market(&r, Fak, Buy, u("0.985"), u("9.98")).unwrap(),
+            Amounts { maker: 9_980_000, taker: 10_131_900 }
+        );
+        assert_eq!(market(&r, Fak, Sell, u("0.002"), u("0.67")).unwrap(), Amounts { maker: 670_000, taker: 1_300 });
+        // The demo's buy: $9.98 at 0.487 is 20.492813… shares, 20.4928 asked.
+        assert_eq!(market(&r, Fok, Buy, u("0.487"), u("9.98")).unwrap().taker, u("20.4928"));
+
+        // Every tick size × side × FOK/FAK: (tick, side, worst price, amount, taker).
+        let table = [
+            ("0.1", Buy, "0.3", "9.98", "33.2666"), // 33.266666…
+            ("0.1", Sell, "0.3", "12.34", "3.702"),
+            ("0.01", Buy, "0.57", "9.98", "17.5087"), // 17.508771…
+            ("0.01", Sell, "0.57", "12.34", "7.0338"),
+            ("0.001", Buy, "0.487", "9.98", "20.4928"),    // 20.492813…
+            ("0.001", Sell, "0.487", "12.34", "6.0095"),   // 6.00958
+            ("0.0001", Buy, "0.4871", "9.98", "20.4886"),  // 20.488606…
+            ("0.0001", Sell, "0.4871", "12.34", "6.0108"), // 6.010814
+            ("0.005", Buy, "0.485", "9.98", "20.5773"),    // 20.577319…
+            ("0.005", Sell, "0.485", "12.34", "5.9849"),
+            ("0.0025", Buy, "0.4875", "9.98", "20.4717"),  // 20.471794…
+            ("0.0025", Sell, "0.4875", "12.34", "6.0157"), // 6.01575
+        ];
+        assert_eq!(table.len(), 6 * 2);
+        for (tick, side, price, amount, taker) in table {
+            for t in [Fok, Fak] {
+                let got = market(&rules(u(tick)), t, side, u(price), u(amount)).unwrap();
+                assert_eq!(got, Amounts { maker: u(amount), taker: u(taker) }, "{tick} {side:?} {t:?}");
+            }
+            // A market order never rests: GTC and GTD are refused (buildOrder makes those, at a price).
+            for t in [Gtc, Gtd] {
+                let e = market(&rules(u(tick)), t, side, u(price), u(amount)).unwrap_err();
+                assert_eq!(e.param.as_deref(), Some("orderType"), "{tick} {side:?} {t:?}");
+            }
+        }
+
+        // Refusals: (side, price, amount, param).
+        let refused = [
+            (Buy, "0.5", "10.001", "amount"), // more than 2 decimals: refused, not rounded
+            (Buy, "0.5", "0", "amount"),
+            (Sell, "0.5", "4", "amount"), // under the minimum
+            (Sell, "0.005", "5", "price"),
+        ];
+        for (side, price, amount, param) in refused {
+            let e = market(&rules(u("0.01")), Fok, side, u(price), u(amount)).unwrap_err();
             assert_eq!(e.param.as_deref(), Some(param), "{amount}");
+        }
+        // A taker amount that cuts to 0 is refused.
+        let tiny = MarketRules { tick: u("0.0001"), min_size: 0, neg_risk: false };
+        assert_eq!(market(&tiny, Fok, Sell, u("0.0001"), u("0.99")).unwrap_err().param.as_deref(), Some("amount"));
+        assert_eq!(market(&tiny, Fok, Sell, u("0.0002"), u("0.5")).unwrap().taker, u("0.0001"));
+    }
+
+    #[test]
+    fn a_signed_order_is_checked_against_the_type_it_is_posted_with() {
+        use OrderType::*;
+        use Side::*;
+        let amounts = |maker: &str, taker: &str| Amounts { maker: u(maker), taker: u(taker) };
+        // (type, side, maker, taker, accepted)
+        let table = [
+            (Gtc, Buy, "1.0092", "1.74", true),
+            (Fok, Buy, "1.0092", "1.74", false), // built as GTC, posted as FOK
+            (Fak, Buy, "1.5", "1.74", true),
+            (Fak, Sell, "1.74", "1.0092", true),
+            (Fok, Sell, "1.74", "0.00134", false),
+            (Fak, Buy, "9.98", "10.13197", false),
+            (Fak, Buy, "9.98", "10.1319", true),
+            (Gtc, Buy, "9.98", "10.1319", false), // a market buy's shares, posted to rest
+            (Gtd, Sell, "10.13", "9.98", true),
+        ];
+        for (t, side, maker, taker, ok) in table {
+            let got = check_signed(t, side, amounts(maker, taker));
+            assert_eq!(got.is_ok(), ok, "{t:?} {side:?} {maker} {taker}");
+            if let Err(e) = got {
+                assert_eq!(e.param.as_deref(), Some("orderType"));
+            }
         }
     }
 

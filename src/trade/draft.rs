@@ -194,9 +194,7 @@ impl OrderRequest {
             None => OrderType::Gtc,
         };
         let kind = if market {
-            if !matches!(order_type, OrderType::Fok | OrderType::Fak) {
-                return Err(Error::invalid("orderType", "of a market order must be \"FOK\" or \"FAK\""));
-            }
+            amounts::check_market_type(order_type)?;
             Kind::Market { amount: required(decimal(params, "amount")?, "amount")?, price: decimal(params, "price")? }
         } else {
             Kind::Limit {
@@ -220,8 +218,8 @@ impl OrderRequest {
     pub fn amounts(&self, rules: &MarketRules, price: u64, now_s: u64) -> Result<Amounts, Error> {
         amounts::check_terms(self.order_type, self.post_only, self.expiration, now_s)?;
         match self.kind {
-            Kind::Limit { size, .. } => amounts::limit(rules, self.side, price, size),
-            Kind::Market { amount, .. } => amounts::market(rules, self.side, price, amount),
+            Kind::Limit { size, .. } => amounts::limit(rules, self.order_type, self.side, price, size),
+            Kind::Market { amount, .. } => amounts::market(rules, self.order_type, self.side, price, amount),
         }
     }
 }
@@ -398,6 +396,8 @@ fn uint(p: &Params, name: &'static str) -> Result<U256, Error> {
 pub fn signed_from_params(p: &Params) -> Result<(Order, String, OrderType, bool), Error> {
     // A signed order names no chain or exchange: its signature binds them.
     let draft = Draft::read(p, 0, Address::ZERO)?;
+    // Its order type may have been changed since it was built (`postOrder(signed, "FOK")`).
+    amounts::check_signed(draft.order_type, draft.side, draft.amounts)?;
     let salt = whole(p, "salt")?;
     if salt > MAX_SALT {
         return Err(Error::invalid("salt", "must be below 2^53"));
@@ -481,6 +481,7 @@ mod tests {
             (r#"{"tokenId":"1","side":"BUY","price":0.5,"size":1,"expiration":1.5}"#, false, "expiration"),
             (r#"{"tokenId":"1","side":"BUY","price":0.5,"size":1,"conditionId":"0x12"}"#, false, "conditionId"),
             (r#"{"tokenId":"1","side":"BUY","amount":1,"orderType":"GTC"}"#, true, "orderType"),
+            (r#"{"tokenId":"1","side":"SELL","amount":1,"orderType":"GTD"}"#, true, "orderType"),
             (r#"{"tokenId":"1","side":"BUY","amount":1,"size":2}"#, true, "size"),
         ];
         for (json, market, param) in table {
@@ -532,5 +533,10 @@ mod tests {
         ] {
             assert!(signed_from_params(&params(&signed.replace(from, to))).is_err(), "{to}");
         }
+        // A buy of 100 shares for 50.000001 rests (GTC), but its maker amount has too many decimals for a FOK.
+        let odd = signed.replace("\"makerAmount\":\"50000000\"", "\"makerAmount\":\"50000001\"");
+        assert!(signed_from_params(&params(&odd)).is_ok());
+        let e = signed_from_params(&params(&odd.replace("\"GTC\"", "\"FOK\""))).unwrap_err();
+        assert_eq!(e.param.as_deref(), Some("orderType"));
     }
 }
