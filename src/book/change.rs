@@ -70,12 +70,23 @@ impl OrderBook {
     /// from `snapshot` (a GET /book of the same token), where this book has none: the service's hash
     /// covers them.
     pub fn adopt_market_fields(&mut self, snapshot: &OrderBook) -> Result<(), Error> {
-        for field in [Field::MinOrderSize, Field::NegRisk] {
+        self.adopt(snapshot, &[Field::MinOrderSize, Field::NegRisk])
+    }
+
+    /// Takes every field the hash covers beside the levels (`min_order_size`, `tick_size`, `neg_risk`,
+    /// `last_trade_price`) from `earlier`, where this book has none: a `book` event of the market channel
+    /// may leave any of them out while its hash covers their last known values.
+    pub fn adopt_hashed_fields(&mut self, earlier: &OrderBook) -> Result<(), Error> {
+        self.adopt(earlier, &[Field::MinOrderSize, Field::TickSize, Field::NegRisk, Field::LastTradePrice])
+    }
+
+    fn adopt(&mut self, from: &OrderBook, fields: &[Field]) -> Result<(), Error> {
+        for &field in fields {
             if self.field(field).is_some() {
                 continue;
             }
-            if let Some(span) = snapshot.field(field) {
-                let raw = snapshot.raw(span).to_vec();
+            if let Some(span) = from.field(field) {
+                let raw = from.raw(span).to_vec();
                 let span = self.store_raw(&raw)?;
                 self.set_field(field, Some(span));
             }

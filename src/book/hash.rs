@@ -26,7 +26,15 @@ impl OrderBook {
     /// The hash's 20 bytes.
     pub fn digest(&self) -> [u8; 20] {
         let mut out = Buffered::new();
-        self.write_json(&mut out);
+        self.write_json(&mut out, None);
+        out.finish()
+    }
+
+    /// The hash's 20 bytes were `last_trade_price` the JSON value `raw` (its quotes included): what the
+    /// service's hash is when it covers a trade that no event has announced yet.
+    pub fn digest_with_last_trade(&self, raw: &[u8]) -> [u8; 20] {
+        let mut out = Buffered::new();
+        self.write_json(&mut out, Some(raw));
         out.finish()
     }
 
@@ -39,10 +47,11 @@ impl OrderBook {
 
     /// Appends the compact JSON the hash covers to `out`.
     pub fn write_hash_input(&self, out: &mut Vec<u8>) {
-        self.write_json(out);
+        self.write_json(out, None);
     }
 
-    fn write_json(&self, out: &mut impl Sink) {
+    /// The summary; `last_trade` replaces the book's `last_trade_price` (as a raw JSON value).
+    fn write_json(&self, out: &mut impl Sink, last_trade: Option<&[u8]>) {
         out.put(b"{");
         for (field, key) in HEAD {
             self.put_field(out, field, key);
@@ -53,10 +62,14 @@ impl OrderBook {
         self.put_levels(out, &self.asks);
         out.put(b"]");
         for (field, key) in TAIL {
-            if let Some(span) = self.field(field) {
+            let value = match (field, last_trade) {
+                (Field::LastTradePrice, Some(raw)) => Some(raw),
+                _ => self.field(field).map(|span| self.raw(span)),
+            };
+            if let Some(value) = value {
                 out.put(b",");
                 out.put(key);
-                out.put(self.raw(span));
+                out.put(value);
             }
         }
         out.put(b"}");

@@ -431,6 +431,11 @@ impl OrderBook {
         self.decimal(Field::LastTradePrice)
     }
 
+    /// The `last_trade_price` as the hash writes it (its JSON value, quotes included), when the book has one.
+    pub fn last_trade_price_raw(&self) -> Option<&[u8]> {
+        self.field(Field::LastTradePrice).map(|span| self.raw(span))
+    }
+
     pub fn neg_risk(&self) -> Option<bool> {
         match self.raw(self.field(Field::NegRisk)?) {
             b"true" => Some(true),

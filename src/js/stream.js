@@ -316,8 +316,13 @@ class Stream {
   _health(kind, cause) {
     if (!this.#core) return;
     const actions = this.#core.health(kind, Date.now(), Math.random(), cause);
+    let resync = false;
     for (const [what, arg] of actions) {
       if (what === "ping") this._send("PING");
+      else if (what === "resync") {
+        resync = true;
+        this._emit({ event_type: "resync", asset_id: arg[0], reason: arg[1] });
+      }
       else if (what === "resubscribe") this._send(this.#core.hello());
       else if (what === "status") {
         this._status = arg;
@@ -335,6 +340,7 @@ class Stream {
         }
       }
     }
+    if (resync) this._snapshots();
   }
 
   /** Fetches the snapshots the core asks for; it applies them, and what they did is reported. */
@@ -345,7 +351,8 @@ class Stream {
         if (!this.#core) return;
         if (report.due) this._digest(report.due);
         this._report(report);
-        if (report.retry) setTimeout(() => this._snapshots(), 1000);
+        // A failed snapshot is asked for again after a second; a stale one after the core's backoff.
+        if (report.retry) setTimeout(() => this._snapshots(), typeof report.retry === "number" ? report.retry : 1000);
         else this._snapshots();
       });
     }

@@ -7,6 +7,7 @@
 
 use std::borrow::Cow;
 
+use super::burst::{Burst, Outcome};
 use crate::book::{OrderBook, Side};
 use crate::error::Error;
 use crate::json::Scanner;
@@ -128,9 +129,8 @@ impl Checks {
         self.input.clear();
     }
 
-    /// Checks `book` against `expected` (40 hex digits): here, or by handing its input to the platform.
-    fn check(&mut self, book: &mut OrderBook, expected: &str, asset: &str, epoch: u32, reason: Resync) -> Checked {
-        let Some(want) = hex20(expected) else { return Checked::Mismatched };
+    /// Checks `book` against `want`, the service's hash: here, or by handing its input to the platform.
+    fn check(&mut self, book: &mut OrderBook, want: [u8; 20], asset: &str, epoch: u32, reason: Resync) -> Checked {
         book.keep_summary();
         let platform = matches!(self.hasher, Hasher::Platform { from } if book.summary_len() >= from);
         if platform && self.awaiting.len() < MAX_AWAITING {
@@ -266,6 +266,19 @@ pub struct LiveBook {
     /// Whether the book's timestamp text is the one a change set (`stamp`'s digits): a frame's later
     /// entries then leave it as it is.
     stamped: bool,
+    /// The changes with the latest timestamp, and the service's hashes they left unexplained.
+    burst: Burst,
+    /// Mismatches held while their burst lasted, and hashes explained by a trade price no event had told.
+    pub deferred: u64,
+    pub inferred: u64,
+    /// The newest timestamp of any event seen for the asset, and the oldest a snapshot may be to become the
+    /// live book (the newest seen when changes were last dropped): an older one is stale.
+    newest: u64,
+    floor: u64,
+    /// Snapshots refused as stale, in all and in a row, and when (local ms) the next may be fetched.
+    pub stale: u64,
+    stale_streak: u32,
+    not_before: f64,
 }
 
 impl LiveBook {
@@ -285,6 +298,14 @@ impl LiveBook {
             current: None,
             stamp: 0,
             stamped: false,
+            burst: Burst::default(),
+            deferred: 0,
+            inferred: 0,
+            newest: 0,
+            floor: 0,
+            stale: 0,
+            stale_streak: 0,
+            not_before: f64::NEG_INFINITY,
         }
     }
 
@@ -309,6 +330,12 @@ impl LiveBook {
         let timestamp = change.timestamp();
         match change {
             Change::Level { side, price, size, hash, check, .. } => {
+                // A change with a new timestamp ends the burst before it: what that left unexplained resyncs.
+                if let Err(reason) = self.burst.enter(timestamp) {
+                    self.mismatches += 1;
+                    return Err(reason);
+                }
+                self.burst.took(price);
                 book.apply_price_change(side, price, size).map_err(|_| Resync::Gap)?;
                 if !(self.stamped && self.stamp == timestamp) {
                     book.set_timestamp(&crate::text::decimal(timestamp)).map_err(|_| Resync::Gap)?;
@@ -321,32 +348,95 @@ impl LiveBook {
                 // A change left unchecked (by policy, or without a hash) leaves the book unverified.
                 match hash.filter(|h| check && !h.is_empty()) {
                     Some(expected) => return self.check(expected, Resync::HashMismatch, checks, now),
-                    None => self.verified = false,
+                    None => {
+                        self.verified = false;
+                        self.recheck(now);
+                    }
                 }
             }
-            Change::TickSize { tick_size, .. } => book.set_tick_size(tick_size).map_err(|_| Resync::Gap)?,
-            Change::LastTrade { price, .. } => book.set_last_trade_price(price).map_err(|_| Resync::Gap)?,
+            Change::TickSize { tick_size, .. } => {
+                book.set_tick_size(tick_size).map_err(|_| Resync::Gap)?;
+                self.settle(timestamp, now)?;
+            }
+            Change::LastTrade { price, .. } => {
+                self.burst.remember(book.last_trade_price_raw());
+                book.set_last_trade_price(price).map_err(|_| Resync::Gap)?;
+                self.settle(timestamp, now)?;
+            }
         }
         self.current = None;
         Ok(())
     }
 
+    /// After a change that carried no hash to check: the hashes the burst left waiting that the book now
+    /// gives are explained, and when none is left the book is the service's again.
+    fn recheck(&mut self, now: f64) {
+        let Some(book) = self.book.as_mut() else { return };
+        if self.burst.pending() && self.burst.recheck(book) > 0 && !self.burst.pending() {
+            self.record(true, now);
+        }
+    }
+
+    /// After a tick size or trade event (which may come late, with a later timestamp): it may explain what
+    /// the burst left waiting; if not, a later timestamp ends the burst.
+    fn settle(&mut self, timestamp: u64, now: f64) -> Result<(), Resync> {
+        self.recheck(now);
+        if timestamp != self.burst.timestamp() {
+            self.burst.end().inspect_err(|_| self.mismatches += 1)?;
+        }
+        Ok(())
+    }
+
+    /// A change with `timestamp` comes: a new timestamp ends the burst before it, `Err` when that left a
+    /// hash nothing explained.
+    fn enter_burst(&mut self, timestamp: u64) -> Result<(), Resync> {
+        self.burst.enter(timestamp).inspect_err(|_| self.mismatches += 1)
+    }
+
     /// Checks the book as it is now against `expected`; `reason` is what a mismatch means.
     fn check(&mut self, expected: &str, reason: Resync, checks: &mut Checks, now: f64) -> Result<(), Resync> {
+        let Some(want) = hex20(expected) else {
+            self.record(false, now);
+            return Err(reason);
+        };
         let Some(book) = self.book.as_mut() else { return Err(Resync::Gap) };
-        match checks.check(book, expected, &self.asset_id, self.epoch, reason) {
+        match checks.check(book, want, &self.asset_id, self.epoch, reason) {
             Checked::Matched => {
+                self.burst.matched();
                 self.record(true, now);
                 Ok(())
             }
-            Checked::Mismatched => {
-                self.record(false, now);
-                Err(reason)
-            }
+            Checked::Mismatched => self.mismatch(want, reason, now),
             Checked::Deferred => {
                 // `verified` tells the last check that came back until this one does.
                 self.current = checks.awaiting.last().map(|a| a.id);
                 Ok(())
+            }
+        }
+    }
+
+    /// The book as it is now does not give `want`, the service's hash: explained by the burst (the book is
+    /// verified), provisional while the burst lasts (unverified), or `Err` to resynchronise.
+    fn mismatch(&mut self, want: [u8; 20], reason: Resync, now: f64) -> Result<(), Resync> {
+        let Some(book) = self.book.as_mut() else { return Err(Resync::Gap) };
+        match self.burst.mismatch(book, want, reason, now) {
+            Outcome::Now => {
+                self.record(true, now);
+                Ok(())
+            }
+            Outcome::Inferred => {
+                self.inferred += 1;
+                self.record(true, now);
+                Ok(())
+            }
+            Outcome::Provisional => {
+                self.deferred += 1;
+                self.verified = false;
+                Ok(())
+            }
+            Outcome::Unexplained(reason) => {
+                self.record(false, now);
+                Err(reason)
             }
         }
     }
@@ -356,17 +446,41 @@ impl LiveBook {
         self.state = State::Resyncing;
         self.verified = false;
         self.pending.clear();
+        self.burst.clear();
+        self.floor = self.newest;
         self.epoch = self.epoch.wrapping_add(1);
     }
 
     /// Installs `book` as the live book and checks it against its own hash, when the market fields are known.
-    fn install(&mut self, mut book: OrderBook, policy: HashCheck, checks: &mut Checks, now: f64) -> Result<(), Resync> {
-        if let Some(market) = &self.market {
-            let _ = book.adopt_market_fields(market);
+    /// A `book` event of the stream (`event`) may leave out any field the hash covers beside the levels: each
+    /// keeps its last known value (the live book's, kept current by the stream's events, else the snapshot's).
+    fn install(
+        &mut self,
+        mut book: OrderBook,
+        event: bool,
+        policy: HashCheck,
+        checks: &mut Checks,
+        now: f64,
+    ) -> Result<(), Resync> {
+        if let (true, Some(earlier)) = (event, &self.book) {
+            let _ = book.adopt_hashed_fields(earlier);
         }
+        if let Some(earlier) = &self.book {
+            self.burst.remember(earlier.last_trade_price_raw());
+        }
+        if let Some(market) = &self.market {
+            let _ = if event { book.adopt_hashed_fields(market) } else { book.adopt_market_fields(market) };
+        }
+        // The book replaces what the burst's hashes were about; its prices may still name its trade.
+        let stamp = timestamp_of(&book);
+        if stamp != self.burst.timestamp() {
+            self.burst.clear();
+        }
+        let _ = self.burst.end();
+        self.newest = self.newest.max(stamp);
         let received = book.received_hash().filter(|h| !h.is_empty());
         let checkable = policy != HashCheck::Off && self.market.is_some();
-        self.stamp = timestamp_of(&book);
+        self.stamp = stamp;
         self.stamped = false;
         self.book = Some(book);
         self.epoch = self.epoch.wrapping_add(1);
@@ -386,6 +500,9 @@ pub struct FrameReport {
     pub changed: Vec<String>,
     /// Assets to resynchronise now (fetch a snapshot and call [`LiveBooks::snapshot`]), with the reason.
     pub resync: Vec<(String, Resync)>,
+    /// A snapshot was refused as stale (older than events already seen): ask for snapshots again after
+    /// this many milliseconds.
+    pub retry_ms: Option<f64>,
 }
 
 impl FrameReport {
@@ -402,13 +519,15 @@ pub struct LiveBooks {
     pub policy: HashCheck,
     books: Vec<LiveBook>,
     checks: Checks,
+    /// Whether a book may hold hashes that wait for the rest of their burst (see [`LiveBooks::expire`]).
+    waiting_bursts: bool,
 }
 
 impl LiveBooks {
     pub fn new(policy: HashCheck) -> Self {
         let checks =
             Checks { hasher: Hasher::Here, next_id: 0, awaiting: Vec::new(), due: Vec::new(), input: Vec::new() };
-        Self { policy, books: Vec::new(), checks }
+        Self { policy, books: Vec::new(), checks, waiting_bursts: false }
     }
 
     /// Where hashes are computed from now on; leaving the platform drops the checks under way.
@@ -454,20 +573,22 @@ impl LiveBooks {
         if live.epoch != check.epoch || live.state != State::Live {
             return report;
         }
+        let was = live.verified;
         if digest == check.expected {
             live.checks += 1;
             if live.current == Some(id) {
-                let was = live.verified;
+                live.burst.matched();
                 live.verified = true;
                 live.verified_at_ms = now;
-                if !was {
-                    report.changed(&check.asset);
-                }
             }
-        } else {
-            live.mismatches += 1;
+        } else if let Err(reason) = live.mismatch(check.expected, check.reason, now) {
             live.resync();
-            report.resync.push((check.asset, check.reason));
+            report.resync.push((check.asset, reason));
+            return report;
+        }
+        self.waiting_bursts |= live.burst.pending();
+        if live.verified != was {
+            report.changed(&check.asset);
         }
         report
     }
@@ -502,17 +623,43 @@ impl LiveBooks {
             live.state = State::Waiting;
             live.verified = false;
             live.pending.clear();
+            live.burst.clear();
+            live.floor = live.newest;
             live.epoch = live.epoch.wrapping_add(1);
         }
+    }
+
+    /// Ends the bursts whose unexplained hashes have waited their window out by `now`: those books are
+    /// resynchronised. Called before each frame and at the stream's health checks.
+    pub fn expire(&mut self, now: f64) -> FrameReport {
+        let mut report = FrameReport::default();
+        if !self.waiting_bursts {
+            return report;
+        }
+        self.waiting_bursts = false;
+        for live in &mut self.books {
+            if live.burst.expired(now) {
+                if let Err(reason) = live.burst.end() {
+                    live.mismatches += 1;
+                    live.resync();
+                    report.resync.push((live.asset_id.clone(), reason));
+                }
+            }
+            self.waiting_bursts |= live.burst.pending();
+        }
+        report
     }
 
     /// The assets whose snapshot should be fetched now: those whose market fields are not known yet (the
     /// stream's events leave them out, and the hash covers them) and those being resynchronised; each is
     /// marked as being fetched until [`LiveBooks::snapshot`] or [`LiveBooks::snapshot_failed`].
-    pub fn snapshots_due(&mut self) -> Vec<String> {
+    /// A book whose last snapshot was stale is not due again before its backoff has passed (`now`, local ms).
+    pub fn snapshots_due(&mut self, now: f64) -> Vec<String> {
         let mut due = Vec::new();
         for live in &mut self.books {
-            if !live.fetching && (live.market.is_none() || live.state == State::Resyncing) {
+            let wanted = live.market.is_none() || live.state == State::Resyncing;
+            let backed_off = now >= live.not_before || now.is_nan();
+            if !live.fetching && wanted && backed_off {
                 live.fetching = true;
                 due.push(live.asset_id.clone());
             }
@@ -538,6 +685,18 @@ impl LiveBooks {
         live.fetching = false;
         let taken = timestamp_of(&snapshot);
         let newer = live.book.is_none() || live.state != State::Live || taken > live.timestamp();
+        if live.state != State::Live && taken < live.floor {
+            // Older than events whose changes were dropped: installed, it would be a book the service no
+            // longer has. Its market fields are good; the book is asked for again, after a backoff.
+            live.market = Some(snapshot);
+            live.stale += 1;
+            live.stale_streak = live.stale_streak.saturating_add(1);
+            let delay = stale_backoff_ms(live.stale_streak);
+            live.not_before = now + delay;
+            report.retry_ms = Some(delay);
+            return report;
+        }
+        live.stale_streak = 0;
         live.market = Some(snapshot.clone());
         if !newer {
             // The live book is as new or ahead: only the market fields are new. A book as new as the
@@ -556,7 +715,7 @@ impl LiveBooks {
             return report;
         }
         report.changed(asset_id);
-        if let Err(reason) = live.install(snapshot, policy, checks, now) {
+        if let Err(reason) = live.install(snapshot, false, policy, checks, now) {
             live.resync();
             report.resync.push((asset_id.to_owned(), reason));
             return report;
@@ -570,6 +729,7 @@ impl LiveBooks {
                 break;
             }
         }
+        self.waiting_bursts |= live.burst.pending();
         report
     }
 
@@ -577,7 +737,7 @@ impl LiveBooks {
     /// frame that is not JSON, or whose events are not of the service's shape, is `DECODE` and changes
     /// nothing it had not applied before the bad part.
     pub fn apply_frame(&mut self, frame: &[u8], now: f64) -> Result<FrameReport, Error> {
-        let mut report = FrameReport::default();
+        let mut report = self.expire(now);
         self.checks.begin();
         let mut s = Scanner::new(frame);
         if s.peek_kind() == Some(b'[') {
@@ -636,10 +796,11 @@ impl LiveBooks {
         let policy = self.policy;
         let Some(live) = find(&mut self.books, asset) else { return Ok(()) };
         report.changed(asset);
-        match live.install(book, policy, &mut self.checks, now) {
+        match live.install(book, true, policy, &mut self.checks, now) {
             Ok(()) => {
                 live.state = State::Live;
                 live.pending.clear();
+                self.waiting_bursts |= live.burst.pending();
             }
             Err(reason) => {
                 live.resync();
@@ -652,6 +813,27 @@ impl LiveBooks {
     fn price_change(&mut self, event: &Event<'_>, now: f64, report: &mut FrameReport) -> Result<(), Error> {
         let timestamp = event.timestamp()?;
         let entries = &event.entries;
+        // Each price of the event may be the price of a trade for any of its assets (both tokens of a market
+        // hash the same last trade price): the assets' bursts take them all.
+        if entries.len() > 1 {
+            for (i, entry) in entries.iter().enumerate() {
+                if entries.iter().take(i).any(|e| e.asset_id == entry.asset_id) {
+                    continue;
+                }
+                let Some(live) = find(&mut self.books, &entry.asset_id) else { continue };
+                if live.state != State::Live || timestamp < live.timestamp() {
+                    continue;
+                }
+                if let Err(reason) = live.enter_burst(timestamp) {
+                    live.resync();
+                    report.resync.push((entry.asset_id.to_string(), reason));
+                    continue;
+                }
+                for other in entries {
+                    live.burst.took(&other.price);
+                }
+            }
+        }
         for (i, entry) in entries.iter().enumerate() {
             // The hash is checked after an asset's last entry of the frame (or every entry, by policy).
             let last = !entries.iter().skip(i + 1).any(|e| e.asset_id == entry.asset_id);
@@ -673,6 +855,7 @@ impl LiveBooks {
         let policy = self.policy;
         let checks = &mut self.checks;
         let Some(live) = find(&mut self.books, asset) else { return };
+        live.newest = live.newest.max(change.timestamp());
         match live.state {
             State::Live => {
                 if change.timestamp() < live.timestamp() {
@@ -684,6 +867,7 @@ impl LiveBooks {
                     live.resync();
                     report.resync.push((asset.to_owned(), reason));
                 }
+                self.waiting_bursts |= live.burst.pending();
             }
             State::Waiting | State::Resyncing => {
                 if live.pending.len() >= MAX_PENDING {
@@ -779,6 +963,12 @@ fn find<'a>(books: &'a mut [LiveBook], asset_id: &str) -> Option<&'a mut LiveBoo
     books.iter_mut().find(|b| b.asset_id == asset_id)
 }
 
+/// How long to wait before asking again for a snapshot after `streak` stale ones in a row: 250 ms, doubling,
+/// at most 8 s.
+pub fn stale_backoff_ms(streak: u32) -> f64 {
+    250.0 * f64::from(1u32 << streak.saturating_sub(1).min(5))
+}
+
 /// A book's timestamp as a number (0 when absent or not digits).
 fn timestamp_of(book: &OrderBook) -> u64 {
     book.timestamp().and_then(|t| t.parse().ok()).unwrap_or(0)
@@ -788,6 +978,7 @@ fn timestamp_of(book: &OrderBook) -> u64 {
 mod tests {
     use super::*;
 
+    use super::super::burst::WINDOW_MS;
     use sha1::{Digest, Sha1};
     use std::cell::Cell;
 
@@ -912,7 +1103,7 @@ mod tests {
         let mut books = live(HashCheck::EveryEntry, &mut svc);
         let frame = svc.book_event(A);
         let report = apply(&mut books, frame.as_bytes(), 2.0).unwrap();
-        assert_eq!(report, FrameReport { changed: vec![A.into()], resync: vec![] });
+        assert_eq!(report, FrameReport { changed: vec![A.into()], resync: vec![], retry_ms: None });
         for i in 0..200u32 {
             let price = format!("0.{}", 10 + i % 30);
             let size = (i % 7).to_string();
@@ -941,6 +1132,13 @@ mod tests {
         svc.changes(&[(A, "BUY", "0.41", "9")]);
         let frame = svc.changes(&[(A, "SELL", "0.58", "2")]);
         let report = apply(&mut books, frame.as_bytes(), 5.0).unwrap();
+        // Provisional while its burst lasts: a later frame with the same timestamp could explain it.
+        assert_eq!(report.resync, vec![]);
+        let live = books.get(A).unwrap();
+        assert_eq!((live.state, live.verified, live.mismatches, live.deferred), (State::Live, false, 0, 1));
+        assert_eq!(books.expire(5.0 + WINDOW_MS - 1.0), FrameReport::default());
+        // Nothing explained it within the window: the burst ends, the book resyncs.
+        let report = books.expire(5.0 + WINDOW_MS);
         assert_eq!(report.resync, vec![(A.to_owned(), Resync::HashMismatch)]);
         let live = books.get(A).unwrap();
         assert_eq!((live.state, live.verified, live.mismatches), (State::Resyncing, false, 1));
@@ -952,7 +1150,7 @@ mod tests {
         let report = apply(&mut books, newer.as_bytes(), 7.0).unwrap();
         assert_eq!(report.changed, vec![B.to_owned()]);
         let report = snap(&mut books, A, snapshot, 8.0);
-        assert_eq!(report, FrameReport { changed: vec![A.into()], resync: vec![] });
+        assert_eq!(report, FrameReport { changed: vec![A.into()], resync: vec![], retry_ms: None });
         equal(&books, &mut svc, A);
         let live = books.get(A).unwrap();
         assert_eq!((live.state, live.verified, live.verified_at_ms), (State::Live, true, 8.0));
@@ -970,9 +1168,13 @@ mod tests {
             let (first, rest) = frame.split_once(r#""hash":""#).unwrap();
             let frame = format!(r#"{first}"hash":"0{}"#, &rest[1..]);
             let report = apply(&mut books, frame.as_bytes(), 2.0).unwrap();
-            assert_eq!(!report.resync.is_empty(), detected, "{policy:?}");
-            let verified = books.get(A).unwrap().verified;
-            assert_eq!(verified, policy == HashCheck::LastPerFrame, "{policy:?}");
+            // Checked at every entry, the wrong hash waits for the rest of the burst; the next entry matches
+            // its own hash, so the book equals the service's and nothing is resynchronised.
+            assert!(report.resync.is_empty(), "{policy:?}");
+            let live = books.get(A).unwrap();
+            assert_eq!(live.deferred == 1, detected, "{policy:?}");
+            assert_eq!(live.verified, policy != HashCheck::Off, "{policy:?}");
+            assert!(books.expire(2.0 + WINDOW_MS).resync.is_empty());
         }
     }
 
@@ -1007,10 +1209,12 @@ mod tests {
         let mut books = live(HashCheck::LastPerFrame, &mut svc);
         let good = svc.book_event(B);
         let bad = good.replacen(r#""size":"10""#, r#""size":"11""#, 1);
-        assert_eq!(apply(&mut books, bad.as_bytes(), 2.0).unwrap().resync, vec![(B.to_owned(), Resync::BookMismatch)]);
+        assert_eq!(apply(&mut books, bad.as_bytes(), 2.0).unwrap().resync, vec![]);
+        assert_eq!(books.get(B).unwrap().deferred, 1);
+        assert_eq!(books.expire(2.0 + WINDOW_MS).resync, vec![(B.to_owned(), Resync::BookMismatch)]);
         assert_eq!(books.get(B).unwrap().state, State::Resyncing);
         let report = apply(&mut books, format!("[{good}]").as_bytes(), 3.0).unwrap();
-        assert_eq!(report, FrameReport { changed: vec![B.into()], resync: vec![] });
+        assert_eq!(report, FrameReport { changed: vec![B.into()], resync: vec![], retry_ms: None });
         assert!(books.get(B).unwrap().verified);
     }
 
@@ -1037,18 +1241,21 @@ mod tests {
         let mut books = books_new(HashCheck::LastPerFrame);
         books.subscribe(A);
         books.subscribe(B);
-        assert_eq!(books.snapshots_due(), vec![A.to_owned(), B.to_owned()]);
-        assert!(books.snapshots_due().is_empty());
+        assert_eq!(books.snapshots_due(0.0), vec![A.to_owned(), B.to_owned()]);
+        assert!(books.snapshots_due(0.0).is_empty());
         snap(&mut books, A, svc.snapshot(A), 1.0);
         books.snapshot_failed(B);
-        assert_eq!(books.snapshots_due(), vec![B.to_owned()]);
+        assert_eq!(books.snapshots_due(0.0), vec![B.to_owned()]);
         snap(&mut books, B, svc.snapshot(B), 1.0);
-        assert!(books.snapshots_due().is_empty());
+        assert!(books.snapshots_due(0.0).is_empty());
         // A mismatch makes the asset due again.
         svc.changes(&[(A, "BUY", "0.41", "9")]);
         let frame = svc.changes(&[(A, "BUY", "0.42", "9")]);
-        assert_eq!(apply(&mut books, frame.as_bytes(), 2.0).unwrap().resync.len(), 1);
-        assert_eq!(books.snapshots_due(), vec![A.to_owned()]);
+        assert_eq!(apply(&mut books, frame.as_bytes(), 2.0).unwrap().resync.len(), 0);
+        // Its burst ends with the next change of another timestamp.
+        let frame = svc.changes(&[(A, "BUY", "0.43", "9")]);
+        assert_eq!(apply(&mut books, frame.as_bytes(), 3.0).unwrap().resync.len(), 1);
+        assert_eq!(books.snapshots_due(0.0), vec![A.to_owned()]);
     }
 
     #[test]
@@ -1067,7 +1274,10 @@ mod tests {
         let mut quiet = books_new(HashCheck::LastPerFrame);
         quiet.subscribe(B);
         quiet.apply_frame(svc.book_event(B).as_bytes(), 1.0).unwrap();
-        assert_eq!(quiet.snapshot(B, svc.snapshot(B), 2.0), FrameReport { changed: vec![B.into()], resync: vec![] });
+        assert_eq!(
+            quiet.snapshot(B, svc.snapshot(B), 2.0),
+            FrameReport { changed: vec![B.into()], resync: vec![], retry_ms: None }
+        );
         let live = quiet.get(B).unwrap();
         assert_eq!((live.verified, live.checks, live.verified_at_ms), (true, 1, 2.0));
         // An older snapshot only brings the fields; the next entry is checked and matches.
@@ -1192,6 +1402,9 @@ mod tests {
         assert!(books.apply_frame(wrong.as_bytes(), 2.0).unwrap().resync.is_empty());
         let wrong_answers = due(&mut books);
         let report = books.digested(wrong_answers[0].0, Some(&wrong_answers[0].1), 3.0);
+        assert_eq!(report.resync, vec![]);
+        assert_eq!(books.get(A).unwrap().deferred, 1);
+        let report = books.expire(3.0 + WINDOW_MS);
         assert_eq!(report.resync, vec![(A.to_owned(), Resync::HashMismatch)]);
         let live = books.get(A).unwrap();
         assert_eq!((live.state, live.verified, live.mismatches), (State::Resyncing, false, 1));
@@ -1202,7 +1415,7 @@ mod tests {
         assert_eq!(books.digested(wrong_answers[0].0, Some(&wrong_answers[0].1), 4.6), FrameReport::default());
         assert_eq!(
             books.digested(fresh[0].0, Some(&fresh[0].1), 5.0),
-            FrameReport { changed: vec![A.into()], resync: vec![] }
+            FrameReport { changed: vec![A.into()], resync: vec![], retry_ms: None }
         );
         assert!(books.get(A).unwrap().verified);
         // A check under way when a `book` event replaces the book: its (right) answer counts for nothing.
@@ -1216,7 +1429,7 @@ mod tests {
         assert_eq!((books.get(B).unwrap().checks, books.awaiting()), (checks, 1));
         assert_eq!(
             books.digested(new[0].0, Some(&new[0].1), 9.0),
-            FrameReport { changed: vec![B.into()], resync: vec![] }
+            FrameReport { changed: vec![B.into()], resync: vec![], retry_ms: None }
         );
         let live = books.get(B).unwrap();
         assert_eq!((live.checks, live.verified, live.verified_at_ms), (checks + 1, true, 9.0));

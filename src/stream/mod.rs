@@ -2,7 +2,10 @@
 //! the frames' events, live books that check the service's hash, and the stream's health. The binding
 //! (`src/wasm/stream.rs`) owns the socket and the timers and does what these answer.
 
+mod burst;
 pub mod health;
 pub mod live;
 pub mod options;
 pub mod protocol;
+#[cfg(test)]
+mod shapes_tests;

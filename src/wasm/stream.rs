@@ -139,7 +139,12 @@ impl StreamCore {
     /// ["error", e]]`, ending with `["next", at]`, when to call again with 3 (`Infinity`: never). A socket
     /// that could not be created gives its `cause`.
     pub fn health(&self, kind: u32, now: f64, random: f64, cause: &JsValue) -> Array {
+        let mut expired = Vec::new();
         let (list, next) = self.with((Vec::new(), f64::INFINITY), |s| {
+            if kind == TICK {
+                // A burst whose hashes nothing explained in its window ends even when no frame comes.
+                expired = s.books.expire(now).resync;
+            }
             let list = match kind {
                 CONNECTING => s.health.connecting(now),
                 OPENED => s.health.opened(now),
@@ -163,6 +168,9 @@ impl StreamCore {
                 Action::Status(status) => Array::of2(&"status".into(), &status.as_str().into()),
             };
             out.push(&item);
+        }
+        for (asset, reason) in resync_pairs(&expired) {
+            out.push(&Array::of2(&"resync".into(), &Array::of2(&asset.into(), &reason.into())));
         }
         if !is_absent(cause) {
             let e = Error::new(ErrorCode::Network, "the WebSocket could not be opened");
@@ -303,7 +311,7 @@ impl StreamCore {
     /// need now; one promise per asset, each resolving to a report like `frame`'s (never rejecting), with
     /// `retry` when the snapshot could not be had.
     pub fn snapshots(&self) -> Array {
-        let due = self.with(Vec::new(), |s| s.books.snapshots_due());
+        let due = self.with(Vec::new(), |s| s.books.snapshots_due(js_sys::Date::now()));
         due.into_iter().map(|asset| JsValue::from(self.snapshot(asset))).collect()
     }
 
@@ -335,6 +343,10 @@ impl StreamCore {
             match fetched.take().filter(|_| sent) {
                 Some(book) => {
                     let r = s.books.snapshot(&asset, book, now);
+                    if let Some(ms) = r.retry_ms {
+                        // Stale: asked for again once the core's backoff has passed.
+                        set(&out, "retry", &ms.into());
+                    }
                     let out = report(&out, &verified(&s.books, r.changed), &resync_pairs(&r.resync), None);
                     // Copies: the driver gets them a turn later, when wasm memory may have moved.
                     attach_due(&out, &mut s.books, true);
@@ -372,6 +384,9 @@ impl StreamCore {
             }
             set(&out, "checks", &(live.checks as f64).into());
             set(&out, "mismatches", &(live.mismatches as f64).into());
+            set(&out, "deferred", &(live.deferred as f64).into());
+            set(&out, "inferred", &(live.inferred as f64).into());
+            set(&out, "staleSnapshots", &(live.stale as f64).into());
             out.into()
         })
     }
