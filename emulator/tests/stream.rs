@@ -1,5 +1,7 @@
 //! The streaming channels over real WebSockets: book dumps, live changes checked by the test's own model of a
-//! book (parse, apply, re-serialize, SHA-1), subscriptions, PING/PONG, the user channel, stream faults, reset.
+//! book (parse, apply, re-serialize with serde_json, SHA-1), subscriptions, PING/PONG, the user channel, stream
+//! faults, reset; the real shapes (dumps without the market fields, same-timestamp bursts around trades, trades
+//! announced late or never, both tokens in one frame) and the exact ones that the admin switch brings back.
 
 mod common;
 
@@ -8,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use common::*;
 use futures_util::{SinkExt, StreamExt};
+use serde::Serialize;
 use serde_json::{json, Value};
 use sha1::{Digest, Sha1};
 use tokio::net::TcpStream;
@@ -84,6 +87,12 @@ async fn tick(base: &str, token: &str, count: u64) -> Value {
     post(base, "/__admin/stream/tick", &json!({ "asset_id": token, "count": count })).await.assert_ok()
 }
 
+/// The old shapes: one hash per entry, a trade's event before its entry, `book` events with their market fields.
+async fn exact(base: &str) {
+    let r = post(base, "/__admin/stream", &json!({ "shapes": "exact" })).await.assert_ok();
+    assert_eq!(r["shapes"], "exact");
+}
+
 async fn stream_fault(base: &str, rule: Value) {
     post(base, "/__admin/stream/faults", &rule).await.assert_ok();
 }
@@ -150,22 +159,42 @@ impl Model {
         }
     }
 
+    /// The compact summary, serialized by serde_json in the service's field order.
     fn json(&self, hash: &str) -> String {
-        let side = |levels: &[(String, String)]| {
-            levels.iter().map(|(p, s)| format!(r#"{{"price":"{p}","size":"{s}"}}"#)).collect::<Vec<_>>().join(",")
-        };
-        format!(
-            r#"{{"market":"{}","asset_id":"{}","timestamp":"{}","hash":"{hash}","bids":[{}],"asks":[{}],"min_order_size":"{}","tick_size":"{}","neg_risk":{},"last_trade_price":"{}"}}"#,
-            self.market,
-            self.asset_id,
-            self.timestamp,
-            side(&self.bids),
-            side(&self.asks),
-            self.min_order_size,
-            self.tick_size,
-            self.neg_risk,
-            self.last_trade_price
-        )
+        #[derive(Serialize)]
+        struct Level<'a> {
+            price: &'a str,
+            size: &'a str,
+        }
+        #[derive(Serialize)]
+        struct Summary<'a> {
+            market: &'a str,
+            asset_id: &'a str,
+            timestamp: &'a str,
+            hash: &'a str,
+            bids: Vec<Level<'a>>,
+            asks: Vec<Level<'a>>,
+            min_order_size: &'a str,
+            tick_size: &'a str,
+            neg_risk: bool,
+            last_trade_price: &'a str,
+        }
+        fn side(levels: &[(String, String)]) -> Vec<Level<'_>> {
+            levels.iter().map(|(price, size)| Level { price, size }).collect()
+        }
+        serde_json::to_string(&Summary {
+            market: &self.market,
+            asset_id: &self.asset_id,
+            timestamp: &self.timestamp,
+            hash,
+            bids: side(&self.bids),
+            asks: side(&self.asks),
+            min_order_size: &self.min_order_size,
+            tick_size: &self.tick_size,
+            neg_risk: self.neg_risk,
+            last_trade_price: &self.last_trade_price,
+        })
+        .unwrap()
     }
 
     fn hash(&self) -> String {
@@ -208,6 +237,25 @@ impl Model {
                 levels.insert(i, (price.to_owned(), size.to_owned()));
                 "added"
             }
+        }
+    }
+
+    /// A `book` event's state: the fields it leaves out keep their last known values.
+    fn take_book(&mut self, e: &Value) {
+        self.timestamp = e["timestamp"].as_str().unwrap().to_owned();
+        self.bids = levels(&e["bids"]);
+        self.asks = levels(&e["asks"]);
+        for (k, field) in [
+            ("tick_size", &mut self.tick_size),
+            ("last_trade_price", &mut self.last_trade_price),
+            ("min_order_size", &mut self.min_order_size),
+        ] {
+            if let Some(v) = e.get(k) {
+                *field = v.as_str().unwrap().to_owned();
+            }
+        }
+        if let Some(v) = e.get("neg_risk") {
+            self.neg_risk = v.as_bool().unwrap();
         }
     }
 
@@ -312,11 +360,7 @@ fn apply_frame(model: &mut Model, events: &[Value], array: bool, seen: &mut Seen
                 seen.best_bid_ask += 1;
             }
             "book" => {
-                model.timestamp = ts.to_owned();
-                model.bids = levels(&e["bids"]);
-                model.asks = levels(&e["asks"]);
-                model.tick_size = e["tick_size"].as_str().unwrap().to_owned();
-                model.last_trade_price = e["last_trade_price"].as_str().unwrap().to_owned();
+                model.take_book(e);
                 assert_eq!(e["hash"].as_str().unwrap(), model.hash());
                 seen.books += 1;
             }
@@ -327,40 +371,57 @@ fn apply_frame(model: &mut Model, events: &[Value], array: bool, seen: &mut Seen
 
 // ---- tests ----
 
+/// The keys of an event, sorted.
+fn keys(event: &Value) -> Vec<&str> {
+    let mut keys: Vec<&str> = event.as_object().unwrap().keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    keys
+}
+
 #[tokio::test]
 async fn the_initial_dump_is_the_book_of_get_book() {
     let emu = still().await;
     let b = &emu.url;
     let ten = special_token(b, "ten_levels").await;
     let generated = generated_token(b).await;
+    let tokens = [REAL_BOOK_2, ten.as_str(), generated.as_str()];
+    // The real shapes (the default): the levels only, and the hash of the whole summary.
     let mut ws = connect(b, "/ws/market").await;
     say(&mut ws, &subscription(&[REAL_BOOK_2, &ten, "123", &generated], true)).await;
     let (dump, array) = events(&mut ws).await;
     assert!(array, "several books come as one array frame");
     assert_eq!(dump.len(), 3, "the unknown token is ignored");
-    for (event, token) in dump.iter().zip([REAL_BOOK_2, ten.as_str(), generated.as_str()]) {
+    for (event, token) in dump.iter().zip(tokens) {
         let book: Value = serde_json::from_str(&book_text(b, token).await).unwrap();
-        let keys: Vec<&str> = event.as_object().unwrap().keys().map(String::as_str).collect();
-        let mut expected = vec![
-            "event_type",
-            "market",
-            "asset_id",
-            "timestamp",
-            "hash",
-            "bids",
-            "asks",
-            "tick_size",
-            "last_trade_price",
-        ];
-        let mut sorted = keys.clone();
-        sorted.sort_unstable();
-        expected.sort_unstable();
-        assert_eq!(sorted, expected);
+        assert_eq!(keys(event), ["asks", "asset_id", "bids", "event_type", "hash", "market", "timestamp"], "{event}");
         assert_eq!(event["event_type"], "book");
+        for k in ["market", "asset_id", "timestamp", "hash", "bids", "asks"] {
+            assert_eq!(event[k], book[k], "{k} of {token}");
+        }
+        // The dump's levels with the fields it leaves out at their last known values (GET /book's), serialized
+        // here, give the dump's hash.
+        let mut model = Model::parse(&book_text(b, token).await);
+        model.bids.clear();
+        model.asks.clear();
+        model.take_book(event);
+        assert_eq!(model.hash(), event["hash"].as_str().unwrap(), "{token}");
+        assert_eq!(model.served(), book_text(b, token).await);
+    }
+    pong_next(&mut ws).await;
+    // The exact shapes: with tick_size and last_trade_price.
+    exact(b).await;
+    let mut ws = connect(b, "/ws/market").await;
+    say(&mut ws, &subscription(&[REAL_BOOK_2, &ten, "123", &generated], true)).await;
+    let (dump, _) = events(&mut ws).await;
+    assert_eq!(dump.len(), 3);
+    for (event, token) in dump.iter().zip(tokens) {
+        let book: Value = serde_json::from_str(&book_text(b, token).await).unwrap();
+        let expected =
+            ["asks", "asset_id", "bids", "event_type", "hash", "last_trade_price", "market", "tick_size", "timestamp"];
+        assert_eq!(keys(event), expected);
         for k in ["market", "asset_id", "timestamp", "hash", "bids", "asks", "tick_size", "last_trade_price"] {
             assert_eq!(event[k], book[k], "{k} of {token}");
         }
-        // The model of the snapshot gives the same hash as the service.
         let model = Model::parse(&book_text(b, token).await);
         assert_eq!(model.hash(), event["hash"].as_str().unwrap());
     }
@@ -379,6 +440,7 @@ async fn the_initial_dump_is_the_book_of_get_book() {
 async fn a_thousand_ticks_keep_a_client_model_equal_to_the_service() {
     let emu = still().await;
     let b = &emu.url;
+    exact(b).await;
     let generated = generated_token(b).await;
     for (token, count) in [(generated.as_str(), 1000u64), (REAL_BOOK_2, 300)] {
         let mut ws = connect(b, "/ws/market").await;
@@ -430,6 +492,8 @@ async fn a_thousand_ticks_keep_a_client_model_equal_to_the_service() {
 async fn subscribe_and_unsubscribe_start_and_stop_events() {
     let emu = still().await;
     let b = &emu.url;
+    // One message per tick.
+    exact(b).await;
     let a = generated_token(b).await;
     let other = special_token(b, "ten_levels").await;
     let mut ws = connect(b, "/ws/market").await;
@@ -472,6 +536,7 @@ async fn subscribe_and_unsubscribe_start_and_stop_events() {
 async fn the_simulator_moves_subscribed_books_consistently() {
     let emu = start_with(Config { limits: false, stream_rate: 100.0, ..Config::for_tests() }).await;
     let b = &emu.url;
+    exact(b).await;
     let token = generated_token(b).await;
     let mut ws = connect(b, "/ws/market").await;
     say(&mut ws, &subscription(&[&token], true)).await;
@@ -633,6 +698,7 @@ async fn the_user_channel_checks_auth_and_reports_cancellations() {
 async fn stream_faults_behave_as_documented() {
     let emu = still().await;
     let b = &emu.url;
+    exact(b).await;
     let token = generated_token(b).await;
     let open = |b: String, token: String| async move {
         let mut ws = connect(&b, "/ws/market").await;
@@ -744,6 +810,7 @@ async fn stream_faults_behave_as_documented() {
 async fn reset_restores_the_starting_books_and_tells_subscribers() {
     let emu = still().await;
     let b = &emu.url;
+    exact(b).await;
     let token = generated_token(b).await;
     let original = book_text(b, &token).await;
     let start: Value = serde_json::from_str(&original).unwrap();
@@ -769,10 +836,171 @@ async fn reset_restores_the_starting_books_and_tells_subscribers() {
         assert!(frames < 100);
     };
     assert_eq!(frames as u64, moved["frames"].as_u64().unwrap() + 2);
-    for k in ["hash", "timestamp", "bids", "asks", "tick_size", "last_trade_price"] {
+    // The reset also restores the real shapes: the book comes without its market fields.
+    for k in ["hash", "timestamp", "bids", "asks"] {
         assert_eq!(book[k], start[k], "{k}");
     }
+    assert!(book.get("tick_size").is_none() && book.get("last_trade_price").is_none(), "{book}");
+    assert_eq!(get(b, "/__admin/stream").await.assert_ok()["shapes"], "real");
+    exact(b).await;
     // The same seed draws the same changes again after a reset.
     let again = tick(b, &token, 50).await;
     assert_eq!(again["frames"], moved["frames"]);
+}
+
+// ---- the real shapes ----
+
+/// What the emulator queued for the socket before a PING sent now: each message's events (and whether it was an
+/// array), up to the PONG.
+async fn until_pong(ws: &mut Ws) -> Vec<(Vec<Value>, bool)> {
+    say(ws, "PING").await;
+    let mut out = Vec::new();
+    loop {
+        let t = text(ws).await;
+        if t == "PONG" {
+            return out;
+        }
+        match serde_json::from_str::<Value>(&t).unwrap_or_else(|e| panic!("frame is not JSON ({e}): {t}")) {
+            Value::Array(items) => out.push((items, true)),
+            v => out.push((vec![v], false)),
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_trade_is_a_same_timestamp_burst_with_the_hash_after_it_and_is_announced_later_or_never() {
+    let emu = still().await;
+    let b = &emu.url;
+    let token = generated_token(b).await;
+    let mut ws = connect(b, "/ws/market").await;
+    say(&mut ws, &subscription(&[&token], true)).await;
+    let (dump, _) = events(&mut ws).await;
+    let mut model = Model::parse(&book_text(b, &token).await);
+    model.take_book(&dump[0]);
+    assert_eq!(model.hash(), dump[0]["hash"].as_str().unwrap());
+    let mut seen = Seen::default();
+    let mut last_ts: u64 = model.timestamp.parse().unwrap();
+    let (mut bursts, mut announced, mut silent, mut books, mut longest) = (0, 0, 0, 0, 0);
+    for _ in 0..1_000 {
+        if announced >= 2 && silent >= 1 && books >= 1 {
+            break;
+        }
+        let answer = tick(b, &token, 1).await;
+        let messages = until_pong(&mut ws).await;
+        assert_eq!(messages.len() as u64, answer["frames"].as_u64().unwrap(), "{messages:?}");
+        let served_text = book_text(b, &token).await;
+        let served = Model::parse(&served_text);
+        assert_eq!(served.served(), served_text, "GET /book's hash is the hash of its summary");
+        let first_ts = &messages[0].0[0]["timestamp"];
+        let lead = messages
+            .iter()
+            .take_while(|(events, _)| {
+                events.len() == 1 && events[0]["event_type"] == "price_change" && &events[0]["timestamp"] == first_ts
+            })
+            .count();
+        if lead < 2 {
+            // Not a trade: one hash per entry, the book's right after it.
+            for (events, array) in &messages {
+                apply_frame(&mut model, events, *array, &mut seen, &mut last_ts);
+            }
+            assert_eq!(seen.mismatches, 0, "{messages:?}");
+            assert_eq!(model.served(), served_text);
+            continue;
+        }
+        // A trade: two or more price_change messages with one timestamp, every entry with the hash of the book
+        // after the last of them (GET /book's now, whose last trade price is the trade's).
+        bursts += 1;
+        longest = longest.max(lead);
+        assert_eq!(first_ts.as_str().unwrap(), served.timestamp);
+        assert!(first_ts.as_str().unwrap().parse::<u64>().unwrap() > last_ts);
+        for (events, _) in &messages[..lead] {
+            for c in events[0]["price_changes"].as_array().unwrap() {
+                assert_eq!(c["asset_id"], token.as_str());
+                assert_eq!(c["hash"].as_str().unwrap(), served.hash(), "{messages:?}");
+                model.apply(c["side"].as_str().unwrap(), c["price"].as_str().unwrap(), c["size"].as_str().unwrap());
+            }
+        }
+        model.timestamp.clone_from(&served.timestamp);
+        last_ts = served.timestamp.parse().unwrap();
+        // The burst's levels are the service's; only the trade's price is not in it (unless the last trade had
+        // the same).
+        assert_eq!(model.hash() == served.hash(), model.last_trade_price == served.last_trade_price);
+        model.last_trade_price.clone_from(&served.last_trade_price);
+        assert_eq!(model.served(), served_text);
+        model.check();
+        // Then, in messages of their own: the trade's announcement (or none), a book without its market fields
+        // (sometimes), the best prices.
+        let rest: Vec<&Value> = messages[lead..].iter().flat_map(|(events, _)| events).collect();
+        let kinds: Vec<&str> = rest.iter().map(|e| e["event_type"].as_str().unwrap()).collect();
+        assert!(kinds.iter().all(|k| ["last_trade_price", "book", "best_bid_ask"].contains(k)), "{kinds:?}");
+        match rest.iter().position(|e| e["event_type"] == "last_trade_price") {
+            Some(i) => {
+                assert_eq!(rest[i]["price"].as_str().unwrap(), served.last_trade_price);
+                assert_eq!(rest[i]["timestamp"].as_str().unwrap(), served.timestamp);
+                announced += 1;
+            }
+            None => silent += 1,
+        }
+        if let Some(book) = rest.iter().find(|e| e["event_type"] == "book") {
+            assert_eq!(keys(book), ["asks", "asset_id", "bids", "event_type", "hash", "market", "timestamp"]);
+            assert_eq!(book["hash"].as_str().unwrap(), served.hash());
+            let mut copy = model.clone();
+            copy.take_book(book);
+            assert_eq!(copy.served(), served_text);
+            books += 1;
+        }
+    }
+    assert!(announced >= 2 && silent >= 1 && books >= 1, "{bursts} bursts: {announced} {silent} {books}");
+    assert!(longest >= 2 && seen.entries > 0, "{seen:?}");
+    pong_next(&mut ws).await;
+}
+
+#[tokio::test]
+async fn both_tokens_of_a_market_come_in_one_frame() {
+    let emu = start_with(Config { limits: false, stream_rate: 100.0, ..Config::for_tests() }).await;
+    let b = &emu.url;
+    let market = &clob_markets(b).await[3];
+    let condition = market["condition_id"].as_str().unwrap();
+    let tokens: Vec<&str> =
+        market["tokens"].as_array().unwrap().iter().map(|t| t["token_id"].as_str().unwrap()).collect();
+    assert_eq!(tokens.len(), 2);
+    let mut ws = connect(b, "/ws/market").await;
+    say(&mut ws, &subscription(&tokens, true)).await;
+    let (dump, array) = events(&mut ws).await;
+    assert!(array && dump.len() == 2);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let mut changes = 0;
+    loop {
+        assert!(Instant::now() < deadline, "no frame held both tokens in {changes} price_change events");
+        let (events, _) = events(&mut ws).await;
+        let both = events.iter().filter(|e| e["event_type"] == "price_change").any(|e| {
+            changes += 1;
+            assert_eq!(e["market"], condition);
+            let assets: HashSet<&str> =
+                e["price_changes"].as_array().unwrap().iter().map(|c| c["asset_id"].as_str().unwrap()).collect();
+            assert!(assets.iter().all(|a| tokens.contains(a)), "{e}");
+            assets.len() == 2
+        });
+        if both {
+            break;
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_admin_switch_chooses_the_shapes_until_a_reset() {
+    let emu = still().await;
+    let b = &emu.url;
+    assert_eq!(get(b, "/__admin/stream").await.assert_ok()["shapes"], "real");
+    exact(b).await;
+    assert_eq!(get(b, "/__admin/stream").await.assert_ok()["shapes"], "exact");
+    for bad in [json!({ "shapes": "round" }), json!({}), json!({ "shapes": "real", "more": 1 }), json!([])] {
+        post(b, "/__admin/stream", &bad).await.assert_bad("shapes");
+    }
+    assert_eq!(get(b, "/__admin/stream").await.assert_ok()["shapes"], "exact");
+    let r = post(b, "/__admin/stream", &json!({ "shapes": "real" })).await.assert_ok();
+    assert_eq!(r["shapes"], "real");
+    exact(b).await;
+    post(b, "/__admin/reset", &json!({})).await.assert_ok();
+    assert_eq!(get(b, "/__admin/stream").await.assert_ok()["shapes"], "real");
 }

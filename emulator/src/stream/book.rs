@@ -9,6 +9,7 @@ use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 use sha1::{Digest, Sha1};
 
+use super::Shapes;
 use crate::books::BookFields;
 use crate::text::{decimal, parse_micro, push_decimal};
 
@@ -24,6 +25,13 @@ pub enum Side {
 }
 
 impl Side {
+    pub fn other(self) -> Side {
+        match self {
+            Side::Bid => Side::Ask,
+            Side::Ask => Side::Bid,
+        }
+    }
+
     /// The side of a price-change entry: BUY changes a bid level, SELL an ask level.
     pub fn entry_side(self) -> &'static str {
         match self {
@@ -195,8 +203,11 @@ impl LiveBook {
         }
     }
 
-    /// The `book` event of the book as it is now.
-    pub fn book_event(&self) -> String {
+    /// The `book` event of the book as it is now (after [`LiveBook::refresh`]). With `shapes` [`Shapes::Real`]
+    /// it holds the levels only, as the service's dumps and post-trade books often do: no `tick_size`,
+    /// `last_trade_price`, `min_order_size` or `neg_risk`, while its `hash` is still that of the whole summary,
+    /// those fields included.
+    pub fn book_event(&self, shapes: Shapes) -> String {
         let mut s = String::with_capacity(self.json.len() + 64);
         let _ = write!(
             s,
@@ -206,8 +217,17 @@ impl LiveBook {
         crate::books::levels(&mut s, &self.bids);
         s.push_str(r#"],"asks":["#);
         crate::books::levels(&mut s, &self.asks);
-        let _ =
-            write!(s, r#"],"tick_size":"{}","last_trade_price":"{}"}}"#, decimal(self.tick, 6), self.last_trade_price);
+        match shapes {
+            Shapes::Real => s.push_str("]}"),
+            Shapes::Exact => {
+                let _ = write!(
+                    s,
+                    r#"],"tick_size":"{}","last_trade_price":"{}"}}"#,
+                    decimal(self.tick, 6),
+                    self.last_trade_price
+                );
+            }
+        }
         s
     }
 
@@ -391,6 +411,15 @@ impl LiveBook {
     }
 }
 
+/// What a trade sends (see [`LiveBook::burst`]).
+#[derive(Clone, Debug, Default)]
+pub struct Burst {
+    /// The `price_change` frames, in order, all at one timestamp and with the hash of the book after the last.
+    pub frames: Vec<Vec<Entry>>,
+    /// The trades' `last_trade_price` events ([`Item::Event`]s).
+    pub trades: Vec<Item>,
+}
+
 /// One change of a live book.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Change {
@@ -430,17 +459,21 @@ impl Entry {
 pub enum Item {
     /// An entry of a `price_change` event.
     Entry(Entry),
-    /// A whole event (`last_trade_price`, `tick_size_change`) of `asset`.
+    /// A whole event (`last_trade_price`, `tick_size_change`, `book`) of `asset`.
     Event { asset: String, json: String },
     /// A `best_bid_ask` event: only for subscriptions with `custom_feature_enabled`.
     BestBidAsk { asset: String, json: String },
+    /// The end of a message: what follows goes in the next one.
+    Break,
 }
 
 impl Item {
-    pub fn asset(&self) -> &str {
+    /// The token the item is about (none for a [`Item::Break`]).
+    pub fn asset(&self) -> Option<&str> {
         match self {
-            Item::Entry(e) => &e.asset_id,
-            Item::Event { asset, .. } | Item::BestBidAsk { asset, .. } => asset,
+            Item::Entry(e) => Some(&e.asset_id),
+            Item::Event { asset, .. } | Item::BestBidAsk { asset, .. } => Some(asset),
+            Item::Break => None,
         }
     }
 }
@@ -456,21 +489,7 @@ impl LiveBook {
                 items.push(Item::Entry(self.entry(side, price, size, timestamp)));
             }
             Change::Take { side, price, taken, remaining } => {
-                self.last_trade_price = decimal(price, 6);
-                // The taker's side: buying takes an ask, selling takes a bid.
-                let taker = if side == Side::Ask { "BUY" } else { "SELL" };
-                let tx = format!("0x{}", hex::encode(rng.random::<[u8; 32]>()));
-                items.push(Item::Event {
-                    asset: self.asset_id.clone(),
-                    json: format!(
-                        r#"{{"event_type":"last_trade_price","asset_id":"{}","market":"{}","price":"{}","side":"{taker}","size":"{}","fee_rate_bps":"{}","timestamp":"{timestamp}","transaction_hash":"{tx}"}}"#,
-                        self.asset_id,
-                        self.market,
-                        self.last_trade_price,
-                        decimal(taken, 2),
-                        self.fee_bps
-                    ),
-                });
+                items.push(self.trade(side, price, taken, timestamp, rng));
                 self.set_level(side, price, remaining);
                 items.push(Item::Entry(self.entry(side, price, remaining, timestamp)));
             }
@@ -491,7 +510,81 @@ impl LiveBook {
         items
     }
 
+    /// Records a trade at the best level of `side` (the book's last trade price becomes `price`) and answers its
+    /// `last_trade_price` event. Draws the trade's transaction hash from `rng`: one draw per trade, in order.
+    fn trade(&mut self, side: Side, price: u64, taken: u64, timestamp: u64, rng: &mut ChaCha8Rng) -> Item {
+        self.last_trade_price = decimal(price, 6);
+        // The taker's side: buying takes an ask, selling takes a bid.
+        let taker = if side == Side::Ask { "BUY" } else { "SELL" };
+        let tx = format!("0x{}", hex::encode(rng.random::<[u8; 32]>()));
+        Item::Event {
+            asset: self.asset_id.clone(),
+            json: format!(
+                r#"{{"event_type":"last_trade_price","asset_id":"{}","market":"{}","price":"{}","side":"{taker}","size":"{}","fee_rate_bps":"{}","timestamp":"{timestamp}","transaction_hash":"{tx}"}}"#,
+                self.asset_id,
+                self.market,
+                self.last_trade_price,
+                decimal(taken, 2),
+                self.fee_bps
+            ),
+        }
+    }
+
+    /// Applies trades (the [`Change::Take`]s of one incoming order, all on the same side; other changes are
+    /// skipped) as the service sends them, at `timestamp`:
+    ///
+    /// 1. the crossing order's change: the taker's side gets a level at the last (worst) price taken, of the
+    ///    size taken in all;
+    /// 2. one frame per level taken, with that level's new size; the last one also takes the crossing order's
+    ///    level off again.
+    ///
+    /// Every entry carries the hash, best bid and best ask of the book after the whole burst (as the service's
+    /// same-timestamp bursts do), whose last trade price is the last trade's; the book is refreshed. The trades' `last_trade_price` events are answered for the caller to send
+    /// after the burst (or not at all). The transaction hashes are drawn from `rng` as [`LiveBook::apply`] draws
+    /// them.
+    pub fn burst(&mut self, takes: &[Change], timestamp: u64, rng: &mut ChaCha8Rng) -> Burst {
+        let takes: Vec<(Side, u64, u64, u64)> = takes
+            .iter()
+            .filter_map(|c| match *c {
+                Change::Take { side, price, taken, remaining } => Some((side, price, taken, remaining)),
+                _ => None,
+            })
+            .collect();
+        let mut burst = Burst::default();
+        let Some(&(side, cross, _, _)) = takes.last() else { return burst };
+        let own = side.other();
+        let before = self.size_at(own, cross).unwrap_or(0);
+        let total: u64 = takes.iter().map(|t| t.2).sum();
+        self.set_level(own, cross, before.saturating_add(total));
+        burst.frames.push(vec![self.unhashed(own, cross, before.saturating_add(total), timestamp)]);
+        for (k, &(side, price, taken, remaining)) in takes.iter().enumerate() {
+            burst.trades.push(self.trade(side, price, taken, timestamp, rng));
+            self.set_level(side, price, remaining);
+            let mut frame = vec![self.unhashed(side, price, remaining, timestamp)];
+            if k + 1 == takes.len() {
+                self.set_level(own, cross, before);
+                frame.push(self.unhashed(own, cross, before, timestamp));
+            }
+            burst.frames.push(frame);
+        }
+        self.refresh();
+        let (bid, ask) = (price_text(self.best_bid()), price_text(self.best_ask()));
+        for entry in burst.frames.iter_mut().flatten() {
+            entry.hash.clone_from(&self.hash);
+            entry.best_bid.clone_from(&bid);
+            entry.best_ask.clone_from(&ask);
+        }
+        burst
+    }
+
     fn entry(&mut self, side: Side, price: u64, size: u64, timestamp: u64) -> Entry {
+        let mut entry = self.unhashed(side, price, size, timestamp);
+        entry.hash = self.compute_hash();
+        entry
+    }
+
+    /// A price-change entry of the book now (at `timestamp`), its hash left for the caller.
+    fn unhashed(&mut self, side: Side, price: u64, size: u64, timestamp: u64) -> Entry {
         self.timestamp = timestamp;
         let mut price_string = String::new();
         push_decimal(&mut price_string, price, 6);
@@ -503,7 +596,7 @@ impl LiveBook {
             price: price_string,
             size: size_text,
             side: side.entry_side(),
-            hash: self.compute_hash(),
+            hash: String::new(),
             best_bid: price_text(self.best_bid()),
             best_ask: price_text(self.best_ask()),
         }

@@ -3,6 +3,12 @@
 //! stream faults. Everything that changes a live book and sends it happens under one lock, so every socket
 //! gets its frames in the order the books changed, and a subscription's `book` dump is exactly the state
 //! that its later changes start from.
+//!
+//! The market channel speaks the shapes real captures of the service show ([`Shapes::Real`], the default):
+//! `book` events without their market fields, trades as same-timestamp bursts whose entries all carry the hash
+//! of the state after the burst, announced afterwards or never. `POST /__admin/stream {"shapes": "exact"}`
+//! brings back one hash per entry for tests that check each entry. Every hash sent is the true hash of the
+//! state it claims, computed by [`LiveBook`]'s own summary.
 
 pub mod book;
 mod socket;
@@ -12,7 +18,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use axum::routing::get;
+use axum::body::Bytes;
+use axum::extract::State as Extract;
+use axum::routing::{get, post};
 use axum::Router;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -24,13 +32,32 @@ use tokio::sync::{mpsc, watch};
 use crate::accounts::Accounts;
 use crate::dataset::Catalog;
 use crate::faults::{FaultKind, Faults, RuleSpec};
+use crate::params::{ok_json, ApiError, ApiResult};
 use crate::text::{decimal, iso};
 use crate::{lock, App};
 pub use book::{Change, LiveBook, Side};
 use book::{Entry, Item};
 
 pub fn routes() -> Router<Arc<App>> {
-    Router::new().route("/ws/market", get(socket::market)).route("/ws/user", get(socket::user))
+    Router::new()
+        .route("/ws/market", get(socket::market))
+        .route("/ws/user", get(socket::user))
+        // GET /__admin/stream (the sockets) is served with the other admin routes.
+        .route("/__admin/stream", post(set_shapes))
+}
+
+/// `POST /__admin/stream {"shapes": "real"|"exact"}`: the shapes the market channel sends from now on, until the
+/// next reset (which restores `real`).
+async fn set_shapes(Extract(app): Extract<Arc<App>>, body: Bytes) -> ApiResult {
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Body {
+        shapes: Shapes,
+    }
+    let Body { shapes } = serde_json::from_slice(&body)
+        .map_err(|e| ApiError::bad(format!("body must be {{\"shapes\": \"real\"|\"exact\"}}: {e}")))?;
+    app.stream.set_shapes(shapes);
+    ok_json(&json!({ "shapes": shapes }))
 }
 
 /// Most changes in one frame of the simulator or of an admin tick.
@@ -39,6 +66,27 @@ const FRAME_CHANGES: usize = 5;
 const SIMULATOR_STEP: Duration = Duration::from_millis(100);
 /// Most changes one admin tick applies.
 pub const TICK_MAX: u64 = 100_000;
+/// With the real shapes, a trade's `last_trade_price` events are left out once in this many trades.
+const TRADE_UNANNOUNCED: u32 = 4;
+/// With the real shapes, a `book` event (without its market fields) follows a trade once in this many trades.
+const BOOK_AFTER_TRADE: u32 = 4;
+
+/// The shapes of the market channel's messages.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Shapes {
+    /// As real captures of the service show them (the default): `book` events (the subscription's dump, and
+    /// after some trades) without `tick_size`, `last_trade_price`, `min_order_size` or `neg_risk`, while their
+    /// hash covers those fields; a trade as a burst of two or more `price_change` messages at one timestamp,
+    /// every entry with the hash of the book after the burst (its last trade price included), then its
+    /// `last_trade_price` event in a message of its own, or, once in [`TRADE_UNANNOUNCED`], none.
+    #[default]
+    Real,
+    /// One message per frame, each entry with the hash of the book right after it, a trade's
+    /// `last_trade_price` before its entry, and `book` events with `tick_size` and `last_trade_price`: for
+    /// tests that check every entry's hash.
+    Exact,
+}
 
 /// One injected misbehaviour of a streaming channel.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
@@ -167,6 +215,10 @@ struct State {
     faults: Faults<StreamFault>,
     /// The simulator's fractional changes owed per subscribed token.
     budget: HashMap<String, f64>,
+    shapes: Shapes,
+    /// The real shapes' draws (which trades are announced, which are followed by a book), apart from the
+    /// changes' draws so that both shapes move the books alike.
+    shape_rng: ChaCha8Rng,
 }
 
 /// The streaming channels' state (one per emulator).
@@ -189,6 +241,10 @@ pub fn now_ms() -> u64 {
 
 fn rng_of(seed: u64) -> ChaCha8Rng {
     ChaCha8Rng::seed_from_u64(seed ^ 0x5354_5245_414d)
+}
+
+fn shape_rng_of(seed: u64) -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(seed ^ 0x5348_4150_4553)
 }
 
 /// An error of an admin stream route.
@@ -323,6 +379,93 @@ fn deliver(
     let _ = socket.tx.send(out);
 }
 
+/// Applies one step of a frame to `book` at `*ts` and adds what describes it to `items`: one change, or the
+/// trades of one incoming order ([`Change::Take`]s, which the real shapes send as one burst). A trade or a
+/// tick size change gets a later timestamp than the frame's entries before it; with the real shapes, whatever
+/// follows a trade does too, in messages of its own.
+fn step(
+    book: &mut LiveBook,
+    changes: &[Change],
+    ts: &mut u64,
+    rng: &mut ChaCha8Rng,
+    shapes: Shapes,
+    shape_rng: &mut ChaCha8Rng,
+    items: &mut Vec<Item>,
+) {
+    if shapes == Shapes::Real && matches!(changes.first(), Some(Change::Take { .. })) {
+        if !items.is_empty() {
+            *ts += 1;
+            items.push(Item::Break);
+        }
+        let burst = book.burst(changes, *ts, rng);
+        for frame in burst.frames {
+            items.extend(frame.into_iter().map(Item::Entry));
+            items.push(Item::Break);
+        }
+        // Both draws every time, so that later trades' draws do not depend on these.
+        let announced = !shape_rng.random_ratio(1, TRADE_UNANNOUNCED);
+        let book_after = shape_rng.random_ratio(1, BOOK_AFTER_TRADE);
+        if announced {
+            items.extend(burst.trades);
+            items.push(Item::Break);
+        }
+        if book_after {
+            items.push(Item::Event { asset: book.asset_id.clone(), json: book.book_event(Shapes::Real) });
+            items.push(Item::Break);
+        }
+        *ts += 1;
+        return;
+    }
+    for change in changes {
+        // Every price_change of an asset is later than the one before: a trade or a tick size splits the
+        // frame's entries into another price_change event, with a later timestamp.
+        if !matches!(change, Change::Level { .. }) && !items.is_empty() {
+            *ts += 1;
+        }
+        items.extend(book.apply(*change, *ts, rng));
+    }
+}
+
+/// The text of one message: consecutive entries of one timestamp make one `price_change` event, other events
+/// go in order between them. `wrong_hash` spoils the first entry's hash.
+fn render(market: &str, items: &[&Item], wrong_hash: bool, wrap: bool) -> String {
+    let mut events = Vec::new();
+    let mut run: Vec<&Entry> = Vec::new();
+    let mut spoil = wrong_hash;
+    let mut flush = |run: &mut Vec<&Entry>, events: &mut Vec<String>| {
+        if run.is_empty() {
+            return;
+        }
+        let parts: Vec<String> = run
+            .iter()
+            .map(|e| if std::mem::take(&mut spoil) { e.json(&wrong(&e.hash)) } else { e.json(&e.hash) })
+            .collect();
+        events.push(format!(
+            r#"{{"event_type":"price_change","market":"{market}","timestamp":"{}","price_changes":[{}]}}"#,
+            run[0].timestamp,
+            parts.join(",")
+        ));
+        run.clear();
+    };
+    for item in items {
+        match item {
+            Item::Entry(e) => {
+                if run.last().is_some_and(|r| r.timestamp != e.timestamp) {
+                    flush(&mut run, &mut events);
+                }
+                run.push(e)
+            }
+            Item::Event { json, .. } | Item::BestBidAsk { json, .. } => {
+                flush(&mut run, &mut events);
+                events.push(json.clone());
+            }
+            Item::Break => flush(&mut run, &mut events),
+        }
+    }
+    flush(&mut run, &mut events);
+    frame_text(&events, wrap)
+}
+
 impl Hub {
     pub fn new(catalog: Arc<Catalog>, accounts: Arc<Accounts>, seed: u64, rate: f64) -> Self {
         Self {
@@ -338,6 +481,8 @@ impl Hub {
                 rng: rng_of(seed),
                 faults: Faults::default(),
                 budget: HashMap::new(),
+                shapes: Shapes::default(),
+                shape_rng: shape_rng_of(seed),
             }),
             cleared: watch::channel(0).0,
             shutdown: watch::channel(false).0,
@@ -416,10 +561,10 @@ impl Hub {
         state.live.get_mut(token).ok_or(TickError::UnknownAsset)
     }
 
-    /// The `book` event of a token now (a starting book keeps its own hash and timestamp).
+    /// The `book` event of a token now, in the current shapes (a starting book keeps its own hash and timestamp).
     fn book_event(&self, state: &State, token: &str) -> Option<String> {
         if let Some(b) = state.live.get(token) {
-            return Some(b.book_event());
+            return Some(b.book_event(state.shapes));
         }
         let json = self.base_json(token)?;
         let mut book = LiveBook::from_json(&json, 0).ok()?;
@@ -432,7 +577,7 @@ impl Hub {
                 book.hash = hash;
             }
         }
-        Some(book.book_event())
+        Some(book.book_event(state.shapes))
     }
 
     pub fn register(&self, channel: Channel) -> (u64, mpsc::UnboundedReceiver<Out>, Arc<SocketStats>) {
@@ -566,8 +711,9 @@ impl Hub {
         ts
     }
 
-    /// Draws, applies and sends one frame of changes (`tokens`: one token per change, all of one market).
-    fn frame(&self, state: &mut State, tokens: &[String]) -> Result<(), TickError> {
+    /// Draws, applies and sends one frame of changes (`tokens`: one token per change, all of one market), as one
+    /// message or, with the real shapes around a trade, several. Answers how many messages it made.
+    fn frame(&self, state: &mut State, tokens: &[String]) -> Result<usize, TickError> {
         let mut distinct: Vec<String> = Vec::new();
         for t in tokens {
             if !distinct.contains(t) {
@@ -579,17 +725,12 @@ impl Hub {
             distinct.iter().map(|t| state.live.get(t).map_or((None, None), |b| (b.best_bid(), b.best_ask()))).collect();
         let mut ts = Self::next_ts(state, &distinct);
         let mut items = Vec::with_capacity(tokens.len() + 2);
-        let State { live, rng, last_ts, .. } = &mut *state;
+        let State { live, rng, last_ts, shapes, shape_rng, .. } = &mut *state;
         let mut market = String::new();
         for t in tokens {
             let Some(book) = live.get_mut(t) else { continue };
             let change: Change = book.draw(rng);
-            // A trade or a tick size splits the frame's entries into another price_change event, which gets
-            // a later timestamp: every price_change of an asset is later than the one before.
-            if !matches!(change, Change::Level { .. }) && !items.is_empty() {
-                ts += 1;
-            }
-            items.extend(book.apply(change, ts, rng));
+            step(book, &[change], &mut ts, rng, *shapes, shape_rng, &mut items);
             market.clone_from(&book.market);
         }
         for t in &distinct {
@@ -604,78 +745,51 @@ impl Hub {
             }
         }
         let wrap = state.rng.random_bool(0.2);
-        Self::emit(state, &market, &items, wrap);
-        Ok(())
+        Ok(Self::emit(state, &market, &items, wrap))
     }
 
-    /// Sends the items of one frame to each market socket, filtered to its subscription: consecutive entries
-    /// make one `price_change` event; other events go in order between them.
-    fn emit(state: &mut State, market: &str, items: &[Item], wrap: bool) {
+    /// Sends the items of one frame to each market socket, filtered to its subscription: a message per run of
+    /// items between [`Item::Break`]s, in which consecutive entries of one timestamp make one `price_change`
+    /// event and other events go in order between them. Answers the number of messages (as a subscriber of
+    /// every asset with `custom_feature_enabled` gets them).
+    fn emit(state: &mut State, market: &str, items: &[Item], wrap: bool) -> usize {
+        let messages: Vec<&[Item]> = items.split(|i| matches!(i, Item::Break)).filter(|m| !m.is_empty()).collect();
         let State { sockets, faults, .. } = state;
         for socket in sockets.values_mut() {
             if socket.channel != Channel::Market {
                 continue;
             }
-            let mine: Vec<&Item> = items
-                .iter()
-                .filter(|i| {
-                    socket.assets.contains(i.asset()) && (socket.custom || !matches!(i, Item::BestBidAsk { .. }))
-                })
-                .collect();
-            if mine.is_empty() {
-                continue;
-            }
-            let entries = mine.iter().any(|i| matches!(i, Item::Entry(_)));
-            deliver(faults, socket, Message { dump: false, entries }, |wrong_hash| {
-                let mut events = Vec::new();
-                let mut run: Vec<&Entry> = Vec::new();
-                let mut spoil = wrong_hash;
-                let mut flush = |run: &mut Vec<&Entry>, events: &mut Vec<String>| {
-                    if run.is_empty() {
-                        return;
-                    }
-                    let parts: Vec<String> = run
-                        .iter()
-                        .map(|e| if std::mem::take(&mut spoil) { e.json(&wrong(&e.hash)) } else { e.json(&e.hash) })
-                        .collect();
-                    events.push(format!(
-                        r#"{{"event_type":"price_change","market":"{market}","timestamp":"{}","price_changes":[{}]}}"#,
-                        run[0].timestamp,
-                        parts.join(",")
-                    ));
-                    run.clear();
-                };
-                for item in &mine {
-                    match item {
-                        Item::Entry(e) => {
-                            if run.last().is_some_and(|r| r.timestamp != e.timestamp) {
-                                flush(&mut run, &mut events);
-                            }
-                            run.push(e)
-                        }
-                        Item::Event { json, .. } | Item::BestBidAsk { json, .. } => {
-                            flush(&mut run, &mut events);
-                            events.push(json.clone());
-                        }
-                    }
+            for message in &messages {
+                let mine: Vec<&Item> = message
+                    .iter()
+                    .filter(|i| {
+                        i.asset().is_some_and(|a| socket.assets.contains(a))
+                            && (socket.custom || !matches!(i, Item::BestBidAsk { .. }))
+                    })
+                    .collect();
+                if mine.is_empty() {
+                    continue;
                 }
-                flush(&mut run, &mut events);
-                frame_text(&events, wrap)
-            });
+                let entries = mine.iter().any(|i| matches!(i, Item::Entry(_)));
+                deliver(faults, socket, Message { dump: false, entries }, |wrong_hash| {
+                    render(market, &mine, wrong_hash, wrap)
+                });
+            }
         }
+        messages.len()
     }
 
-    /// Splits `changes` (one token per change) into frames of 1–5 changes and sends them.
+    /// Splits `changes` (one token per change) into frames of 1–5 changes and sends them; answers the number of
+    /// messages sent.
     fn frames(&self, state: &mut State, changes: &[String]) -> Result<usize, TickError> {
         let mut done = 0;
-        let mut frames = 0;
+        let mut messages = 0;
         while done < changes.len() {
             let n = state.rng.random_range(1..=FRAME_CHANGES).min(changes.len() - done);
-            self.frame(state, &changes[done..done + n])?;
+            messages += self.frame(state, &changes[done..done + n])?;
             done += n;
-            frames += 1;
         }
-        Ok(frames)
+        Ok(messages)
     }
 
     /// Runs one trading operation on the live book of `token` (made live on first use) under the streams' lock:
@@ -708,19 +822,25 @@ impl Hub {
         Ok(result)
     }
 
-    /// Applies given changes to a live book now and sends them as one frame, as [`Hub::frame`] does drawn ones.
+    /// Applies given changes to a live book now and sends them as one frame, as [`Hub::frame`] does drawn ones
+    /// (consecutive trades are one incoming order's: with the real shapes, one burst).
     fn apply(&self, state: &mut State, token: &str, changes: &[Change], rng: &mut ChaCha8Rng) {
         let tokens = [token.to_owned()];
         let Some(before) = state.live.get(token).map(|b| (b.best_bid(), b.best_ask())) else { return };
         let mut ts = Self::next_ts(state, &tokens);
-        let State { live, last_ts, .. } = &mut *state;
+        let State { live, last_ts, shapes, shape_rng, .. } = &mut *state;
         let Some(book) = live.get_mut(token) else { return };
         let mut items = Vec::with_capacity(changes.len() * 2 + 1);
-        for change in changes {
-            if !matches!(change, Change::Level { .. }) && !items.is_empty() {
-                ts += 1;
-            }
-            items.extend(book.apply(*change, ts, rng));
+        let mut rest = changes;
+        while let Some(first) = rest.first() {
+            let n = if matches!(first, Change::Take { .. }) {
+                rest.iter().take_while(|c| matches!(c, Change::Take { .. })).count()
+            } else {
+                1
+            };
+            let (now, later) = rest.split_at(n);
+            step(book, now, &mut ts, rng, *shapes, shape_rng, &mut items);
+            rest = later;
         }
         last_ts.insert(token.to_owned(), ts);
         book.refresh();
@@ -783,12 +903,19 @@ impl Hub {
         }
     }
 
-    /// Restores the starting books and the seed's draws, clears the stream faults (stalled sockets resume),
+    /// `POST /__admin/stream`: the shapes the market channel sends from now on (until the next reset).
+    pub fn set_shapes(&self, shapes: Shapes) {
+        lock(&self.state).shapes = shapes;
+    }
+
+    /// Restores the starting books, the seed's draws and the real shapes, clears the stream faults (stalled sockets resume),
     /// and sends a fresh `book` to every socket subscribed to a book that had moved.
     pub fn reset(&self) {
         let mut state = lock(&self.state);
         let moved: BTreeSet<String> = state.live.drain().map(|(t, _)| t).collect();
         state.rng = rng_of(self.seed);
+        state.shapes = Shapes::default();
+        state.shape_rng = shape_rng_of(self.seed);
         state.budget.clear();
         state.faults.clear();
         self.cleared.send_modify(|g| *g += 1);
@@ -848,7 +975,7 @@ impl Hub {
             .collect();
         let mut live: Vec<&String> = state.live.keys().collect();
         live.sort();
-        json!({ "stream_rate": self.rate, "sockets": sockets, "live_books": live })
+        json!({ "stream_rate": self.rate, "shapes": state.shapes, "sockets": sockets, "live_books": live })
     }
 }
 
@@ -912,16 +1039,25 @@ mod tests {
             let base = hub.base_json(t).unwrap();
             let live = LiveBook::from_json(&base, 0).unwrap();
             assert_eq!(live.json, base, "{t}");
-            let state = lock(&hub.state);
-            let event: Value = serde_json::from_str(&hub.book_event(&state, t).unwrap()).unwrap();
             let served: Value = serde_json::from_str(&base).unwrap();
-            for k in ["market", "asset_id", "timestamp", "hash", "bids", "asks", "tick_size", "last_trade_price"] {
-                assert_eq!(event[k], served[k], "{k} of {t}");
+            for shapes in [Shapes::Real, Shapes::Exact] {
+                hub.set_shapes(shapes);
+                let state = lock(&hub.state);
+                let event: Value = serde_json::from_str(&hub.book_event(&state, t).unwrap()).unwrap();
+                for k in ["market", "asset_id", "timestamp", "hash", "bids", "asks"] {
+                    assert_eq!(event[k], served[k], "{k} of {t}");
+                }
+                for k in ["tick_size", "last_trade_price"] {
+                    let expected = if shapes == Shapes::Exact { &served[k] } else { &Value::Null };
+                    assert_eq!(&event[k], expected, "{k} of {t} in {shapes:?}");
+                }
+                assert!(event.get("min_order_size").is_none() && event.get("neg_risk").is_none());
             }
         }
         // The first recorded book lacks the later fields: its dump keeps its recorded hash, and once it moves it
         // is served with all ten (tick 0.01, the widest grid of its levels).
         let first = &catalog.real_books[0];
+        hub.set_shapes(Shapes::Exact);
         let state = lock(&hub.state);
         let event: Value = serde_json::from_str(&hub.book_event(&state, &first.asset_id).unwrap()).unwrap();
         assert_eq!(event["hash"], "2fc4a3d6a98bc164e057589bcb74981852b87412");
@@ -932,6 +1068,183 @@ mod tests {
         let v: Value = serde_json::from_str(&json).unwrap();
         assert_eq!(v.as_object().unwrap().len(), 10);
         assert_eq!((v["min_order_size"].as_str(), v["neg_risk"].as_bool()), (Some("5"), Some(false)));
+    }
+
+    /// A hub with one market socket subscribed (with its dump) to the first token of the ten-level market.
+    fn ten_levels() -> (Hub, String, mpsc::UnboundedReceiver<Out>) {
+        let catalog = Catalog::shared(1);
+        let hub = Hub::new(catalog.clone(), Arc::new(Accounts::new(catalog.clone())), 1, 0.0);
+        let m = catalog.markets.iter().find(|m| m.book == crate::books::BookKind::Levels(10, 10)).unwrap();
+        let token = m.tokens[0].clone();
+        let (id, rx, _) = hub.register(Channel::Market);
+        hub.subscribe(id, std::slice::from_ref(&token), true, Some(false));
+        (hub, token, rx)
+    }
+
+    /// The messages queued so far, as JSON.
+    fn drain(rx: &mut mpsc::UnboundedReceiver<Out>) -> Vec<Value> {
+        let mut out = Vec::new();
+        while let Ok(Out::Text(t)) = rx.try_recv() {
+            out.push(serde_json::from_str(&t).unwrap());
+        }
+        out
+    }
+
+    fn summary(hub: &Hub, token: &str) -> Value {
+        serde_json::from_str(&hub.current(token).unwrap().0).unwrap()
+    }
+
+    #[test]
+    fn an_orders_trades_go_out_as_one_burst_with_the_hash_after_it() {
+        let (hub, token, mut rx) = ten_levels();
+        let dump = drain(&mut rx);
+        assert_eq!(dump.len(), 1);
+        assert_eq!(dump[0]["event_type"], "book");
+        assert!(dump[0].get("tick_size").is_none() && dump[0].get("last_trade_price").is_none(), "{}", dump[0]);
+        assert_eq!(dump[0]["hash"], summary(&hub, &token)["hash"]);
+        // A buy that takes the best ask and part of the next one.
+        let seed = [7u8; 32];
+        let (asks, bids) = hub
+            .trade(&token, seed, |book| {
+                let asks: Vec<(u64, u64)> = book.asks.iter().rev().take(2).copied().collect();
+                let changes = vec![
+                    Change::Take { side: Side::Ask, price: asks[0].0, taken: asks[0].1, remaining: 0 },
+                    Change::Take { side: Side::Ask, price: asks[1].0, taken: 1, remaining: asks[1].1 - 1 },
+                ];
+                ((asks, book.bids.clone()), Effects { changes, ..Effects::default() })
+            })
+            .ok()
+            .unwrap();
+        let after = summary(&hub, &token);
+        let messages = drain(&mut rx);
+        assert!(messages.len() >= 3, "{messages:?}");
+        let text = |p: u64| decimal(p, 6);
+        let frames: Vec<Vec<(String, String, String)>> = messages[..3]
+            .iter()
+            .map(|m| {
+                assert_eq!(m["event_type"], "price_change", "{m}");
+                assert_eq!(m["timestamp"], after["timestamp"], "one timestamp, the book's after the burst");
+                m["price_changes"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|e| {
+                        assert_eq!(e["hash"], after["hash"], "every entry has the hash after the burst");
+                        assert_eq!(e["best_ask"].as_str().unwrap(), text(asks[1].0));
+                        assert_eq!(e["best_bid"].as_str().unwrap(), text(bids.last().unwrap().0));
+                        let s = |k: &str| e[k].as_str().unwrap().to_owned();
+                        (s("side"), s("price"), s("size"))
+                    })
+                    .collect()
+            })
+            .collect();
+        let size = |u: u64| decimal(u, 2);
+        let crossing = ("BUY".to_owned(), text(asks[1].0), size(asks[0].1 + 1));
+        assert_eq!(frames[0], vec![crossing]);
+        assert_eq!(frames[1], vec![("SELL".to_owned(), text(asks[0].0), "0".to_owned())]);
+        assert_eq!(
+            frames[2],
+            vec![
+                ("SELL".to_owned(), text(asks[1].0), size(asks[1].1 - 1)),
+                ("BUY".to_owned(), text(asks[1].0), "0".to_owned())
+            ]
+        );
+        // The book after: the trade's price is its last trade price, and no bid is left at the crossing price.
+        assert_eq!(after["last_trade_price"].as_str().unwrap(), text(asks[1].0));
+        assert_eq!(after["bids"].as_array().unwrap().len(), bids.len());
+        // Then the trades' events, if announced, with the transaction hashes the trading code draws from the seed.
+        for m in &messages[3..] {
+            let events: Vec<&Value> = match m {
+                Value::Array(list) => list.iter().collect(),
+                one => vec![one],
+            };
+            match events[0]["event_type"].as_str().unwrap() {
+                "last_trade_price" => {
+                    let mut rng = ChaCha8Rng::from_seed(seed);
+                    assert_eq!(events.len(), 2);
+                    for (e, (price, taken)) in events.iter().zip([(asks[0].0, asks[0].1), (asks[1].0, 1)]) {
+                        let tx = format!("0x{}", hex::encode(rng.random::<[u8; 32]>()));
+                        assert_eq!(e["transaction_hash"].as_str().unwrap(), tx);
+                        assert_eq!(
+                            (e["price"].as_str().unwrap(), e["size"].as_str().unwrap()),
+                            (text(price).as_str(), size(taken).as_str())
+                        );
+                        assert_eq!(e["side"], "BUY");
+                    }
+                }
+                "book" => {
+                    assert_eq!(events[0]["hash"], after["hash"]);
+                    assert!(events[0].get("tick_size").is_none() && events[0].get("last_trade_price").is_none());
+                }
+                other => panic!("{other} after a burst"),
+            }
+        }
+    }
+
+    #[test]
+    fn trades_are_sometimes_unannounced_and_sometimes_followed_by_a_book() {
+        let (hub, token, mut rx) = ten_levels();
+        drain(&mut rx);
+        let (mut announced, mut silent, mut books) = (0, 0, 0);
+        for k in 0..40u8 {
+            hub.trade(&token, [k; 32], |book| {
+                let side = if k % 2 == 0 { Side::Ask } else { Side::Bid };
+                let (price, size) = *if side == Side::Ask { &book.asks } else { &book.bids }.last().unwrap();
+                (
+                    (),
+                    Effects {
+                        changes: vec![Change::Take { side, price, taken: 1, remaining: size - 1 }],
+                        ..Effects::default()
+                    },
+                )
+            })
+            .ok()
+            .unwrap();
+            let after = summary(&hub, &token);
+            let messages = drain(&mut rx);
+            let kinds: Vec<&str> = messages.iter().map(|m| m["event_type"].as_str().unwrap()).collect();
+            assert_eq!(kinds[..2], ["price_change", "price_change"], "{messages:?}");
+            let ltp = kinds.iter().position(|k| *k == "last_trade_price");
+            if let Some(i) = ltp {
+                assert_eq!(i, 2, "the trade is announced after the burst");
+                assert_eq!(messages[i]["price"], after["last_trade_price"]);
+                announced += 1;
+            } else {
+                silent += 1;
+            }
+            if let Some(i) = kinds.iter().position(|k| *k == "book") {
+                assert_eq!(i, kinds.len() - 1);
+                assert_eq!(messages[i]["hash"], after["hash"]);
+                books += 1;
+            }
+            assert!(kinds.len() <= 4, "{kinds:?}");
+        }
+        assert!(announced > 20 && silent > 3 && books > 3, "{announced} {silent} {books}");
+        // The exact shapes: one message, the trade first, then its entry with the hash right after it.
+        hub.set_shapes(Shapes::Exact);
+        hub.trade(&token, [99; 32], |book| {
+            let (price, size) = *book.asks.last().unwrap();
+            (
+                (),
+                Effects {
+                    changes: vec![Change::Take { side: Side::Ask, price, taken: 1, remaining: size - 1 }],
+                    ..Effects::default()
+                },
+            )
+        })
+        .ok()
+        .unwrap();
+        let messages = drain(&mut rx);
+        assert_eq!(messages.len(), 1);
+        let events = messages[0].as_array().unwrap();
+        assert_eq!(
+            (events[0]["event_type"].as_str(), events[1]["event_type"].as_str()),
+            (Some("last_trade_price"), Some("price_change"))
+        );
+        assert_eq!(events[1]["price_changes"][0]["hash"], summary(&hub, &token)["hash"]);
+        // A reset restores the real shapes.
+        hub.reset();
+        assert_eq!(lock(&hub.state).shapes, Shapes::Real);
     }
 
     #[test]
