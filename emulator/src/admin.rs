@@ -14,8 +14,8 @@ use crate::books::BookKind;
 use crate::params::{ok_json, ApiError, ApiResult, Params};
 use crate::stream::{TickError, TICK_MAX};
 use crate::trading::version_number;
+use crate::trading::Version;
 use crate::{lock, App};
-use predictkit::trade::order::Version;
 
 pub fn routes() -> Router<Arc<App>> {
     Router::new()
@@ -215,7 +215,7 @@ async fn info(State(app): State<Arc<App>>) -> ApiResult {
         "creators": c.creators.iter().take(3).map(|cr| json!({ "id": cr.id, "site": cr.site })).collect::<Vec<_>>(),
         "chain_id": app.trading.chain_id,
         "order_version": version_number(version),
-        "exchanges": { "exchange": exchanges.exchange.checksummed(), "neg_risk": exchanges.neg_risk.checksummed() },
+        "exchanges": { "exchange": exchanges.exchange.to_checksum(None), "neg_risk": exchanges.neg_risk.to_checksum(None) },
         "wallet": crate::trading::wallet::addresses(),
         "placed_orders": ledger.orders.len(),
         "placed_trades": ledger.trades.len(),

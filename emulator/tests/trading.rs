@@ -1,19 +1,19 @@
 //! Trading over real HTTP (and the streaming channels): the order version, API keys from wallet signatures, orders
-//! placed, matched, listed and cancelled, every refusal, the development wallet, and a property test holding the
-//! client's amount builders against the emulator's precision rules.
+//! placed, matched, listed and cancelled, every refusal, and the development wallet. Orders are built and signed
+//! here with the emulator's own EIP-712 (alloy, checked against the upstream vectors in its unit tests) and k256,
+//! never with the library's: `tests/order_crosscheck.rs` at the root holds the client against the emulator.
 
 mod common;
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use alloy_primitives::{Address, B256, U256};
 use common::*;
 use futures_util::{SinkExt, StreamExt};
 use k256::ecdsa::SigningKey;
-use predictkit::book::{OrderType, Side};
-use predictkit::trade::eip712::{decode_hex, hex0x, keccak, Address, U256};
-use predictkit::trade::keys::{ClobAuth, HEADER_NAMES};
-use predictkit::trade::order::{domain, order_body, orders_body, Exchanges, Order, Placement, SignatureType, Version};
-use predictkit_emulator::trading::precision::{self, Rules};
+use predictkit_emulator::trading::ecdsa;
+use predictkit_emulator::trading::eip712::{clob_auth_digest, Exchanges, Version, CLOB_AUTH_MESSAGE};
+use predictkit_emulator::trading::order::{Order, OrderType, Side, SignatureType};
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
@@ -34,30 +34,56 @@ fn now_s() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs()
 }
 
+/// The L1 headers (the interface's names for the upstream `POLY_ADDRESS`, `POLY_SIGNATURE`, `POLY_TIMESTAMP`,
+/// `POLY_NONCE`).
+const HEADER_NAMES: [&str; 4] = ["SERVICE_ADDRESS", "SERVICE_SIGNATURE", "SERVICE_TIMESTAMP", "SERVICE_NONCE"];
+
 fn signing_key(hex: &str) -> SigningKey {
-    SigningKey::from_slice(&decode_hex(hex).unwrap()).unwrap()
+    SigningKey::from_slice(&hex::decode(hex).unwrap()).unwrap()
 }
 
 fn address_of(key: &SigningKey) -> Address {
-    let point = key.verifying_key().to_encoded_point(false);
-    let hash = keccak(&point.as_bytes()[1..]);
-    Address(hash[12..].try_into().unwrap())
+    ecdsa::address_of(key.verifying_key())
+}
+
+fn checksummed(a: Address) -> String {
+    a.to_checksum(None)
+}
+
+fn hex0x(bytes: &[u8]) -> String {
+    format!("0x{}", hex::encode(bytes))
 }
 
 /// A wallet's signature of a digest: `0x` r ‖ s ‖ v, v 27/28.
-fn sign(key: &SigningKey, digest: &[u8; 32]) -> String {
-    let (sig, id) = key.sign_prehash_recoverable(digest).unwrap();
-    let mut bytes = sig.to_bytes().to_vec();
-    bytes.push(27 + id.to_byte());
-    hex0x(&bytes)
+fn sign(key: &SigningKey, digest: &B256) -> String {
+    hex0x(&ecdsa::sign(key, digest).unwrap())
+}
+
+/// The digest of the ClobAuth message `key` signs at `timestamp` with `nonce`.
+fn auth_digest(address: Address, timestamp: &str, nonce: u64) -> B256 {
+    clob_auth_digest(CHAIN, address, timestamp, U256::from(nonce))
+}
+
+/// The ClobAuth message as `eth_signTypedData_v4` takes it (the shape of the upstream clients' documents).
+fn auth_typed_data(address: Address, timestamp: &str, nonce: u64) -> Value {
+    json!({
+        "types": {
+            "EIP712Domain": [{"name": "name", "type": "string"}, {"name": "version", "type": "string"},
+                             {"name": "chainId", "type": "uint256"}],
+            "ClobAuth": [{"name": "address", "type": "address"}, {"name": "timestamp", "type": "string"},
+                         {"name": "nonce", "type": "uint256"}, {"name": "message", "type": "string"}],
+        },
+        "primaryType": "ClobAuth",
+        "domain": {"name": "ClobAuthDomain", "version": "1", "chainId": CHAIN},
+        "message": {"address": checksummed(address), "timestamp": timestamp, "nonce": nonce, "message": CLOB_AUTH_MESSAGE},
+    })
 }
 
 /// A request with the four L1 headers, signed by `key` (its ClobAuth at `timestamp` with `nonce`).
 fn l1(method: Method, base: &str, path: &str, key: &SigningKey, nonce: u64, timestamp: u64) -> reqwest::RequestBuilder {
     let address = address_of(key);
-    let challenge =
-        ClobAuth { chain_id: CHAIN, address, timestamp: timestamp.to_string(), nonce: U256::from_u64(nonce) };
-    let values = [address.checksummed(), sign(key, &challenge.digest()), timestamp.to_string(), nonce.to_string()];
+    let digest = auth_digest(address, &timestamp.to_string(), nonce);
+    let values = [checksummed(address), sign(key, &digest), timestamp.to_string(), nonce.to_string()];
     let mut request = client().request(method, format!("{base}{path}"));
     for (name, value) in HEADER_NAMES.iter().zip(values) {
         request = request.header(*name, value);
@@ -77,9 +103,8 @@ fn l1_with(
 ) -> reqwest::RequestBuilder {
     let address = address_of(key);
     let timestamp = now_s();
-    let challenge =
-        ClobAuth { chain_id: CHAIN, address, timestamp: timestamp.to_string(), nonce: U256::from_u64(nonce) };
-    let values = [address.checksummed(), sign(key, &challenge.digest()), timestamp.to_string(), nonce.to_string()];
+    let digest = auth_digest(address, &timestamp.to_string(), nonce);
+    let values = [checksummed(address), sign(key, &digest), timestamp.to_string(), nonce.to_string()];
     let mut request = client().request(method, format!("{base}{path}"));
     for (header, v) in HEADER_NAMES.iter().zip(values) {
         request = request.header(*header, if *header == name { value.to_owned() } else { v });
@@ -99,7 +124,7 @@ async fn trader(base: &str, hex: &str) -> Trader {
     let address = address_of(&key);
     let r = send(l1(Method::POST, base, "/auth/api-key", &key, 0, now_s())).await.assert_ok();
     let account = Account {
-        address: address.checksummed(),
+        address: checksummed(address),
         api_key: r["apiKey"].as_str().unwrap().to_owned(),
         secret: r["secret"].as_str().unwrap().to_owned(),
         passphrase: r["passphrase"].as_str().unwrap().to_owned(),
@@ -169,31 +194,50 @@ fn order(version: Version, t: &Trader, m: &Market, side: Side, maker: u64, taker
         salt: SALT.fetch_add(1, std::sync::atomic::Ordering::Relaxed) * 7919,
         maker: t.address,
         signer: t.address,
-        token_id: U256::parse_decimal(&m.token).unwrap(),
+        token_id: U256::from_str_radix(&m.token, 10).unwrap(),
         maker_amount: maker,
         taker_amount: taker,
         side,
         signature_type: SignatureType::Eoa,
         expiration: 0,
         taker: Address::ZERO,
-        nonce: U256::default(),
+        nonce: U256::ZERO,
         fee_rate_bps: 0,
         timestamp_ms: now_s() * 1000,
-        metadata: [0; 32],
-        builder: [0; 32],
+        metadata: B256::ZERO,
+        builder: B256::ZERO,
     }
 }
 
 /// The order's hash on the emulator's chain, for its market's exchange.
-fn hash(o: &Order, m: &Market) -> [u8; 32] {
-    let exchange = Exchanges::known(CHAIN, o.version).unwrap().for_market(m.neg_risk);
-    o.hash(&domain(o.version, CHAIN, exchange))
+fn hash(o: &Order, m: &Market) -> B256 {
+    o.hash(CHAIN, Exchanges::published(CHAIN, o.version).unwrap().for_market(m.neg_risk))
+}
+
+/// One placement as `POST /order` takes it (`POST /orders` an array of them): `{order, owner, orderType, postOnly}`,
+/// the order's amounts and ids decimal text, the salt a number, the side `BUY`/`SELL`.
+fn placement(o: &Order, signature: &str, owner: &str, order_type: OrderType, post_only: bool) -> Value {
+    let mut order = json!({
+        "salt": o.salt, "maker": checksummed(o.maker), "signer": checksummed(o.signer),
+        "tokenId": o.token_id.to_string(), "makerAmount": o.maker_amount.to_string(),
+        "takerAmount": o.taker_amount.to_string(), "side": if o.side == Side::Buy { "BUY" } else { "SELL" },
+        "expiration": o.expiration.to_string(), "signatureType": o.signature_type as u8, "signature": signature,
+    });
+    let extra = match o.version {
+        Version::V1 => json!({
+            "taker": checksummed(o.taker), "nonce": o.nonce.to_string(), "feeRateBps": o.fee_rate_bps.to_string(),
+        }),
+        Version::V2 => json!({
+            "timestamp": o.timestamp_ms.to_string(), "metadata": o.metadata.to_string(), "builder": o.builder.to_string(),
+        }),
+    };
+    order.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+    json!({ "order": order, "owner": owner, "orderType": order_type.text(), "postOnly": post_only })
 }
 
 /// POST /order's body, signed by `key`, owned by `owner`.
 fn body_signed(o: &Order, m: &Market, key: &SigningKey, owner: &str, order_type: OrderType, post_only: bool) -> String {
-    let signature = sign(key, &hash(o, m));
-    order_body(&Placement { order: o, signature: &signature, order_type, post_only }, owner)
+    placement(o, &sign(key, &hash(o, m)), owner, order_type, post_only).to_string()
 }
 
 fn body(o: &Order, m: &Market, t: &Trader, order_type: OrderType) -> String {
@@ -251,7 +295,7 @@ async fn the_order_version_is_served_and_switched() {
     assert_eq!((served["chain_id"].as_u64(), served["order_version"].as_u64()), (Some(CHAIN), Some(2)));
     assert_eq!(
         served["exchanges"]["exchange"],
-        Exchanges::known(CHAIN, Version::V2).unwrap().exchange.checksummed().as_str()
+        checksummed(Exchanges::published(CHAIN, Version::V2).unwrap().exchange).as_str()
     );
     assert_eq!(post(b, "/__admin/version", &json!({ "version": 1 })).await.assert_ok(), json!({ "version": 1 }));
     assert_eq!(get(b, "/version").await.assert_ok(), json!({ "version": 1 }));
@@ -259,7 +303,7 @@ async fn the_order_version_is_served_and_switched() {
     assert_eq!(served["order_version"], 1);
     assert_eq!(
         served["exchanges"]["exchange"],
-        Exchanges::known(CHAIN, Version::V1).unwrap().exchange.checksummed().as_str()
+        checksummed(Exchanges::published(CHAIN, Version::V1).unwrap().exchange).as_str()
     );
     for bad in [json!({ "version": 3 }), json!({}), json!([1])] {
         post(b, "/__admin/version", &bad).await.assert_bad("version");
@@ -316,16 +360,15 @@ async fn key_requests_with_a_bad_signature_or_a_stale_time_are_unauthorized() {
     let emu = still().await;
     let b = &emu.url;
     let key = signing_key(KEY_0);
-    let address = address_of(&key).checksummed();
+    let address = checksummed(address_of(&key));
     // Signed by another key.
     let stranger = signing_key(KEY_STRANGER);
-    let challenge =
-        ClobAuth { chain_id: CHAIN, address: address_of(&key), timestamp: now_s().to_string(), nonce: U256::default() };
+    let digest = auth_digest(address_of(&key), &now_s().to_string(), 0);
     let r = send(
         client()
             .post(format!("{b}/auth/api-key"))
             .header("SERVICE_ADDRESS", &address)
-            .header("SERVICE_SIGNATURE", sign(&stranger, &challenge.digest()))
+            .header("SERVICE_SIGNATURE", sign(&stranger, &digest))
             .header("SERVICE_TIMESTAMP", now_s().to_string())
             .header("SERVICE_NONCE", "0"),
     )
@@ -414,7 +457,7 @@ async fn a_resting_order_is_listed_and_cancelled() {
     );
     assert_eq!(o["assetId"], m.token.as_str());
     assert_eq!(o["market"], m.condition.as_str());
-    assert_eq!(o["makerAddress"], t.address.checksummed().as_str());
+    assert_eq!(o["makerAddress"], checksummed(t.address).as_str());
     assert_eq!(o["owner"], t.account.api_key.as_str());
     let one = auth_get(b, &format!("/data/order/{id}"), &t.account).await.assert_ok();
     assert_eq!(&one["order"], o);
@@ -500,14 +543,14 @@ async fn a_crossing_order_of_another_account_fills_a_resting_one() {
     assert_eq!(by_id["count"], 1);
 
     // The activity surface shows it too: the taker's row, and the maker's when not only takers are asked for.
-    let public = get(b, &format!("/trades?user={}", bob.address.checksummed())).await.assert_ok();
+    let public = get(b, &format!("/trades?user={}", checksummed(bob.address))).await.assert_ok();
     assert_eq!(
         (public[0]["side"].as_str(), public[0]["size"].as_f64(), public[0]["price"].as_f64()),
         (Some("SELL"), Some(6.0), Some(0.5))
     );
     assert_eq!(public[0]["transactionHash"], t["transaction_hash"]);
-    assert_eq!(get(b, &format!("/trades?user={}", alice.address.checksummed())).await.assert_ok(), json!([]));
-    let makers = get(b, &format!("/trades?takerOnly=false&user={}", alice.address.checksummed())).await.assert_ok();
+    assert_eq!(get(b, &format!("/trades?user={}", checksummed(alice.address))).await.assert_ok(), json!([]));
+    let makers = get(b, &format!("/trades?takerOnly=false&user={}", checksummed(alice.address))).await.assert_ok();
     assert_eq!((makers[0]["side"].as_str(), makers[0]["usdcSize"].as_f64()), (Some("BUY"), Some(3.0)));
 
     let o = auth_get(b, &format!("/data/order/{resting_id}"), &alice.account).await.assert_ok();
@@ -577,7 +620,7 @@ async fn fok_and_fak_orders() {
     };
     let before = get(b, &format!("/book?token_id={}", m.token)).await.text;
     let r = post_signed(b, "/order", &sell(OrderType::Fok), &t.account).await;
-    assert_refused(&r, "order couldn't be fully filled, FOK orders are fully filled or killed");
+    assert_refused(&r, "order couldn't be fully filled. FOK orders are fully filled or killed.");
     assert_eq!(get(b, &format!("/book?token_id={}", m.token)).await.text, before, "a killed FOK changes nothing");
     assert_eq!(auth_get(b, "/data/trades", &t.account).await.assert_ok()["count"], 0);
 
@@ -598,7 +641,7 @@ async fn fok_and_fak_orders() {
     // Nothing to match: a FAK far above the bids.
     let o = order(Version::V2, &t, &m, Side::Sell, 20 * ONE, times(20 * ONE, ONE - m.tick));
     let r = post_signed(b, "/order", &body(&o, &m, &t, OrderType::Fak), &t.account).await;
-    assert_refused(&r, "no orders found to match with FAK order");
+    assert_refused(&r, "no orders found to match with FAK order. FAK orders are partially filled or killed");
 
     // A market buy (FOK) spends its cash on the best asks.
     let (best_ask, ask_size) = m.asks[0];
@@ -654,11 +697,11 @@ async fn orders_of_the_other_version_are_refused() {
     let v2 = order(Version::V2, &t, &m, Side::Buy, 5 * ONE, 10 * ONE);
     let sig1 = sign(&t.key, &hash(&v1, &m));
     let sig2 = sign(&t.key, &hash(&v2, &m));
-    let placements = [
-        Placement { order: &v2, signature: &sig2, order_type: OrderType::Gtc, post_only: false },
-        Placement { order: &v1, signature: &sig1, order_type: OrderType::Gtc, post_only: false },
-    ];
-    let batch = orders_body(&placements, &t.account.api_key).unwrap();
+    let batch = json!([
+        placement(&v2, &sig2, &t.account.api_key, OrderType::Gtc, false),
+        placement(&v1, &sig1, &t.account.api_key, OrderType::Gtc, false),
+    ])
+    .to_string();
     let r = post_signed(b, "/orders", &batch, &t.account).await;
     assert_eq!(r.status, StatusCode::BAD_REQUEST);
     assert_eq!(r.json()["error"], "order_version_mismatch");
@@ -730,7 +773,7 @@ async fn signatures_signers_owners_and_terms_are_checked() {
         &alice.account,
     )
     .await;
-    assert_refused(&r, "signer must be the address of the API key");
+    assert_refused(&r, "the order signer address has to be the address of the API KEY");
     // Owned by another key.
     let r = post_signed(
         b,
@@ -739,7 +782,7 @@ async fn signatures_signers_owners_and_terms_are_checked() {
         &alice.account,
     )
     .await;
-    assert_refused(&r, "owner must be the API key");
+    assert_refused(&r, "the order owner has to be the owner of the API KEY");
     // Maker and signature type.
     let mut proxy = good();
     proxy.signature_type = SignatureType::PolyProxy;
@@ -760,7 +803,7 @@ async fn signatures_signers_owners_and_terms_are_checked() {
     );
     // Unknown token, closed market.
     let mut unknown = good();
-    unknown.token_id = U256::from_u64(12345);
+    unknown.token_id = U256::from(12345);
     assert_refused(
         &post_signed(b, "/order", &body(&unknown, &m, &alice, OrderType::Gtc), &alice.account).await,
         "tokenId",
@@ -795,30 +838,52 @@ async fn every_precision_rule_refuses_a_bad_amount() {
     let b = &emu.url;
     let t = trader(b, KEY_0).await;
     let m = market(b, "ten_levels").await;
+    assert_eq!(m.tick, 10_000, "the cases below are for tick 0.01");
     let half = ONE / 2;
     let off_tick = half + m.tick / 2;
-    let a_places: u32 = if m.tick == 10_000 { 4 } else { 5 };
+    let limit_buy =
+        "invalid amounts, the buy orders maker amount supports a max accuracy of 4 decimals, taker amount a \
+                     max of 2 decimals";
+    let limit_sell =
+        "invalid amounts, the sell orders maker amount supports a max accuracy of 2 decimals, taker amount \
+                      a max of 4 decimals";
+    let market_buy =
+        "invalid amounts, the market buy orders maker amount supports a max accuracy of 2 decimals, taker \
+                      amount a max of 4 decimals";
+    let market_sell = "invalid amounts, the market sell orders maker amount supports a max accuracy of 2 decimals, \
+                       taker amount a max of 4 decimals";
+    let size = format!("Size ({}) lower than the minimum: {}", text(m.min - 10_000), text(m.min));
     let cases: Vec<(OrderType, Side, u64, u64, &str)> = vec![
-        (OrderType::Gtc, Side::Buy, 5 * ONE, 10_001_000, "taker amount (shares) supports a max accuracy of 2"),
-        (OrderType::Gtc, Side::Sell, 10_001_000, 5 * ONE, "maker amount (shares) supports a max accuracy of 2"),
-        (OrderType::Gtc, Side::Buy, 5 * ONE + 1, 10 * ONE, "maker amount (cash) supports a max accuracy of"),
-        (OrderType::Gtc, Side::Buy, times(10 * ONE, off_tick), 10 * ONE, "breaks the minimum tick size rule"),
-        (OrderType::Gtc, Side::Buy, 10 * ONE, 10 * ONE, "must be between"),
-        (OrderType::Gtc, Side::Sell, 10 * ONE, 10 * ONE, "must be between"),
-        (OrderType::Gtc, Side::Buy, times(m.min - 10_000, half), m.min - 10_000, "lower than the minimum"),
+        (OrderType::Gtc, Side::Buy, 5 * ONE, 10_001_000, limit_buy),
+        (OrderType::Gtc, Side::Sell, 10_001_000, 5 * ONE, limit_sell),
+        (OrderType::Gtc, Side::Buy, 5 * ONE + 10, 10 * ONE, limit_buy),
+        (
+            OrderType::Gtc,
+            Side::Buy,
+            times(10 * ONE, off_tick),
+            10 * ONE,
+            "Price (0.505) breaks minimum tick size rule: 0.01",
+        ),
+        (OrderType::Gtc, Side::Buy, 10 * ONE, 10 * ONE, "invalid price (1), min: 0.01 - max: 0.99"),
+        (OrderType::Gtc, Side::Sell, 10 * ONE, 10 * ONE, "invalid price (1), min: 0.01 - max: 0.99"),
+        (OrderType::Gtc, Side::Buy, times(m.min - 10_000, half), m.min - 10_000, &size),
         (OrderType::Gtc, Side::Buy, 0, 10 * ONE, "greater than 0"),
-        (OrderType::Fok, Side::Buy, 5_001_000, 10 * ONE, "maker amount (cash) supports a max accuracy of 2"),
-        (OrderType::Fok, Side::Buy, 5 * ONE, 10 * ONE + 10u64.pow(6 - a_places - 1), "taker amount (shares) supports"),
-        (OrderType::Fak, Side::Sell, 10_001_000, 5 * ONE, "maker amount (shares) supports a max accuracy of 2"),
-        (OrderType::Fak, Side::Sell, 10 * ONE, 5 * ONE + 1, "taker amount (cash) supports"),
-        (OrderType::Fok, Side::Sell, m.min - 10_000, half, "lower than the minimum"),
-        (OrderType::Fok, Side::Buy, 5 * ONE, 5 * ONE, "must be between"),
+        // The rule is the order type's: cash with 4 decimals is a limit buy's, not a FOK's.
+        (OrderType::Fok, Side::Buy, times(10_010_000, 510_000), 10_010_000, market_buy),
+        (OrderType::Fok, Side::Buy, 5_001_000, 10 * ONE, market_buy),
+        (OrderType::Fak, Side::Buy, 5 * ONE, 10 * ONE + 10, market_buy),
+        (OrderType::Fak, Side::Sell, 10_001_000, 5 * ONE, market_sell),
+        (OrderType::Fok, Side::Sell, 10 * ONE, 5 * ONE + 10, market_sell),
+        (OrderType::Fok, Side::Buy, 5 * ONE, 5 * ONE, "invalid price (1), min: 0.01 - max: 0.99"),
     ];
     for (order_type, side, maker, taker, piece) in cases {
         let o = order(Version::V2, &t, &m, side, maker, taker);
         let r = post_signed(b, "/order", &body(&o, &m, &t, order_type), &t.account).await;
         assert_refused(&r, piece);
-        assert!(r.json()["error"].as_str().unwrap().starts_with("invalid amounts, "), "{}", r.text);
+        if piece.contains("lower than the minimum") || piece.contains("breaks minimum tick") {
+            let id = hex0x(hash(&o, &m).as_slice());
+            assert_eq!(r.json()["error"], format!("order {id} is invalid. {piece}"));
+        }
     }
     // A market whose tick size the service does not use (0.000001) takes no orders.
     let deep = market(b, "deep").await;
@@ -838,18 +903,16 @@ async fn a_batch_answers_each_order_in_turn() {
         order(Version::V2, &t, &m, Side::Buy, 5 * ONE, 10_001_000),
         order(Version::V2, &t, &m, Side::Buy, 4 * ONE, 8 * ONE),
     ];
-    let sigs: Vec<String> = orders.iter().map(|o| sign(&t.key, &hash(o, &m))).collect();
-    let placements: Vec<Placement> = orders
+    let placements: Vec<Value> = orders
         .iter()
-        .zip(&sigs)
-        .map(|(order, signature)| Placement { order, signature, order_type: OrderType::Gtc, post_only: false })
+        .map(|o| placement(o, &sign(&t.key, &hash(o, &m)), &t.account.api_key, OrderType::Gtc, false))
         .collect();
-    let batch = orders_body(&placements, &t.account.api_key).unwrap();
+    let batch = Value::Array(placements).to_string();
     let r = post_signed(b, "/orders", &batch, &t.account).await.assert_ok();
     let results = r.as_array().unwrap();
     assert_eq!(results.len(), 3);
     assert_eq!((results[0]["success"].as_bool(), results[0]["status"].as_str()), (Some(true), Some("live")));
-    assert_eq!(results[0]["orderID"], hex0x(&hash(&orders[0], &m)).as_str());
+    assert_eq!(results[0]["orderID"], hex0x(hash(&orders[0], &m).as_slice()).as_str());
     assert_eq!(results[1]["success"], false);
     assert!(results[1]["errorMsg"].as_str().unwrap().starts_with("invalid amounts"), "{r}");
     assert_eq!(results[1]["orderID"], "");
@@ -1015,27 +1078,44 @@ async fn the_wallet_signs_typed_data_as_the_key_does() {
     assert_eq!(info(b).await["wallet"], accounts);
 
     let key = signing_key(KEY_0);
-    let auth = ClobAuth {
-        chain_id: CHAIN,
-        address: address_of(&key),
-        timestamp: now_s().to_string(),
-        nonce: U256::from_u64(3),
-    };
-    let signed = rpc(b, "eth_signTypedData_v4", json!([accounts[0], auth.typed_data()])).await;
-    assert_eq!(signed["result"], sign(&key, &auth.digest()).as_str());
-    // The typed data as an object, for another account; an order's typed data.
+    let ts = now_s().to_string();
+    let auth = auth_typed_data(address_of(&key), &ts, 3);
+    // As EIP-1193 passes it (a JSON string) and as an object, for another account.
+    let signed = rpc(b, "eth_signTypedData_v4", json!([accounts[0], auth.to_string()])).await;
+    assert_eq!(signed["result"], sign(&key, &auth_digest(address_of(&key), &ts, 3)).as_str());
     let key1 = signing_key(KEY_1);
-    let auth1 = ClobAuth { address: address_of(&key1), ..auth.clone() };
-    let doc: Value = serde_json::from_str(&auth1.typed_data()).unwrap();
     assert_eq!(
-        rpc(b, "eth_signTypedData_v4", json!([accounts[1], doc])).await["result"],
-        sign(&key1, &auth1.digest()).as_str()
+        rpc(b, "eth_signTypedData_v4", json!([accounts[1], auth_typed_data(address_of(&key1), &ts, 3)])).await
+            ["result"],
+        sign(&key1, &auth_digest(address_of(&key1), &ts, 3)).as_str()
     );
+    // An order's typed data, as the V2 clients write it.
     let t = Trader { key: signing_key(KEY_0), address: address_of(&key), account: emu.demo.clone() };
     let m = market(b, "ten_levels").await;
     let o = order(Version::V2, &t, &m, Side::Buy, 5 * ONE, 10 * ONE);
-    let d = domain(Version::V2, CHAIN, Exchanges::known(CHAIN, Version::V2).unwrap().for_market(m.neg_risk));
-    let signed = rpc(b, "eth_signTypedData_v4", json!([accounts[0], o.typed_data(&d)])).await;
+    let typed = json!({
+        "types": {
+            "EIP712Domain": [{"name": "name", "type": "string"}, {"name": "version", "type": "string"},
+                             {"name": "chainId", "type": "uint256"}, {"name": "verifyingContract", "type": "address"}],
+            "Order": [{"name": "salt", "type": "uint256"}, {"name": "maker", "type": "address"},
+                      {"name": "signer", "type": "address"}, {"name": "tokenId", "type": "uint256"},
+                      {"name": "makerAmount", "type": "uint256"}, {"name": "takerAmount", "type": "uint256"},
+                      {"name": "side", "type": "uint8"}, {"name": "signatureType", "type": "uint8"},
+                      {"name": "timestamp", "type": "uint256"}, {"name": "metadata", "type": "bytes32"},
+                      {"name": "builder", "type": "bytes32"}],
+        },
+        "primaryType": "Order",
+        "domain": {
+            "name": "Polymarket CTF Exchange", "version": "2", "chainId": CHAIN,
+            "verifyingContract": checksummed(Exchanges::published(CHAIN, Version::V2).unwrap().for_market(m.neg_risk)),
+        },
+        "message": {
+            "salt": o.salt, "maker": checksummed(o.maker), "signer": checksummed(o.signer), "tokenId": m.token,
+            "makerAmount": o.maker_amount.to_string(), "takerAmount": o.taker_amount.to_string(), "side": 0,
+            "signatureType": 0, "timestamp": o.timestamp_ms.to_string(), "metadata": o.metadata, "builder": o.builder,
+        },
+    });
+    let signed = rpc(b, "eth_signTypedData_v4", json!([accounts[0], typed])).await;
     assert_eq!(signed["result"], sign(&key, &hash(&o, &m)).as_str());
 
     // The wallet's signature creates a key.
@@ -1045,11 +1125,11 @@ async fn the_wallet_signs_typed_data_as_the_key_does() {
             .header("SERVICE_ADDRESS", accounts[0].as_str().unwrap())
             .header(
                 "SERVICE_SIGNATURE",
-                rpc(b, "eth_signTypedData_v4", json!([accounts[0], auth.typed_data()])).await["result"]
+                rpc(b, "eth_signTypedData_v4", json!([accounts[0], auth.to_string()])).await["result"]
                     .as_str()
                     .unwrap(),
             )
-            .header("SERVICE_TIMESTAMP", &auth.timestamp)
+            .header("SERVICE_TIMESTAMP", &ts)
             .header("SERVICE_NONCE", "3"),
     )
     .await;
@@ -1057,7 +1137,7 @@ async fn the_wallet_signs_typed_data_as_the_key_does() {
 
     // Errors: an unknown account (4100), an unknown method (4200), bad params, a body that is not JSON.
     let r =
-        rpc(b, "eth_signTypedData_v4", json!(["0x0000000000000000000000000000000000000001", auth.typed_data()])).await;
+        rpc(b, "eth_signTypedData_v4", json!(["0x0000000000000000000000000000000000000001", auth.to_string()])).await;
     assert_eq!(r["error"]["code"], 4100);
     assert_eq!(r["id"], 7);
     assert_eq!(rpc(b, "eth_sendTransaction", json!([{}])).await["error"]["code"], 4200);
@@ -1065,52 +1145,4 @@ async fn the_wallet_signs_typed_data_as_the_key_does() {
     assert_eq!(rpc(b, "eth_signTypedData_v4", json!([accounts[0], "{\"types\":{}}"])).await["error"]["code"], -32602);
     let r = send(client().post(format!("{b}/wallet")).body("not json")).await;
     assert_eq!(r.assert_ok()["error"]["code"], -32700);
-}
-
-// ---- the client's amounts against the emulator's rules ----
-
-mod amounts {
-    use super::*;
-    use predictkit::trade::amounts::{limit, market, MarketRules};
-    use proptest::prelude::*;
-
-    const TICKS: [u64; 6] = [100_000, 10_000, 1_000, 100, 5_000, 2_500];
-
-    /// A tick of the table, a price on it in [tick, 1 − tick], a side and a minimum size.
-    fn setting() -> impl Strategy<Value = (u64, u64, Side, u64)> {
-        (0..TICKS.len(), any::<u64>(), any::<bool>(), prop_oneof![Just(0u64), Just(5 * ONE), Just(15 * ONE)]).prop_map(
-            |(i, r, buy, min)| {
-                let tick = TICKS[i];
-                let steps = ONE / tick - 1;
-                let price = (1 + r % steps) * tick;
-                (tick, price, if buy { Side::Buy } else { Side::Sell }, min)
-            },
-        )
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig { cases: 2_000, ..ProptestConfig::default() })]
-
-        #[test]
-        fn limit_amounts_pass_the_emulators_rules((tick, price, side, min) in setting(), hundredths in 1u64..10_000_000) {
-            let size = (hundredths * 10_000).max(min);
-            let rules = MarketRules { tick, min_size: min, neg_risk: false };
-            let a = limit(&rules, side, price, size).expect("the client builds a limit order of a valid price and size");
-            let checked = precision::check(Rules { tick, min_size: min }, side, false, a.maker, a.taker);
-            prop_assert!(checked.is_ok(), "tick {tick} price {price} size {size} {side:?}: {:?} gives {checked:?}", a);
-        }
-
-        #[test]
-        fn market_amounts_pass_the_emulators_rules((tick, price, side, min) in setting(), hundredths in 1u64..10_000_000) {
-            let amount = hundredths * 10_000;
-            let rules = MarketRules { tick, min_size: min, neg_risk: false };
-            // The client refuses what it cannot build (a sell under the minimum, a buy of no shares).
-            if let Ok(a) = market(&rules, side, price, amount) {
-                let checked = precision::check(Rules { tick, min_size: min }, side, true, a.maker, a.taker);
-                prop_assert!(checked.is_ok(), "tick {tick} price {price} amount {amount} {side:?}: {:?} gives {checked:?}", a);
-            } else {
-                prop_assert!(side == Side::Buy || amount < min, "a sell of {amount} at {price} refused");
-            }
-        }
-    }
 }

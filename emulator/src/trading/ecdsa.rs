@@ -1,9 +1,9 @@
 //! secp256k1 signatures as Ethereum wallets write them: 65 bytes `r ‖ s ‖ v`, `v` 27/28 (or 0/1), over a 32-byte
-//! digest; the signer is known by the address its public key hashes to.
+//! digest; the signer is known by the address its public key hashes to (k256 for the curve, alloy's keccak).
 
+use alloy_primitives::{keccak256, Address, B256};
 use hex::FromHex;
 use k256::ecdsa::{RecoveryId, Signature, SigningKey, VerifyingKey};
-use predictkit::trade::eip712::keccak;
 
 /// `0x` and 130 hex digits whose last byte is 0, 1, 27 or 28.
 pub fn parse_signature(text: &str) -> Option<[u8; 65]> {
@@ -13,17 +13,14 @@ pub fn parse_signature(text: &str) -> Option<[u8; 65]> {
 }
 
 /// The address of a public key: the last 20 bytes of keccak of its uncompressed point (without the 0x04 tag).
-pub fn address_of(key: &VerifyingKey) -> [u8; 20] {
+pub fn address_of(key: &VerifyingKey) -> Address {
     let point = key.to_encoded_point(false);
-    let hash = keccak(&point.as_bytes()[1..]);
-    let mut out = [0u8; 20];
-    out.copy_from_slice(&hash[12..]);
-    out
+    Address::from_slice(&keccak256(&point.as_bytes()[1..])[12..])
 }
 
 /// The address that signed `digest`, or None when the signature is not a valid one. A high `s` (which
 /// Ethereum's `ecrecover` takes) is accepted: it is normalised and the recovery bit flipped.
-pub fn recover(digest: &[u8; 32], signature: &[u8; 65]) -> Option<[u8; 20]> {
+pub fn recover(digest: &B256, signature: &[u8; 65]) -> Option<Address> {
     let v = match signature[64] {
         27 | 28 => signature[64] - 27,
         0 | 1 => signature[64],
@@ -35,13 +32,13 @@ pub fn recover(digest: &[u8; 32], signature: &[u8; 65]) -> Option<[u8; 20]> {
         sig = low;
         id = RecoveryId::new(!id.is_y_odd(), id.is_x_reduced());
     }
-    let key = VerifyingKey::recover_from_prehash(digest, &sig, id).ok()?;
+    let key = VerifyingKey::recover_from_prehash(digest.as_slice(), &sig, id).ok()?;
     Some(address_of(&key))
 }
 
 /// Signs `digest` as a wallet does: `r ‖ s ‖ v` with a low `s` and `v` 27 or 28.
-pub fn sign(key: &SigningKey, digest: &[u8; 32]) -> Option<[u8; 65]> {
-    let (sig, id) = key.sign_prehash_recoverable(digest).ok()?;
+pub fn sign(key: &SigningKey, digest: &B256) -> Option<[u8; 65]> {
+    let (sig, id) = key.sign_prehash_recoverable(digest.as_slice()).ok()?;
     let mut out = [0u8; 65];
     out[..64].copy_from_slice(&sig.to_bytes());
     out[64] = 27 + id.to_byte();
@@ -56,12 +53,12 @@ mod tests {
     fn signatures_recover_their_signer_in_both_v_forms() {
         let key = SigningKey::from_slice(&[7u8; 32]).unwrap();
         let address = address_of(key.verifying_key());
-        let digest = keccak(b"a message");
+        let digest = keccak256(b"a message");
         let mut sig = sign(&key, &digest).unwrap();
         assert_eq!(recover(&digest, &sig), Some(address));
         sig[64] -= 27;
         assert_eq!(recover(&digest, &sig), Some(address));
-        assert_ne!(recover(&keccak(b"another"), &sig), Some(address));
+        assert_ne!(recover(&keccak256(b"another"), &sig), Some(address));
         sig[64] = 5;
         assert_eq!(recover(&digest, &sig), None);
         assert!(parse_signature(&format!("0x{}1b", "ab".repeat(64))).is_some());
@@ -76,7 +73,6 @@ mod tests {
             &hex::decode("ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80").unwrap(),
         )
         .unwrap();
-        let address = predictkit::trade::eip712::Address(address_of(key.verifying_key()));
-        assert_eq!(address.checksummed(), "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266");
+        assert_eq!(address_of(key.verifying_key()).to_checksum(None), "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266");
     }
 }

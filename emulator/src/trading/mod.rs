@@ -2,18 +2,21 @@
 //! with `POST /order` and `POST /orders`, checked as the service checks them and matched on the same live books the
 //! market channel publishes, and a development wallet that signs for the demo and the tests.
 //!
-//! Signatures are checked against the library's own EIP-712 hashes (`predictkit::trade`), so the emulator takes
-//! exactly what the client signs; the precision rules are written here independently ([`precision`]), so a test
-//! can hold the client's amounts against them.
+//! Nothing here comes from the library: signatures are checked against EIP-712 hashes computed with the alloy crates
+//! from the upstream clients' definitions ([`eip712`]), signers recovered with k256 ([`ecdsa`]), and the amount
+//! rules written from the service's own refusals ([`precision`]), so that a mistake the client makes is not made
+//! here too. The pure checks are public ([`order::parse`], [`order::recover_signer`], [`precision::check`]) so
+//! that a test can hold what the client builds against them.
 
-mod ecdsa;
+pub mod ecdsa;
+pub mod eip712;
 mod engine;
 mod keys;
 pub(crate) mod ledger;
-mod order;
+pub mod order;
 mod place;
 pub mod precision;
-mod typed_data;
+pub mod typed_data;
 pub(crate) mod wallet;
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
@@ -22,13 +25,14 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use axum::routing::{get, post};
 use axum::Router;
-use predictkit::trade::order::{Exchanges, Version};
+
+pub use eip712::{Exchanges, Version};
 
 use crate::{lock, App};
 
 pub(crate) use place::{cancel_placed, expire, place_order};
 
-/// Polygon's test chain (Amoy), whose exchanges the library knows.
+/// Polygon's test chain (Amoy), whose exchanges the upstream clients publish.
 pub const DEFAULT_CHAIN_ID: u64 = 80002;
 
 /// The emulator's trading state.
@@ -65,15 +69,9 @@ impl Trading {
         self.version.store(version_number(version), Ordering::Relaxed);
     }
 
-    /// The exchanges orders are signed for: the library's published ones for the chain, or Amoy's on a chain it
-    /// does not know (listed by `GET /__admin/info`, for clients that take exchanges as an option).
+    /// The exchanges orders are signed for ([`order::exchanges`]).
     pub fn exchanges(&self, version: Version) -> Exchanges {
-        Exchanges::known(self.chain_id, version).or_else(|| Exchanges::known(DEFAULT_CHAIN_ID, version)).unwrap_or(
-            Exchanges {
-                exchange: predictkit::trade::eip712::Address::ZERO,
-                neg_risk: predictkit::trade::eip712::Address::ZERO,
-            },
-        )
+        order::exchanges(self.chain_id, version)
     }
 
     /// Forgets the placed orders and trades and serves order version 2 again (the starting state).
@@ -96,10 +94,7 @@ impl Trading {
 }
 
 pub fn version_number(version: Version) -> u8 {
-    match version {
-        Version::V1 => 1,
-        Version::V2 => 2,
-    }
+    version.number()
 }
 
 pub(crate) fn routes() -> Router<Arc<App>> {

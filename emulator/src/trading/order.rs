@@ -1,14 +1,163 @@
 //! The body of `POST /order` (one of `POST /orders`): `{order, owner, orderType, postOnly}`, read into the
-//! library's `Order`, whose EIP-712 hash the signature must cover. A V1 order carries `taker`, `nonce` and
-//! `feeRateBps`; a V2 order `timestamp` (ms), `metadata` and `builder` instead.
+//! emulator's own [`Order`], whose EIP-712 hash (alloy, [`super::eip712`]) the signature must cover. A V1 order
+//! carries `taker`, `nonce` and `feeRateBps`; a V2 order `timestamp` (ms), `metadata` and `builder` instead.
 
+use std::str::FromStr;
+
+use alloy_primitives::{Address, B256, U256};
+use alloy_sol_types::SolStruct;
 use hex::FromHex;
-use predictkit::book::{OrderType, Side};
-use predictkit::trade::eip712::{Address, U256};
-use predictkit::trade::order::{Order, SignatureType, Version};
 use serde_json::{Map, Value};
 
 use super::ecdsa;
+use super::eip712::{self, Exchanges, Version};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    Buy,
+    Sell,
+}
+
+/// How an order is placed: resting (GTC, GTD) or taking at once (FOK, FAK), as `orderType` says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OrderType {
+    Gtc,
+    Gtd,
+    Fok,
+    Fak,
+}
+
+impl OrderType {
+    pub fn text(self) -> &'static str {
+        match self {
+            Self::Gtc => "GTC",
+            Self::Gtd => "GTD",
+            Self::Fok => "FOK",
+            Self::Fak => "FAK",
+        }
+    }
+
+    /// FOK and FAK: the service's "market" orders, which never rest.
+    pub fn is_market(self) -> bool {
+        matches!(self, Self::Fok | Self::Fak)
+    }
+}
+
+/// Who signs for the maker (clob-client-v2 `src/order-utils/model/signatureTypeV1.ts`: EOA 0, POLY_PROXY 1,
+/// POLY_GNOSIS_SAFE 2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SignatureType {
+    Eoa = 0,
+    PolyProxy = 1,
+    PolyGnosisSafe = 2,
+}
+
+/// An order, in either version; the fields a version does not sign are zero.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Order {
+    pub version: Version,
+    pub salt: u64,
+    pub maker: Address,
+    pub signer: Address,
+    pub token_id: U256,
+    /// In 10^-6 units of cash or shares.
+    pub maker_amount: u64,
+    pub taker_amount: u64,
+    pub side: Side,
+    pub signature_type: SignatureType,
+    /// Seconds; 0 for none.
+    pub expiration: u64,
+    /// V1 only.
+    pub taker: Address,
+    pub nonce: U256,
+    pub fee_rate_bps: u64,
+    /// V2 only: milliseconds.
+    pub timestamp_ms: u64,
+    pub metadata: B256,
+    pub builder: B256,
+}
+
+impl Order {
+    /// The order's EIP-712 signing hash on `chain_id` for `exchange`: what the signer's wallet signed.
+    pub fn hash(&self, chain_id: u64, exchange: Address) -> B256 {
+        let domain = eip712::exchange_domain(self.version, chain_id, exchange);
+        let side = match self.side {
+            Side::Buy => 0,
+            Side::Sell => 1,
+        };
+        let n = |v: u64| U256::from(v);
+        match self.version {
+            Version::V1 => eip712::v1::Order {
+                salt: n(self.salt),
+                maker: self.maker,
+                signer: self.signer,
+                taker: self.taker,
+                tokenId: self.token_id,
+                makerAmount: n(self.maker_amount),
+                takerAmount: n(self.taker_amount),
+                expiration: n(self.expiration),
+                nonce: self.nonce,
+                feeRateBps: n(self.fee_rate_bps),
+                side,
+                signatureType: self.signature_type as u8,
+            }
+            .eip712_signing_hash(&domain),
+            Version::V2 => eip712::v2::Order {
+                salt: n(self.salt),
+                maker: self.maker,
+                signer: self.signer,
+                tokenId: self.token_id,
+                makerAmount: n(self.maker_amount),
+                takerAmount: n(self.taker_amount),
+                side,
+                signatureType: self.signature_type as u8,
+                timestamp: n(self.timestamp_ms),
+                metadata: self.metadata,
+                builder: self.builder,
+            }
+            .eip712_signing_hash(&domain),
+        }
+    }
+}
+
+/// Who signed `order`, as the exchange of its market (`neg_risk` or not) on `chain_id` sees it: the address
+/// recovered from `signature` over the order's hash (None when the signature recovers nothing). The exchanges are
+/// the published ones of the chain, or Amoy's on a chain without any.
+pub fn recover_signer(order: &Order, signature: &[u8; 65], chain_id: u64, neg_risk: bool) -> Option<Address> {
+    let exchange = exchanges(chain_id, order.version).for_market(neg_risk);
+    ecdsa::recover(&order.hash(chain_id, exchange), signature)
+}
+
+/// The exchanges orders are signed for: the published ones of the chain, or Amoy's on a chain with none (listed by
+/// `GET /__admin/info`, for clients that take exchanges as an option).
+pub fn exchanges(chain_id: u64, version: Version) -> Exchanges {
+    Exchanges::published(chain_id, version)
+        .or_else(|| Exchanges::published(super::DEFAULT_CHAIN_ID, version))
+        .unwrap_or(Exchanges { exchange: Address::ZERO, neg_risk: Address::ZERO })
+}
+
+/// An address as the service's clients write it: `0x` and 40 hex digits, with a correct EIP-55 checksum when the
+/// letters are of mixed case.
+pub fn parse_address(text: &str) -> Option<Address> {
+    let digits = text.strip_prefix("0x")?;
+    if digits.len() != 40 || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let mixed = digits.bytes().any(|b| b.is_ascii_uppercase()) && digits.bytes().any(|b| b.is_ascii_lowercase());
+    if mixed {
+        Address::parse_checksummed(text, None).ok()
+    } else {
+        Address::from_str(text).ok()
+    }
+}
+
+/// A decimal integer below 2^256: digits only.
+pub fn parse_u256(text: &str) -> Option<U256> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    U256::from_str_radix(text, 10).ok()
+}
 
 /// An order as submitted.
 pub struct Submitted {
@@ -80,8 +229,7 @@ fn u256(order: &Map<String, Value>, name: &str) -> Result<U256, Refusal> {
         None | Some(Value::Null) => return Err(invalid(format!("invalid order: {name} is required"))),
         _ => String::new(),
     };
-    U256::parse_decimal(&text)
-        .ok_or_else(|| invalid(format!("invalid order: {name} must be a decimal integer below 2^256")))
+    parse_u256(&text).ok_or_else(|| invalid(format!("invalid order: {name} must be a decimal integer below 2^256")))
 }
 
 fn address(order: &Map<String, Value>, name: &'static str) -> Result<Address, Refusal> {
@@ -89,17 +237,18 @@ fn address(order: &Map<String, Value>, name: &'static str) -> Result<Address, Re
         .get(name)
         .and_then(Value::as_str)
         .ok_or_else(|| invalid(format!("invalid order: {name} is required (an address)")))?;
-    Address::parse(name, text).map_err(|_| {
+    parse_address(text).ok_or_else(|| {
         invalid(format!("invalid order: {name} must be an address: 0x and 40 hex digits (a correct EIP-55 checksum when mixed case)"))
     })
 }
 
-fn bytes32(order: &Map<String, Value>, name: &str) -> Result<[u8; 32], Refusal> {
+fn bytes32(order: &Map<String, Value>, name: &str) -> Result<B256, Refusal> {
     order
         .get(name)
         .and_then(Value::as_str)
         .and_then(|s| s.strip_prefix("0x"))
         .and_then(|s| <[u8; 32]>::from_hex(s).ok())
+        .map(B256::from)
         .ok_or_else(|| invalid(format!("invalid order: {name} must be 0x and 64 hex digits")))
 }
 
@@ -164,11 +313,11 @@ pub fn parse(item: &Value, version: Version) -> Result<Submitted, Refusal> {
         signature_type,
         expiration: uint_or_zero(o, "expiration")?,
         taker: if v1 { address(o, "taker")? } else { Address::ZERO },
-        nonce: if v1 { u256(o, "nonce")? } else { U256::default() },
+        nonce: if v1 { u256(o, "nonce")? } else { U256::ZERO },
         fee_rate_bps: if v1 { uint(o, "feeRateBps")? } else { 0 },
         timestamp_ms: if v1 { 0 } else { uint(o, "timestamp")? },
-        metadata: if v1 { [0; 32] } else { bytes32(o, "metadata")? },
-        builder: if v1 { [0; 32] } else { bytes32(o, "builder")? },
+        metadata: if v1 { B256::ZERO } else { bytes32(o, "metadata")? },
+        builder: if v1 { B256::ZERO } else { bytes32(o, "builder")? },
     };
     Ok(Submitted { order, signature, owner: owner.to_owned(), order_type, post_only })
 }

@@ -5,19 +5,16 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
+use alloy_primitives::keccak256;
 use axum::extract::State;
-use predictkit::book::{OrderType, Side as OrderSide};
-use predictkit::trade::eip712::keccak;
-use predictkit::trade::order::{domain, SignatureType};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
 use uuid::Uuid;
 
-use super::ecdsa;
 use super::engine::{self, Level, Taker};
 use super::ledger::{self, Ledger, MakerFill, Placed, Trade, HUNDREDTH};
-use super::order::{self, Refusal, Submitted, VERSION_MISMATCH};
+use super::order::{self, OrderType, Refusal, Side as OrderSide, SignatureType, Submitted, VERSION_MISMATCH};
 use super::precision::{self, Rules};
 use crate::account::Signed;
 use crate::dataset::Account;
@@ -32,19 +29,15 @@ pub const MAX_BATCH: usize = 15;
 /// A GTD order's expiration must be at least this far ahead.
 const GTD_MARGIN_SECS: u64 = 60;
 
+// The service's texts, from its error reference (https://docs.polymarket.com/resources/error-codes).
 pub const POST_ONLY_CROSSES: &str = "invalid post-only order: order crosses book";
-pub const FOK_UNFILLED: &str = "order couldn't be fully filled, FOK orders are fully filled or killed";
-pub const FAK_UNMATCHED: &str = "no orders found to match with FAK order";
+pub const FOK_UNFILLED: &str = "order couldn't be fully filled. FOK orders are fully filled or killed.";
+pub const FAK_UNMATCHED: &str =
+    "no orders found to match with FAK order. FAK orders are partially filled or killed if no match is found.";
+pub const OWNER_MISMATCH: &str = "the order owner has to be the owner of the API KEY";
+pub const SIGNER_MISMATCH: &str = "the order signer address has to be the address of the API KEY";
+/// The emulator's own text (the service answers "order {id} is invalid. Duplicated.").
 pub const DUPLICATE: &str = "duplicate order";
-
-fn type_text(t: OrderType) -> &'static str {
-    match t {
-        OrderType::Gtc => "GTC",
-        OrderType::Gtd => "GTD",
-        OrderType::Fok => "FOK",
-        OrderType::Fak => "FAK",
-    }
-}
 
 /// `POST /order`: `{order, owner, orderType, postOnly}`; the placement result, or 400 `{"error": reason}`.
 pub(crate) async fn place_order(State(app): State<Arc<App>>, Signed { account, body }: Signed) -> ApiResult {
@@ -121,12 +114,12 @@ struct Checked {
 fn check(app: &App, a: &Account, s: &Submitted) -> Result<Checked, Refusal> {
     let o = &s.order;
     if s.owner != a.api_key {
-        return Err(invalid("invalid order: owner must be the API key that signs the request"));
+        return Err(invalid(OWNER_MISMATCH));
     }
-    if !a.address.eq_ignore_ascii_case(&hex0x(&o.signer.0)) {
-        return Err(invalid("invalid order: signer must be the address of the API key"));
+    if !a.address.eq_ignore_ascii_case(&hex0x(o.signer.as_slice())) {
+        return Err(invalid(SIGNER_MISMATCH));
     }
-    let token = o.token_id.to_decimal();
+    let token = o.token_id.to_string();
     let (market, outcome) = app
         .catalog
         .token(&token)
@@ -137,9 +130,10 @@ fn check(app: &App, a: &Account, s: &Submitted) -> Result<Checked, Refusal> {
     }
     // A tick the service never uses (the 0.000001 of the deepest special books) cannot become one by moving: refused
     // here, before the (large) book is made live.
-    if precision::decimals(m.tick).is_none() {
+    if precision::amount_decimals(m.tick).is_none() {
         let rules = Rules { tick: m.tick, min_size: 0 };
-        precision::check(rules, o.side, false, o.maker_amount, o.taker_amount).map_err(Refusal::Invalid)?;
+        precision::check(rules, o.side, s.order_type, o.maker_amount, o.taker_amount)
+            .map_err(|r| Refusal::Invalid(r.text("")))?;
     }
     match o.signature_type {
         SignatureType::Eoa if o.maker != o.signer => {
@@ -153,14 +147,13 @@ fn check(app: &App, a: &Account, s: &Submitted) -> Result<Checked, Refusal> {
         _ => {}
     }
     let exchange = app.trading.exchanges(o.version).for_market(m.neg_risk);
-    let hash = o.hash(&domain(o.version, app.trading.chain_id, exchange));
-    if ecdsa::recover(&hash, &s.signature) != Some(o.signer.0) {
+    let hash: [u8; 32] = o.hash(app.trading.chain_id, exchange).0;
+    if order::recover_signer(o, &s.signature, app.trading.chain_id, m.neg_risk) != Some(o.signer) {
         return Err(invalid(
             "invalid order signature: it is not the signer's signature of the order's EIP-712 hash (chain, exchange, version)",
         ));
     }
-    let market_order = matches!(s.order_type, OrderType::Fok | OrderType::Fak);
-    if s.post_only && market_order {
+    if s.post_only && s.order_type.is_market() {
         return Err(invalid("invalid post-only order: only GTC and GTD orders can be post-only"));
     }
     if s.order_type == OrderType::Gtd {
@@ -185,7 +178,7 @@ fn trade_id(hash: &[u8; 32], k: usize) -> String {
     let mut data = hash.to_vec();
     data.extend_from_slice(&(k as u64).to_be_bytes());
     let mut id = [0; 16];
-    id.copy_from_slice(&keccak(&data)[..16]);
+    id.copy_from_slice(&keccak256(&data)[..16]);
     Uuid::from_bytes(id).to_string()
 }
 
@@ -214,10 +207,11 @@ fn execute(
     let o = &s.order;
     let m = &app.catalog.markets[c.market];
     let buy = o.side == OrderSide::Buy;
-    let market_order = matches!(s.order_type, OrderType::Fok | OrderType::Fak);
+    let market_order = s.order_type.is_market();
     let min_size = parse_fixed(&book.min_order_size, 6).unwrap_or(m.min_order_size.saturating_mul(1_000_000));
-    precision::check(Rules { tick: book.tick, min_size }, o.side, market_order, o.maker_amount, o.taker_amount)?;
     let id = hex0x(&c.hash);
+    precision::check(Rules { tick: book.tick, min_size }, o.side, s.order_type, o.maker_amount, o.taker_amount)
+        .map_err(|r| r.text(&id))?;
     if ledger.find(&id).is_some() {
         return Err(DUPLICATE.into());
     }
@@ -254,14 +248,14 @@ fn execute(
         id: id.clone(),
         account,
         owner: a.api_key.clone(),
-        maker_address: o.maker.checksummed(),
+        maker_address: o.maker.to_checksum(None),
         market: c.market,
         outcome: c.outcome,
         buy,
         price: u64::try_from(price).unwrap_or(u64::MAX),
         original: if taker.by_cash { asked.max(matched) } else { asked },
         matched,
-        order_type: type_text(s.order_type),
+        order_type: s.order_type.text(),
         expiration: o.expiration,
         created: (now / 1000) as i64,
         live: false,
@@ -286,7 +280,7 @@ fn execute(
         if fill.liquidity > 0 {
             makers.push(MakerFill {
                 order: None,
-                id: hex0x(&keccak(format!("liquidity:{tid}").as_bytes())),
+                id: hex0x(keccak256(format!("liquidity:{tid}").as_bytes()).as_slice()),
                 size: fill.liquidity,
             });
         }

@@ -4,13 +4,14 @@
 
 use std::sync::{Arc, OnceLock};
 
+use alloy_primitives::Address;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::response::Response;
 use k256::ecdsa::SigningKey;
-use predictkit::trade::eip712::Address;
 use serde_json::{json, Value};
 
+use super::order::parse_address;
 use super::{ecdsa, typed_data};
 use crate::params::json_text;
 use crate::App;
@@ -31,7 +32,7 @@ pub fn accounts() -> &'static [(SigningKey, Address)] {
         KEYS.iter()
             .filter_map(|k| SigningKey::from_slice(&hex::decode(k).ok()?).ok())
             .map(|key| {
-                let address = Address(ecdsa::address_of(key.verifying_key()));
+                let address = ecdsa::address_of(key.verifying_key());
                 (key, address)
             })
             .collect()
@@ -40,7 +41,7 @@ pub fn accounts() -> &'static [(SigningKey, Address)] {
 
 /// The wallet's addresses, checksummed.
 pub fn addresses() -> Vec<String> {
-    accounts().iter().map(|(_, a)| a.checksummed()).collect()
+    accounts().iter().map(|(_, a)| a.to_checksum(None)).collect()
 }
 
 /// EIP-1193 error codes.
@@ -94,12 +95,11 @@ fn sign_typed_data(params: &Value) -> Result<Value, RpcError> {
     let list =
         params.as_array().filter(|l| l.len() == 2).ok_or_else(|| invalid("params must be [address, typedData]"))?;
     let address = list[0].as_str().ok_or_else(|| invalid("params[0] must be an address"))?;
-    let address = Address::parse("address", address)
-        .map_err(|_| invalid("params[0] must be an address: 0x and 40 hex digits"))?;
-    let (key, _) = accounts()
-        .iter()
-        .find(|(_, a)| *a == address)
-        .ok_or_else(|| RpcError(UNAUTHORIZED, format!("{} is not an account of this wallet", address.checksummed())))?;
+    let address =
+        parse_address(address).ok_or_else(|| invalid("params[0] must be an address: 0x and 40 hex digits"))?;
+    let (key, _) = accounts().iter().find(|(_, a)| *a == address).ok_or_else(|| {
+        RpcError(UNAUTHORIZED, format!("{} is not an account of this wallet", address.to_checksum(None)))
+    })?;
     let doc = match &list[1] {
         Value::String(text) => {
             serde_json::from_str(text).map_err(|_| invalid("params[1] must be typed data (JSON)"))?
