@@ -967,6 +967,8 @@ async fn settle(ws: &mut Ws) {
 async fn placements_and_fills_go_out_on_both_channels() {
     let emu = still().await;
     let b = &emu.url;
+    // One message per frame, with each trade's last_trade_price (the real shapes may leave it out).
+    post(b, "/__admin/stream", &json!({ "shapes": "exact" })).await.assert_ok();
     let (alice, bob) = (trader(b, KEY_0).await, trader(b, KEY_1).await);
     let m = market(b, "ten_levels").await;
     let mut market_ws =
