@@ -242,5 +242,25 @@ mod tests {
         let hash = |exchange| order.eip712_signing_hash(&exchange_domain(Version::V1, 80002, exchange));
         assert_eq!(hash(exchanges.exchange), b256!("02ca1d1aa31103804173ad1acd70066cb6c1258a4be6dada055111f9a7ea4e55"));
         assert_eq!(hash(exchanges.neg_risk), b256!("f15790d3edc4b5aed427b0b543a9206fcf4b1a13dfed016d33bfb313076263b8"));
+        // Their signatures with the development key (RFC 6979, as ethers and eth-account sign), and the signer
+        // recovered from each.
+        let key = k256::ecdsa::SigningKey::from_slice(&alloy_primitives::hex!(
+            "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80"
+        ))
+        .unwrap();
+        for (exchange, signature) in [
+            (
+                exchanges.exchange,
+                "0x302cd9abd0b5fcaa202a344437ec0b6660da984e24ae9ad915a592a90facf5a51bb8a873cd8d270f070217fea1986531d5eec66f1162a81f66e026db653bf7ce1c",
+            ),
+            (
+                exchanges.neg_risk,
+                "0x1b3646ef347e5bd144c65bd3357ba19c12c12abaeedae733cf8579bc51a2752c0454c3bc6b236957e393637982c769b8dc0706c0f5c399983d933850afd1cbcd1c",
+            ),
+        ] {
+            let signature = super::super::ecdsa::parse_signature(signature).unwrap();
+            assert_eq!(super::super::ecdsa::sign(&key, &hash(exchange)), Some(signature));
+            assert_eq!(super::super::ecdsa::recover(&hash(exchange), &signature), Some(me));
+        }
     }
 }
