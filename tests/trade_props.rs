@@ -49,10 +49,9 @@ fn market_and_price() -> impl Strategy<Value = ((u64, u32), u64, OrderType)> {
         .prop_map(|(tick, n, t)| (tick, n * tick.0, t))
 }
 
-/// The sizes named in a refusal ("... the nearest sizes that do are 1.5 and 2"), in units.
+/// The sizes named in a refusal ("...; nearest exact sizes: 1.5 and 2", or "...: 2"), in units.
 fn named_sizes(message: &str) -> Vec<u64> {
-    let tail = message.rsplit(" are ").next().unwrap_or("");
-    let tail = if message.contains("size that does is ") { message.rsplit(" is ").next().unwrap_or("") } else { tail };
+    let tail = message.rsplit(": ").next().unwrap_or("");
     tail.split(" and ").map(|t| predictkit::book::fixed::parse(t.as_bytes()).expect(t)).collect()
 }
 

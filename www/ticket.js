@@ -3,7 +3,9 @@
 // signed by the wallet (signOrder) and placed (postOrder); the service's answer is shown, and the order
 // appears in "My orders". The wallet is the browser's (window.ethereum), or, on a local page talking to
 // the local emulator, the emulator's development wallet (as a local chain's node offers). The API key
-// comes from the wallet's signature (createOrDeriveApiKey) and stays inside the Client.
+// comes from the wallet's signature (createOrDeriveApiKey) and stays inside the Client. Every figure the
+// preview shows is the draft's, and that draft is what is signed: nothing is computed apart from it, and a
+// change to the form discards it.
 import { $, h } from "./ui.js";
 import { walletSigner } from "../pkg/index.mjs";
 
@@ -22,6 +24,8 @@ function emulatorWallet(baseUrl) {
 export function ticketView(ctx, target) {
   let draft = null;
   let busy = false;
+  let edits = 0; // changes to the form: a draft built from an older form is not shown
+
   const form = $("ticket-form");
   const out = $("ticket-result");
 
@@ -37,7 +41,7 @@ export function ticketView(ctx, target) {
     if ([...select.options].map((o) => o.value).join() !== types.join()) select.replaceChildren(...types.map((t) => h("option", { value: t }, t)));
     $("ticket-expiration-field").hidden = market || select.value !== "GTD";
     form.elements["ticket-post-only"].disabled = market || !["GTC", "GTD"].includes(select.value);
-    draft = null;
+    discard();
     $("ticket-place").disabled = true;
   }
 
@@ -69,13 +73,25 @@ export function ticketView(ctx, target) {
     out.replaceChildren(h("dl", { class: "details" }, ...rows.flatMap(([k, v]) => [h("dt", {}, k), h("dd", { class: "mono" }, String(v))])));
   }
 
+  /** The form changed: the previewed draft no longer says what would be signed. */
+  function discard() {
+    edits += 1;
+    if (!draft) return;
+    draft = null;
+    $("ticket-place").disabled = true;
+    out.classList.add("stale");
+  }
+
   async function preview(event) {
     event.preventDefault();
     if (busy) return;
     busy = true;
     try {
       const p = params();
-      draft = await (isMarket() ? ctx.client.buildMarketOrder(p) : ctx.client.buildOrder(p));
+      const at = edits;
+      const built = await (isMarket() ? ctx.client.buildMarketOrder(p) : ctx.client.buildOrder(p));
+      if (at !== edits) return; // the form changed while it was built: preview again
+      draft = built;
       show([
         ["Order", `${draft.side} ${draft.shares} shares at ${draft.price} (${draft.orderType}${draft.postOnly ? ", post-only" : ""})`],
         [draft.side === "BUY" ? "You pay" : "You receive", `$${draft.cash}`],
@@ -88,7 +104,8 @@ export function ticketView(ctx, target) {
     } catch (error) {
       draft = null;
       $("ticket-place").disabled = true;
-      show([["Refused", ctx.describe(error)]], "bad");
+      // A refusal's own text says what would fit (a FOK size names the nearest exact sizes).
+      show([["Refused", ctx.describe(error)], ...(error?.code === "INVALID_PARAMS" ? [["Why", error.message]] : [])], "bad");
     } finally {
       busy = false;
     }
@@ -113,6 +130,7 @@ export function ticketView(ctx, target) {
   }
 
   form.addEventListener("change", syncFields);
+  form.addEventListener("input", discard);
   form.addEventListener("submit", preview);
   $("ticket-place").addEventListener("click", place);
   syncFields();

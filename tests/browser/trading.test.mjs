@@ -86,3 +86,64 @@ test("a page creates a key from a wallet, places an exact order, lists it and ca
   assert.equal(r.posts, 1, "only the valid order was posted");
   assert.deepEqual([...r.problems, ...pageErrors], []);
 });
+
+test("the demo's order ticket previews the draft it signs: a $9.98 FAK market buy on a 0.001 tick, placed", { timeout: 45_000 }, async () => {
+  // An open market on a 0.001 tick whose first outcome (the one the market page trades) has asks.
+  let found;
+  for (const event of await (await fetch(`${EMULATOR}/events?active=true&closed=false&limit=20&offset=0`)).json()) {
+    for (const m of event.markets.filter((m) => !m.closed)) {
+      const info = await (await fetch(`${EMULATOR}/clob-markets/${m.conditionId}`)).json();
+      const [tokenId] = JSON.parse(m.clobTokenIds);
+      const book = await (await fetch(`${EMULATOR}/book?token_id=${tokenId}`)).json();
+      if (!found && info.mts === 0.001 && book.asks.length) found = { id: m.id, tokenId, conditionId: m.conditionId };
+    }
+  }
+  assert.ok(found, "an open market on a 0.001 tick with asks");
+  const demo = await browser.newPage();
+  const demoErrors = [];
+  demo.on("pageerror", (e) => demoErrors.push(`${e.name}: ${e.message}`));
+  // Still books: a streamed change could move the book's price between the preview and the check below.
+  await demo.routeWebSocket(/\/ws\/market$/, (ws) => ws.onMessage((m) => { if (m === "PING") ws.send("PONG"); }));
+  await demo.goto(`${EMULATOR}/www/#/market/${found.id}`);
+  await demo.waitForSelector("#view-market[data-state=ready]", { timeout: 15_000 });
+  await demo.click("label[for=ticket-market]");
+  await demo.selectOption("#ticket-type", "FAK");
+  await demo.fill("#ticket-size", "9.98");
+  await demo.click("#ticket-form button[type=submit]");
+  await demo.waitForFunction(() => /Order/.test(document.querySelector("#ticket-result")?.textContent ?? "") &&
+    !document.querySelector("#ticket-result").classList.contains("bad"), undefined, { timeout: 15_000 });
+  const preview = await demo.textContent("#ticket-result");
+
+  // The draft the package builds for the same order from the same book: the preview shows its figures,
+  // the shares with at most the 4 decimals a FAK taker amount takes (before: 5, as 20.49281 at 0.487).
+  const draft = await page.evaluate(async (found) => {
+    const client = new window.pk.Client({ baseUrl: location.origin, chainId: 80002, rateLimits: false });
+    try {
+      return await client.buildMarketOrder({ tokenId: found.tokenId, conditionId: found.conditionId, side: "BUY", amount: 9.98, orderType: "FAK" });
+    } finally {
+      client.free();
+    }
+  }, found);
+  assert.equal(draft.makerAmount, "9980000");
+  assert.equal(BigInt(draft.takerAmount) % 100n, 0n, draft.takerAmount);
+  assert.match(draft.shares, /^\d+(\.\d{1,4})?$/);
+  assert.equal(preview.match(/BUY (\S+) shares/)?.[1], draft.shares, preview);
+  assert.ok(preview.includes(`Taker amount${draft.takerAmount} units`), preview);
+  assert.ok(preview.includes(`Maker amount${draft.makerAmount} units`), preview);
+  assert.ok(preview.includes("(FAK)"), preview);
+
+  // A change to the form discards the draft: nothing can be signed until it is previewed again.
+  await demo.fill("#ticket-size", "9.99");
+  assert.equal(await demo.isDisabled("#ticket-place"), true);
+  await demo.fill("#ticket-size", "9.98");
+  await demo.click("#ticket-form button[type=submit]");
+  await demo.waitForFunction(() => !document.querySelector("#ticket-place").disabled, undefined, { timeout: 15_000 });
+
+  // Signed as previewed and placed: the service takes the 4-decimal taker amount.
+  await demo.click("#ticket-place");
+  await demo.waitForSelector("#ticket-result.good", { timeout: 15_000 });
+  const answer = await demo.textContent("#ticket-result");
+  assert.match(answer, /Placedmatched/, answer);
+  await demo.close();
+  assert.deepEqual(demoErrors, []);
+});

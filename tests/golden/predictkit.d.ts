@@ -1751,7 +1751,11 @@ export interface OrderParams {
     tokenId: string;
     side: "BUY" | "SELL";
     price: number | string;
-    /** Shares, at most 2 decimals, at least the market's minimum order size. */
+    /**
+     * Shares, at most 2 decimals, at least the market's minimum order size. A FOK or FAK order's cash
+     * (size × price) must also have at most 2 decimals for a buy, 4 for a sell: a size that cannot is
+     * refused, and the error names the nearest sizes that can.
+     */
     size: number | string;
     /** Default "GTC". */
     orderType?: OrderType;
@@ -1763,7 +1767,10 @@ export interface OrderParams {
     conditionId?: string;
 }
 
-/** A market order: a buy spends `amount` cash, a sell gives `amount` shares (at most 2 decimals). */
+/**
+ * A market order (FOK or FAK): a buy spends `amount` cash, a sell gives `amount` shares (at most 2
+ * decimals). What it asks for at the worst price (a buy's shares, a sell's cash) is cut to 4 decimals.
+ */
 export interface MarketOrderParams {
     tokenId: string;
     side: "BUY" | "SELL";
@@ -1866,8 +1873,9 @@ export interface Client {
      * Builds a limit order with exact amounts from the market's tick size (GET /clob-markets, learnt
      * once per market) and refuses what the service would refuse: a price off the tick or outside
      * [tick, 1 − tick], more than 2 decimals of size, a size under the minimum, `postOnly` with FOK/FAK,
-     * an expiration on anything but GTD. Resolves to a draft to show the user (amounts, price, fee) and
-     * then sign.
+     * an expiration on anything but GTD, a FOK or FAK whose cash (size × price) has more than 2 decimals
+     * (a buy) or 4 (a sell), which the service takes for those types at any tick size (the error names the
+     * nearest sizes that fit). Resolves to a draft to show the user (amounts, price, fee) and then sign.
      *
      * @example
      * const draft = await client.buildOrder({ tokenId, side: "BUY", price: 0.56, size: 20 });
@@ -1876,8 +1884,10 @@ export interface Client {
      */
     buildOrder(params: OrderParams, options?: RequestOptions): Promise<OrderDraft>;
     /**
-     * Builds a market order: a buy spends `amount` cash, a sell gives `amount` shares, at `price` or else
-     * at the price the book reaches for that amount (FOK refuses a book too thin with `NO_MATCH`).
+     * Builds a market order (FOK or FAK): a buy spends `amount` cash, a sell gives `amount` shares, at
+     * `price` or else at the price the book reaches for that amount (FOK refuses a book too thin with
+     * `NO_MATCH`). What it asks for in return (a buy's shares, a sell's cash) is the exact amount at that
+     * price cut, never rounded up, to 4 decimals, as the service takes FOK and FAK orders at any tick size.
      */
     buildMarketOrder(params: MarketOrderParams, options?: RequestOptions): Promise<OrderDraft>;
     /**

@@ -20,6 +20,7 @@ const provider = {
 
 let accounts;
 let market; // { conditionId, tokenId, tick, minSize, bestBid, bestAsk }
+let fine; // the same, for a market on a 0.001 tick with asks
 
 const newClient = (extra = {}) => new pk.Client({ baseUrl: EMULATOR, chainId: 80002, rateLimits: false, ...extra });
 
@@ -39,12 +40,16 @@ before(async () => {
     if (!m.accepting_orders || !book.bids.length || !book.asks.length) continue;
     const bestBid = Math.max(...book.bids.map((l) => Number(l.price)));
     const bestAsk = Math.min(...book.asks.map((l) => Number(l.price)));
-    if (info.mts === 0.01 && bestAsk - bestBid >= 0.03) {
+    if (!market && info.mts === 0.01 && bestAsk - bestBid >= 0.03) {
       market = { conditionId: m.condition_id, tokenId, tick: info.mts, minSize: info.mos, bestBid, bestAsk };
-      break;
     }
+    if (!fine && info.mts === 0.001 && bestAsk <= 0.9) {
+      fine = { conditionId: m.condition_id, tokenId, tick: info.mts, minSize: info.mos, bestBid, bestAsk };
+    }
+    if (market && fine) break;
   }
   assert.ok(market, "a market with a 0.01 tick and a spread of three ticks");
+  assert.ok(fine, "a market with a 0.001 tick and asks");
 });
 beforeEach(() => admin("POST", "/__admin/reset"));
 
@@ -187,6 +192,67 @@ test("market orders: FOK at the book's price fills; a FOK the book cannot fill i
   const filled = await client.postOrder(await client.signOrder(draft, signer));
   assert.equal(filled.status, "matched");
   await rejectsWith(assert, client.buildMarketOrder({ tokenId: market.tokenId, side: "BUY", amount: 100_000_000 }), "NO_MATCH");
+});
+
+/**
+ * A fetch that reports the markets' minimum order size as `min` (GET /clob-markets' `mos`: the dataset's
+ * markets all take 5 shares or more, and issue 24's examples are smaller), and keeps the orders posted in
+ * `posted`.
+ */
+const withMinimum = (min, posted) => async (url, init) => {
+  if (init?.method === "POST" && new URL(url).pathname === "/order") posted.push(JSON.parse(init.body).order);
+  const res = await fetch(url, init);
+  if (!new URL(url).pathname.startsWith("/clob-markets/")) return res;
+  const info = await res.json();
+  return new Response(JSON.stringify({ ...info, mos: min }), { status: res.status, headers: { "content-type": "application/json" } });
+};
+
+/** Units cut (never rounded up) to 4 decimals. */
+const cut4 = (units) => units - (units % 100n);
+
+test("FOK and FAK orders carry the decimals the service takes for them at any tick (issue 24)", async () => {
+  const sent = [];
+  const client = newClient({ fetch: withMinimum(0, sent) });
+  const signer = walletSigner(provider, accounts[0]);
+  await client.createApiKey(signer);
+  const on = (m) => ({ tokenId: m.tokenId, conditionId: m.conditionId });
+
+  // A FOK buy of 1.74 at 0.58 would pay 1.0092 (a FOK maker takes 2 decimals): refused, naming 1.5 and 2;
+  // before, it was built with makerAmount 1009200. As GTC it rests, and is built as asked.
+  const fok = { ...on(market), side: "BUY", price: 0.58, size: 1.74, orderType: "FOK" };
+  const refused = await rejectsWith(assert, client.placeOrder(fok, signer), "INVALID_PARAMS");
+  assert.equal(refused.param, "size");
+  assert.match(refused.message, /nearest exact sizes: 1\.5 and 2$/, refused.message);
+  const gtc = await client.buildOrder({ ...fok, orderType: "GTC" });
+  assert.deepEqual([gtc.makerAmount, gtc.takerAmount], ["1009200", "1740000"]);
+  const exact = await client.buildOrder({ ...fok, size: 1.5 });
+  assert.deepEqual([exact.makerAmount, exact.takerAmount], ["870000", "1500000"]);
+  // A FAK sell takes cash of 4 decimals: 12.34 at 0.487 (6.00958) is refused on the 0.001 tick.
+  const sell = await rejectsWith(assert, client.buildOrder({ ...on(fine), side: "SELL", price: 0.487, size: 12.34, orderType: "FAK" }), "INVALID_PARAMS");
+  assert.match(sell.message, /12\.3 and 12\.4$/, sell.message);
+  assert.deepEqual(await orderRequests(), [], "no refused order reached the service");
+
+  // Market orders on the 0.001 tick: the taker amount is cut to 4 decimals (before: 10131970 and 1340).
+  const buy = await client.buildMarketOrder({ ...on(fine), side: "BUY", amount: 9.98, orderType: "FAK", price: 0.985 });
+  assert.deepEqual([buy.makerAmount, buy.takerAmount, buy.shares], ["9980000", "10131900", "10.1319"]);
+  const dust = await client.buildMarketOrder({ ...on(fine), side: "SELL", amount: 0.67, orderType: "FAK", price: 0.002 });
+  assert.deepEqual([dust.makerAmount, dust.takerAmount, dust.cash], ["670000", "1300", "0.0013"]);
+  await rejectsWith(assert, client.buildMarketOrder({ ...on(fine), side: "SELL", amount: 0.04, price: 0.001 }), "INVALID_PARAMS");
+  await rejectsWith(assert, client.buildMarketOrder({ ...on(fine), side: "BUY", amount: 5, orderType: "GTD" }), "INVALID_PARAMS");
+
+  // A FAK buy priced from the book, and one with a worst price a little above it: both accepted.
+  const fromBook = await client.buildMarketOrder({ ...on(fine), side: "BUY", amount: 9.98, orderType: "FAK" });
+  assert.equal(BigInt(fromBook.takerAmount) % 100n, 0n, fromBook.takerAmount);
+  const filled = await client.postOrder(await client.signOrder(fromBook, signer));
+  assert.equal(filled.success, true, filled.errorMsg);
+  assert.equal(filled.status, "matched");
+  const worst = Math.round((fine.bestAsk + 0.004) * 1000) / 1000;
+  const placed = await client.placeMarketOrder({ ...on(fine), side: "BUY", amount: 9.98, orderType: "FAK", price: worst }, signer);
+  assert.equal(placed.success, true, placed.errorMsg);
+  assert.equal((await orderRequests()).length, 2);
+  assert.equal(sent.length, 2);
+  assert.equal(sent[1].makerAmount, "9980000");
+  assert.equal(BigInt(sent[1].takerAmount), cut4((9_980_000n * 1_000_000n) / BigInt(Math.round(worst * 1e6))));
 });
 
 test("a batch of orders is placed in one request; a version change is followed once", async () => {
