@@ -25,16 +25,20 @@ impl OrderBook {
 
     /// The hash's 20 bytes.
     pub fn digest(&self) -> [u8; 20] {
-        let mut out = Buffered::new();
-        self.write_json(&mut out, None);
-        out.finish()
+        self.digest_with(None)
     }
 
     /// The hash's 20 bytes were `last_trade_price` the JSON value `raw` (its quotes included): what the
     /// service's hash is when it covers a trade that no event has announced yet.
     pub fn digest_with_last_trade(&self, raw: &[u8]) -> [u8; 20] {
+        self.digest_with(Some(raw))
+    }
+
+    // One copy of the summary writer fed to SHA-1 (it inlines its level loop): not one per caller.
+    #[inline(never)]
+    fn digest_with(&self, last_trade: Option<&[u8]>) -> [u8; 20] {
         let mut out = Buffered::new();
-        self.write_json(&mut out, Some(raw));
+        self.write_json(&mut out, last_trade);
         out.finish()
     }
 

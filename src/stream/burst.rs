@@ -42,7 +42,7 @@ pub(super) enum Outcome {
 }
 
 /// The burst one live book is in: the changes it got with one timestamp.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub(super) struct Burst {
     timestamp: u64,
     /// Prices (units) the burst's changes took, distinct.
@@ -174,28 +174,31 @@ impl Burst {
     fn infer(&mut self, book: &mut OrderBook, want: [u8; 20]) -> bool {
         let tick_places = book.tick_size().map_or(0, places);
         let forms = [Form::Shortest, Form::Places(2), Form::Places(3), Form::Places(4), Form::Places(tick_places)];
-        let mut candidates: Vec<Vec<u8>> = Vec::new();
-        for &price in &self.prices {
+        let mut raw = Vec::with_capacity(16);
+        let mut found = false;
+        'search: for &price in &self.prices {
             for form in forms {
-                let mut raw = vec![b'"'];
+                raw.clear();
+                raw.push(b'"');
                 form.write(price, &mut raw);
                 raw.push(b'"');
-                if !candidates.contains(&raw) {
-                    candidates.push(raw);
+                if book.digest_with_last_trade(&raw) == want {
+                    found = true;
+                    break 'search;
                 }
             }
         }
-        for raw in self.known.iter().rev() {
-            if !candidates.contains(raw) {
-                candidates.push(raw.clone());
+        if !found {
+            let known = self.known.iter().rev().find(|k| book.digest_with_last_trade(k) == want);
+            match known {
+                Some(k) => raw.clone_from(k),
+                None => return false,
             }
         }
-        let Some(raw) = candidates.into_iter().find(|raw| book.digest_with_last_trade(raw) == want) else {
-            return false;
-        };
         let text = raw.get(1..raw.len().saturating_sub(1)).and_then(|t| std::str::from_utf8(t).ok()).unwrap_or("");
+        let text = text.to_owned();
         self.remember(book.last_trade_price_raw());
-        book.set_last_trade_price(text).is_ok()
+        book.set_last_trade_price(&text).is_ok()
     }
 }
 

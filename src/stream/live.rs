@@ -268,6 +268,8 @@ pub struct LiveBook {
     stamped: bool,
     /// The changes with the latest timestamp, and the service's hashes they left unexplained.
     burst: Burst,
+    /// Whether the book is as its `book` event or snapshot came (no change applied since).
+    pristine: bool,
     /// Mismatches held while their burst lasted, and hashes explained by a trade price no event had told.
     pub deferred: u64,
     pub inferred: u64,
@@ -299,6 +301,7 @@ impl LiveBook {
             stamp: 0,
             stamped: false,
             burst: Burst::default(),
+            pristine: false,
             deferred: 0,
             inferred: 0,
             newest: 0,
@@ -327,6 +330,7 @@ impl LiveBook {
     /// Applies one change to the live book; `Err` when the book cannot take it.
     fn apply(&mut self, change: Change<'_>, policy: HashCheck, checks: &mut Checks, now: f64) -> Result<(), Resync> {
         let book = self.book.as_mut().ok_or(Resync::Gap)?;
+        self.pristine = false;
         let timestamp = change.timestamp();
         match change {
             Change::Level { side, price, size, hash, check, .. } => {
@@ -482,6 +486,7 @@ impl LiveBook {
         let checkable = policy != HashCheck::Off && self.market.is_some();
         self.stamp = stamp;
         self.stamped = false;
+        self.pristine = true;
         self.book = Some(book);
         self.epoch = self.epoch.wrapping_add(1);
         self.verified = false;
@@ -699,18 +704,26 @@ impl LiveBooks {
         live.stale_streak = 0;
         live.market = Some(snapshot.clone());
         if !newer {
-            // The live book is as new or ahead: only the market fields are new. A book as new as the
-            // snapshot can be checked against its hash now (a quiet market sends no entry to check at).
+            // The live book is as new or ahead: only the fields it lacks are new (a `book` event leaves out
+            // the market fields, and may leave out `tick_size` and `last_trade_price`). A book unchanged since
+            // its `book` event can now be checked against that event's hash, and one as new as the snapshot
+            // against the snapshot's (a quiet market sends no entry to check at).
             let same = taken == live.timestamp();
-            let expected = snapshot.received_hash();
-            if let Some(book) = live.book.as_mut() {
-                let _ = book.adopt_market_fields(&snapshot);
-                if let (true, Some(expected), true) = (same, expected, policy != HashCheck::Off) {
-                    if book.hash() == expected {
-                        live.record(true, now);
-                        report.changed(asset_id);
-                    }
+            let Some(book) = live.book.as_mut() else { return report };
+            let _ = book.adopt_hashed_fields(&snapshot);
+            let expected = match (live.pristine, same) {
+                (true, _) => book.received_hash(),
+                (false, true) => snapshot.received_hash(),
+                (false, false) => None,
+            };
+            if let Some(expected) = expected.filter(|h| !h.is_empty() && policy != HashCheck::Off) {
+                report.changed(asset_id);
+                let reason = if live.pristine { Resync::BookMismatch } else { Resync::HashMismatch };
+                if let Err(reason) = live.check(&expected, reason, checks, now) {
+                    live.resync();
+                    report.resync.push((asset_id.to_owned(), reason));
                 }
+                self.waiting_bursts |= live.burst.pending();
             }
             return report;
         }
@@ -1275,7 +1288,7 @@ mod tests {
         quiet.subscribe(B);
         quiet.apply_frame(svc.book_event(B).as_bytes(), 1.0).unwrap();
         assert_eq!(
-            quiet.snapshot(B, svc.snapshot(B), 2.0),
+            snap(&mut quiet, B, svc.snapshot(B), 2.0),
             FrameReport { changed: vec![B.into()], resync: vec![], retry_ms: None }
         );
         let live = quiet.get(B).unwrap();

@@ -471,3 +471,45 @@ fn real_capture_from_before_the_hash_covered_the_last_trade_price() {
         assert_eq!(Some(book.hash()), book.received_hash());
     }
 }
+
+#[test]
+fn a_dump_before_its_snapshot_is_checked_once_the_snapshot_tells_the_fields_it_left_out() {
+    for hasher in HASHERS {
+        for older in [false, true] {
+            let mut svc = Service::new();
+            let mut books = books(HashCheck::LastPerFrame, hasher);
+            books.subscribe(A);
+            assert_eq!(books.snapshots_due(0.0), vec![A.to_owned()]);
+            // The GET /book is answered (now, or before the market moved) and comes after the dump.
+            let early = svc.snapshot(A);
+            if older {
+                svc.burst(&[&[(A, Side::Buy, "0.41", "2")]], None);
+            }
+            let dump = svc.bare_book(A);
+            assert_eq!(apply(&mut books, &dump, 1.0), FrameReport { changed: vec![A.into()], ..Default::default() });
+            assert_eq!(status(&books, A), (State::Live, false, 0, 0, 0));
+            let snapshot = if older { early } else { svc.snapshot(A) };
+            let report = snap(&mut books, A, snapshot, 2.0);
+            assert_eq!(report.resync, vec![], "{hasher:?} {older}");
+            assert_eq!(status(&books, A), (State::Live, true, 0, 0, 0), "{hasher:?} {older}");
+            equal(&books, &mut svc, A);
+        }
+    }
+}
+
+#[test]
+fn a_dump_that_hashes_a_trade_not_yet_told_waits_for_its_announcement() {
+    let mut svc = Service::new();
+    let mut books = books(HashCheck::LastPerFrame, Hasher::Here);
+    books.subscribe(A);
+    let early = svc.snapshot(A);
+    svc.burst(&[&[(A, Side::Buy, "0.41", "2")]], Some("0.410"));
+    apply(&mut books, &svc.bare_book(A), 1.0);
+    // The snapshot's last trade price is older than the dump's hash: provisional, not a resync.
+    assert_eq!(snap(&mut books, A, early, 2.0).resync, vec![]);
+    assert_eq!(status(&books, A), (State::Live, false, 0, 1, 0));
+    // The announcement explains it.
+    assert_eq!(apply(&mut books, &svc.last_trade(A, "0.410"), 3.0).resync, vec![]);
+    assert_eq!(status(&books, A), (State::Live, true, 0, 1, 0));
+    equal(&books, &mut svc, A);
+}

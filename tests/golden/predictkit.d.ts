@@ -1669,8 +1669,18 @@ export interface LiveBookStatus {
     verified: boolean;
     /** When (`Date.now()`) it last matched; undefined before that. */
     verifiedAt?: number;
+    /** Checks that matched the service's hash. */
     checks: number;
+    /** Hashes nothing explained: each resynchronised the book. */
     mismatches: number;
+    /** Mismatches held as provisional while their same-timestamp burst lasted (the service may hash a burst's
+     * final state in each of its frames); each was then explained, or resynchronised the book. */
+    deferred: number;
+    /** Hashes explained by a trade that no `last_trade_price` event had announced yet: the book took its price. */
+    inferred: number;
+    /** Snapshots (GET /book) refused because they were older than events already seen; each was asked for
+     * again after a backoff, and the book stayed `resyncing`. */
+    staleSnapshots: number;
 }
 
 /** A live stream of one channel: iterate it (`for await`; `break` closes it) or pass `onEvent`. */
