@@ -95,6 +95,9 @@ struct Awaiting {
     asset: String,
     /// The book's epoch when checked: an answer for a book since replaced is moot.
     epoch: u32,
+    /// The book's timestamp when checked: a mismatch that comes back after a later change has ended its
+    /// burst can wait for nothing more.
+    timestamp: u64,
     expected: [u8; 20],
     /// What a mismatch means: a price change's hash, or a whole book's own.
     reason: Resync,
@@ -130,7 +133,8 @@ impl Checks {
     }
 
     /// Checks `book` against `want`, the service's hash: here, or by handing its input to the platform.
-    fn check(&mut self, book: &mut OrderBook, want: [u8; 20], asset: &str, epoch: u32, reason: Resync) -> Checked {
+    fn check(&mut self, book: &mut OrderBook, want: [u8; 20], at: (&str, u32, u64), reason: Resync) -> Checked {
+        let (asset, epoch, timestamp) = at;
         book.keep_summary();
         let platform = matches!(self.hasher, Hasher::Platform { from } if book.summary_len() >= from);
         if platform && self.awaiting.len() < MAX_AWAITING {
@@ -139,7 +143,7 @@ impl Checks {
             let id = self.next_id;
             self.next_id = self.next_id.wrapping_add(1);
             self.due.push(Due { id, start, end: self.input.len() });
-            self.awaiting.push(Awaiting { id, asset: asset.to_owned(), epoch, expected: want, reason });
+            self.awaiting.push(Awaiting { id, asset: asset.to_owned(), epoch, timestamp, expected: want, reason });
             return Checked::Deferred;
         }
         if book.digest() == want {
@@ -404,13 +408,13 @@ impl LiveBook {
             return Err(reason);
         };
         let Some(book) = self.book.as_mut() else { return Err(Resync::Gap) };
-        match checks.check(book, want, &self.asset_id, self.epoch, reason) {
+        match checks.check(book, want, (&self.asset_id, self.epoch, self.stamp), reason) {
             Checked::Matched => {
                 self.burst.matched();
                 self.record(true, now);
                 Ok(())
             }
-            Checked::Mismatched => self.mismatch(want, reason, now),
+            Checked::Mismatched => self.mismatch(want, reason, false, now),
             Checked::Deferred => {
                 // `verified` tells the last check that came back until this one does.
                 self.current = checks.awaiting.last().map(|a| a.id);
@@ -420,10 +424,18 @@ impl LiveBook {
     }
 
     /// The book as it is now does not give `want`, the service's hash: explained by the burst (the book is
-    /// verified), provisional while the burst lasts (unverified), or `Err` to resynchronise.
-    fn mismatch(&mut self, want: [u8; 20], reason: Resync, now: f64) -> Result<(), Resync> {
+    /// verified), provisional while the burst lasts (unverified), or `Err` to resynchronise. A hash whose burst
+    /// has `ended` (a check's answer that came back after later changes) cannot wait.
+    fn mismatch(&mut self, want: [u8; 20], reason: Resync, ended: bool, now: f64) -> Result<(), Resync> {
         let Some(book) = self.book.as_mut() else { return Err(Resync::Gap) };
-        match self.burst.mismatch(book, want, reason, now) {
+        let outcome = match self.burst.mismatch(book, want, reason, now) {
+            Outcome::Provisional if ended => {
+                let _ = self.burst.end();
+                Outcome::Unexplained(reason)
+            }
+            outcome => outcome,
+        };
+        match outcome {
             Outcome::Now => {
                 self.record(true, now);
                 Ok(())
@@ -586,7 +598,7 @@ impl LiveBooks {
                 live.verified = true;
                 live.verified_at_ms = now;
             }
-        } else if let Err(reason) = live.mismatch(check.expected, check.reason, now) {
+        } else if let Err(reason) = live.mismatch(check.expected, check.reason, check.timestamp < live.stamp, now) {
             live.resync();
             report.resync.push((check.asset, reason));
             return report;

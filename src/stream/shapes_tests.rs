@@ -513,3 +513,22 @@ fn a_dump_that_hashes_a_trade_not_yet_told_waits_for_its_announcement() {
     assert_eq!(status(&books, A), (State::Live, true, 0, 1, 0));
     equal(&books, &mut svc, A);
 }
+
+#[test]
+fn a_platform_mismatch_answered_after_its_burst_ended_resyncs_at_once() {
+    use sha1::{Digest, Sha1};
+    let mut svc = Service::new();
+    let mut books = live(HashCheck::LastPerFrame, Hasher::Platform { from: 0 }, &mut svc);
+    let frames = svc.burst(&[&[(A, Side::Buy, "0.41", "1")]], None);
+    let wrong = frames[0].replace(&svc.book(A).hash(), &"0".repeat(40));
+    assert_eq!(books.apply_frame(wrong.as_bytes(), 5.0).unwrap().resync, vec![]);
+    let (due, input) = books.take_due();
+    let first: Vec<(u32, [u8; 20])> = due.iter().map(|d| (d.id, Sha1::digest(&input[d.start..d.end]).into())).collect();
+    assert_eq!(first.len(), 1);
+    // The next timestamp's change comes before the platform's answer.
+    let next = svc.burst(&[&[(A, Side::Buy, "0.42", "1")]], None);
+    assert_eq!(books.apply_frame(next[0].as_bytes(), 5.1).unwrap().resync, vec![]);
+    let report = books.digested(first[0].0, Some(&first[0].1), 5.2);
+    assert_eq!(report.resync, vec![(A.to_owned(), Resync::HashMismatch)]);
+    assert_eq!(status(&books, A).0, State::Resyncing);
+}

@@ -80,8 +80,14 @@ async function scenario() {
   assert.equal(book.hash(), truth.hash());
   book.free();
 
-  // The service moves a level without saying so: the next check fails, the book is fetched again.
+  // The service moves a level without saying so: the next check fails. The mismatch waits for the rest of
+  // its burst (frames with the same timestamp); the next timestamp ends it, and the book is fetched again.
   truth.change(ts, false);
+  ts++;
+  socket.onmessage({ data: frame(market, ts, [truth.change(ts, true)]) });
+  await stream.settled();
+  assert.equal(stream.bookStatus(asset).deferred, 1, JSON.stringify(stream.bookStatus(asset)));
+  assert.equal(stream.bookStatus(asset).verified, false);
   ts++;
   socket.onmessage({ data: frame(market, ts, [truth.change(ts, true)]) });
   await stream.settled();

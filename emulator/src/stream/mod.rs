@@ -427,18 +427,28 @@ fn step(
 }
 
 /// The text of one message: consecutive entries of one timestamp make one `price_change` event, other events
-/// go in order between them. `wrong_hash` spoils the first entry's hash.
+/// go in order between them. `wrong_hash` spoils the last entry's hash (no later entry of the message can then
+/// show the book right again).
 fn render(market: &str, items: &[&Item], wrong_hash: bool, wrap: bool) -> String {
     let mut events = Vec::new();
     let mut run: Vec<&Entry> = Vec::new();
-    let mut spoil = wrong_hash;
+    let entries = items.iter().filter(|i| matches!(i, Item::Entry(_))).count();
+    let spoiled = if wrong_hash { entries } else { 0 };
+    let mut written = 0;
     let mut flush = |run: &mut Vec<&Entry>, events: &mut Vec<String>| {
         if run.is_empty() {
             return;
         }
         let parts: Vec<String> = run
             .iter()
-            .map(|e| if std::mem::take(&mut spoil) { e.json(&wrong(&e.hash)) } else { e.json(&e.hash) })
+            .map(|e| {
+                written += 1;
+                if written == spoiled {
+                    e.json(&wrong(&e.hash))
+                } else {
+                    e.json(&e.hash)
+                }
+            })
             .collect();
         events.push(format!(
             r#"{{"event_type":"price_change","market":"{market}","timestamp":"{}","price_changes":[{}]}}"#,
