@@ -467,6 +467,8 @@ export function marketView(ctx) {
       const status = stream?.bookStatus(tokens[outcomeIndex]);
       if (!status) return "–";
       if (status.verified) return `Verified ✓ live (${num(status.checks)} check${status.checks === 1 ? "" : "s"})`;
+      // Books recorded before the service added tick_size and friends were hashed another way.
+      if (book.tickSize === undefined) return "Older format, not checked";
       return status.checks ? "Checking the live book…" : "Live, not checked yet";
     }
     if (!book.receivedHash) return "–";

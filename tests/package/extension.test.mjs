@@ -273,7 +273,9 @@ test("an MV3 service worker keeps a verified market stream through 35 s of silen
   }
   timed("stream extension: build and launch Chromium", started);
 
-  // Live: the dump, then 200 ticks, each applied and verified in the worker.
+  // Live: the dump, then 200 ticks, each applied and verified in the worker. Each tick one message with
+  // the hash of its own state (the emulator's exact shapes), so that every message is a book_update.
+  await fetch(`${EMULATOR}/__admin/stream`, { method: "POST", body: JSON.stringify({ shapes: "exact" }) });
   const first = await inStep("after the dump");
   const { frames } = await (await fetch(`${EMULATOR}/__admin/stream/tick`, { method: "POST", body: JSON.stringify({ asset_id: token.tokenId, count: 200 }) })).json();
   const before = await inStep("after 200 ticks");
