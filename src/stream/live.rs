@@ -6,6 +6,7 @@
 //! changes that come meanwhile wait, and those newer than the snapshot are applied on it.
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 
 use super::burst::{Burst, Outcome};
 use crate::book::{OrderBook, Side};
@@ -534,7 +535,7 @@ impl FrameReport {
 #[derive(Debug)]
 pub struct LiveBooks {
     pub policy: HashCheck,
-    books: Vec<LiveBook>,
+    books: Books,
     checks: Checks,
     /// Whether a book may hold hashes that wait for the rest of their burst (see [`LiveBooks::expire`]).
     waiting_bursts: bool,
@@ -544,7 +545,7 @@ impl LiveBooks {
     pub fn new(policy: HashCheck) -> Self {
         let checks =
             Checks { hasher: Hasher::Here, next_id: 0, awaiting: Vec::new(), due: Vec::new(), input: Vec::new() };
-        Self { policy, books: Vec::new(), checks, waiting_bursts: false }
+        Self { policy, books: Books::default(), checks, waiting_bursts: false }
     }
 
     /// Where hashes are computed from now on; leaving the platform drops the checks under way.
@@ -619,11 +620,11 @@ impl LiveBooks {
 
     /// Stops keeping `asset_id`'s book.
     pub fn unsubscribe(&mut self, asset_id: &str) {
-        self.books.retain(|b| b.asset_id != asset_id);
+        self.books.remove(asset_id);
     }
 
     pub fn get(&self, asset_id: &str) -> Option<&LiveBook> {
-        self.books.iter().find(|b| b.asset_id == asset_id)
+        self.books.index.get(asset_id).and_then(|&at| self.books.list.get(at))
     }
 
     fn get_mut(&mut self, asset_id: &str) -> Option<&mut LiveBook> {
@@ -900,6 +901,12 @@ impl LiveBooks {
                     report.resync.push((asset.to_owned(), Resync::Overflow));
                 }
                 live.pending.push(Pending::keep(change));
+                if live.state == State::Waiting {
+                    // A change for an asset without a book: its `book` event was lost (a dump cut short) or is
+                    // not coming. A snapshot is asked for now, and the changes wait for it.
+                    live.state = State::Resyncing;
+                    report.resync.push((asset.to_owned(), Resync::Gap));
+                }
             }
         }
     }
@@ -984,8 +991,57 @@ fn text<'a>(s: &mut Scanner<'a>) -> Result<Cow<'a, str>, Error> {
     }
 }
 
-fn find<'a>(books: &'a mut [LiveBook], asset_id: &str) -> Option<&'a mut LiveBook> {
-    books.iter_mut().find(|b| b.asset_id == asset_id)
+fn find<'a>(books: &'a mut Books, asset_id: &str) -> Option<&'a mut LiveBook> {
+    books.index.get(asset_id).and_then(|&at| books.list.get_mut(at))
+}
+
+/// The books of one stream, with an index by asset: finding, adding or removing one costs `log n`, so that
+/// following `n` assets costs about `n log n` in all (a stream follows up to `protocol::MAX_FOLLOWED`).
+/// Iterated as a slice, in no particular order.
+#[derive(Debug, Default)]
+struct Books {
+    list: Vec<LiveBook>,
+    /// Where each asset's book is in `list`.
+    index: BTreeMap<String, usize>,
+}
+
+impl Books {
+    fn push(&mut self, book: LiveBook) {
+        self.index.insert(book.asset_id.clone(), self.list.len());
+        self.list.push(book);
+    }
+
+    fn remove(&mut self, asset_id: &str) {
+        let Some(at) = self.index.remove(asset_id) else { return };
+        if at < self.list.len() {
+            self.list.swap_remove(at);
+        }
+        // The book that took its place (the last one) is now at `at`.
+        if let Some(moved) = self.list.get(at) {
+            self.index.insert(moved.asset_id.clone(), at);
+        }
+    }
+}
+
+impl std::ops::Deref for Books {
+    type Target = [LiveBook];
+    fn deref(&self) -> &[LiveBook] {
+        &self.list
+    }
+}
+
+impl std::ops::DerefMut for Books {
+    fn deref_mut(&mut self) -> &mut [LiveBook] {
+        &mut self.list
+    }
+}
+
+impl<'a> IntoIterator for &'a mut Books {
+    type Item = &'a mut LiveBook;
+    type IntoIter = std::slice::IterMut<'a, LiveBook>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.list.iter_mut()
+    }
 }
 
 /// How long to wait before asking again for a snapshot after `streak` stale ones in a row: 250 ms, doubling,
@@ -1249,9 +1305,13 @@ mod tests {
         let mut books = books_new(HashCheck::LastPerFrame);
         books.subscribe(A);
         let early = svc.changes(&[(A, "BUY", "0.41", "9")]);
-        assert_eq!(apply(&mut books, early.as_bytes(), 1.0).unwrap(), FrameReport::default());
+        // The first change for an asset without a book asks for a snapshot (here already due: the market
+        // fields are not known yet).
+        let report = apply(&mut books, early.as_bytes(), 1.0).unwrap();
+        assert_eq!(report.resync, vec![(A.to_owned(), Resync::Gap)]);
+        assert_eq!(books.get(A).unwrap().state, State::Resyncing);
         let later = svc.changes(&[(A, "BUY", "0.42", "1")]);
-        apply(&mut books, later.as_bytes(), 1.0).unwrap();
+        assert_eq!(apply(&mut books, later.as_bytes(), 1.0).unwrap(), FrameReport::default());
         assert!(snap(&mut books, A, svc.snapshot(A), 2.0).resync.is_empty());
         equal(&books, &mut svc, A);
         // Unknown assets are not kept.
@@ -1344,16 +1404,39 @@ mod tests {
     }
 
     #[test]
+    fn a_book_whose_dump_was_lost_asks_for_a_snapshot_at_its_first_change() {
+        let mut svc = Service::new();
+        let mut books = live(HashCheck::LastPerFrame, &mut svc);
+        // A reconnection whose dump is cut before A's book: B's comes, A's changes come without one.
+        books.reconnected();
+        assert!(books.snapshots_due(0.0).is_empty(), "the market fields are known: the dump brings the books");
+        apply(&mut books, svc.book_event(B).as_bytes(), 2.0).unwrap();
+        let frame = svc.changes(&[(A, "BUY", "0.41", "9"), (B, "SELL", "0.7", "1")]);
+        let report = apply(&mut books, frame.as_bytes(), 3.0).unwrap();
+        assert_eq!(report.resync, vec![(A.to_owned(), Resync::Gap)]);
+        assert_eq!(books.snapshots_due(3.0), vec![A.to_owned()]);
+        // The snapshot comes with changes newer than it waiting: applied on it, verified.
+        let snapshot = svc.snapshot(A);
+        let newer = svc.changes(&[(A, "BUY", "0.42", "1")]);
+        assert_eq!(apply(&mut books, newer.as_bytes(), 4.0).unwrap().resync, vec![]);
+        assert!(snap(&mut books, A, snapshot, 5.0).resync.is_empty());
+        let live = books.get(A).unwrap();
+        assert_eq!((live.state, live.verified), (State::Live, true));
+        equal(&books, &mut svc, A);
+        assert!(books.get(B).unwrap().verified);
+    }
+
+    #[test]
     fn too_many_waiting_changes_ask_for_a_snapshot_again() {
         let mut svc = Service::new();
         let mut books = books_new(HashCheck::LastPerFrame);
         books.subscribe(A);
-        let mut overflowed = 0;
+        let mut resyncs = Vec::new();
         for i in 0..=MAX_PENDING {
             let frame = svc.changes(&[(A, "BUY", "0.41", &(i % 5 + 1).to_string())]);
-            overflowed += apply(&mut books, frame.as_bytes(), 1.0).unwrap().resync.len();
+            resyncs.extend(apply(&mut books, frame.as_bytes(), 1.0).unwrap().resync.into_iter().map(|(_, r)| r));
         }
-        assert_eq!(overflowed, 1);
+        assert_eq!(resyncs, vec![Resync::Gap, Resync::Overflow]);
         assert!(snap(&mut books, A, svc.snapshot(A), 2.0).resync.is_empty());
         equal(&books, &mut svc, A);
     }
@@ -1528,5 +1611,36 @@ mod tests {
             let live = books.get(A).unwrap();
             assert_eq!((handed_over, live.verified_at_ms == 2.0), (handed, handed == 0), "from {from}");
         }
+    }
+}
+
+#[cfg(test)]
+mod books_index_tests {
+    use super::*;
+
+    #[test]
+    fn the_index_follows_subscriptions() {
+        let mut books = LiveBooks::new(HashCheck::LastPerFrame);
+        let ids: Vec<String> = (0..50).map(|i| format!("{}", 1000 + i)).collect();
+        for id in &ids {
+            books.subscribe(id);
+            books.subscribe(id);
+        }
+        assert_eq!(books.assets().count(), 50);
+        // (unsubscribed, then every other asset is still found where the index says)
+        for gone in ["1000", "1049", "1025", "1025", "9999"] {
+            books.unsubscribe(gone);
+            assert!(books.get(gone).is_none());
+            for id in &ids {
+                if let Some(live) = books.get(id) {
+                    assert_eq!(&live.asset_id, id);
+                }
+            }
+        }
+        assert_eq!(books.assets().count(), 47);
+        assert!(books.get("1001").is_some() && books.get("1048").is_some());
+        books.subscribe("1025");
+        assert_eq!(books.get("1025").map(|b| b.asset_id.as_str()), Some("1025"));
+        assert_eq!(books.assets().count(), 48);
     }
 }
