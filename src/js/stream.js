@@ -220,6 +220,12 @@ class Stream {
       if (done.read === data.length) written = done.written;
     }
     const report = this.#core.frame(written, now, listening);
+    // A message after a silent stall: the stream is open again.
+    if (report?.status) {
+      this._status = report.status;
+      this._emit({ event_type: "status", status: report.status });
+      if (!this.#core) return;
+    }
     if (report === undefined && !listening) return;
     // First: the due checks' bytes are views into wasm memory, valid until wasm runs again.
     if (report?.due) this._digest(report.due);

@@ -209,6 +209,16 @@ impl StreamCore {
     /// listens (`listening`): it is what `book_update` events are made of.
     pub fn frame(&self, bytes: &JsValue, now: f64, listening: bool) -> JsValue {
         let out = || Object::new();
+        // A message after a silent stall is the stream open again: the transition the health machine decides
+        // goes out with the frame's report (`status`), whatever the frame holds.
+        let mut status = None;
+        let mut heard = |actions: Vec<Action>| {
+            for action in actions {
+                if let Action::Status(s) = action {
+                    status = Some(s);
+                }
+            }
+        };
         // The inbox is read, and let go, before any JS object is made.
         let result = {
             let inbox = self.inbox.try_borrow().ok();
@@ -222,7 +232,7 @@ impl StreamCore {
                 None => None,
                 Some(b"PONG") => Some(Ok(None)),
                 Some(text) => Some(self.with(Err(Error::decode("the stream is busy")), |s| {
-                    s.health.message(now);
+                    heard(s.health.message(now));
                     match self.channel {
                         Channel::Market => s.books.apply_frame(text, now).map(|r| {
                             let changed = if listening { verified(&s.books, r.changed) } else { Vec::new() };
@@ -238,9 +248,9 @@ impl StreamCore {
                 })),
             }
         };
-        match result {
+        let answer = match result {
             None => {
-                self.with((), |s| drop(s.health.message(now)));
+                self.with((), |s| heard(s.health.message(now)));
                 report(&out(), &[], &[], Some(Error::decode("a stream frame that is not text, or longer than 64 MiB")))
             }
             Some(Ok(None)) => {
@@ -264,6 +274,14 @@ impl StreamCore {
                 e.message = "a stream frame could not be read".into();
                 report(&out(), &[], &[], Some(e))
             }
+        };
+        match status {
+            Some(status) => {
+                let answer = if answer.is_undefined() { report(&out(), &[], &[], None) } else { answer };
+                set(&Object::from(answer.clone()), "status", &status.as_str().into());
+                answer
+            }
+            None => answer,
         }
     }
 
