@@ -10,16 +10,17 @@ pub fn server_ms(value: f64, unit_ms: f64) -> Option<f64> {
     Some(value * unit_ms + if unit_ms > 1.0 { unit_ms / 2.0 } else { 0.0 })
 }
 
+/// 2020-01-01 in milliseconds since the epoch: no service's clock reads earlier.
+const EARLIEST_MS: f64 = 1_577_836_800_000.0;
+
 /// A `GET /time` body: a number (or its text) of seconds or milliseconds since the epoch, told apart by
-/// size (seconds since the epoch stay below 10^11 until the year 5138).
+/// size (seconds since the epoch stay below 10^11 until the year 5138). A reading before 2020 is none: a
+/// body cut on the way still parses as a (shorter) number, and would make an offset of decades.
 pub fn time_body_ms(body: &str) -> Option<f64> {
     // Whole numbers only: parsing floats would cost the wasm the tables of a full float parser.
     let n = body.trim().trim_matches('"').parse::<u64>().ok()? as f64;
-    if n >= 1e11 {
-        server_ms(n, 1.0)
-    } else {
-        server_ms(n, 1000.0)
-    }
+    let ms = if n >= 1e11 { server_ms(n, 1.0) } else { server_ms(n, 1000.0) };
+    ms.filter(|ms| *ms >= EARLIEST_MS)
 }
 
 /// The offset to add to the local clock: the server's reading minus the local time halfway through the
@@ -39,6 +40,10 @@ mod tests {
         assert_eq!(time_body_ms("1700000000123"), Some(1_700_000_000_123.0));
         assert_eq!(time_body_ms("soon"), None);
         assert_eq!(time_body_ms("-5"), None);
+        // Half of a body cut on the way: a number all the same, but decades before any service's clock.
+        assert_eq!(time_body_ms("17000"), None);
+        assert_eq!(time_body_ms("170000000012"), None);
+        assert_eq!(time_body_ms("1577836800"), Some(1_577_836_800_500.0));
         assert_eq!(server_ms(f64::NAN, 1000.0), None);
         // The local clock is 10 s behind: sent at 1000, received at 1200, server says 11_100.
         assert_eq!(offset_ms(11_100.0, 1000.0, 1200.0), 10_000.0);

@@ -40,9 +40,23 @@ pub fn check_response(
     })
 }
 
-/// `API`: the service answered an authenticated request with a redirect. Such requests are sent with
-/// redirects off, so that the SERVICE_* headers never reach another origin and a cancellation is never
-/// sent twice; `status` is the 3xx where the runtime shows it (browsers hide it: 0).
+/// The prefix of every header that carries credentials or a signed challenge (the L2 `SERVICE_*` headers,
+/// and the L1 ones of the key routes, whose answer becomes credentials).
+const CREDENTIAL_PREFIX: &str = "SERVICE_";
+
+/// Whether a request carrying headers of these names must not follow a redirect: any `SERVICE_*` header
+/// (in any case). Decided from the headers a request is sent with, so that no route can forget it: the
+/// signed routes (L2) and the key routes (L1) alike.
+pub fn refuses_redirects<'a>(header_names: impl IntoIterator<Item = &'a str>) -> bool {
+    header_names
+        .into_iter()
+        .any(|name| name.get(..CREDENTIAL_PREFIX.len()).is_some_and(|p| p.eq_ignore_ascii_case(CREDENTIAL_PREFIX)))
+}
+
+/// `API`: the service answered a request that carries credentials with a redirect. Such requests are sent
+/// with redirects off, so that the SERVICE_* headers never reach another origin, a key is never taken
+/// from one, and a cancellation is never sent twice; `status` is the 3xx where the runtime shows it
+/// (browsers hide it: 0).
 pub fn redirect_error(request: &HttpRequest, status: u16) -> Error {
     Error {
         status: (status != 0).then_some(status),
@@ -50,15 +64,23 @@ pub fn redirect_error(request: &HttpRequest, status: u16) -> Error {
         path: Some(request.path.clone()),
         ..Error::new(
             ErrorCode::Api,
-            "the service answered with a redirect, which an authenticated request never follows (check baseUrl)",
+            "the service answered with a redirect, which a request carrying credentials never follows (check baseUrl)",
         )
     }
 }
 
-/// The error for an answer that is a redirect left unfollowed: an opaque one (browsers, status 0), or any
-/// 3xx of a signed request (sent with redirects off). `None` for every other answer.
-pub fn unfollowed_redirect(request: &HttpRequest, status: u16, opaque: bool) -> Option<Error> {
-    (opaque || (request.auth && (300..400).contains(&status))).then(|| redirect_error(request, status))
+/// The error for an answer that is a redirect left unfollowed: an opaque one (browsers, status 0); or, for
+/// a request sent with redirects off (`manual`, see [`refuses_redirects`]), any 3xx, and any answer that
+/// says it came through a redirect (a caller's `fetch` that followed one all the same). `None` for every
+/// other answer.
+pub fn unfollowed_redirect(
+    request: &HttpRequest,
+    manual: bool,
+    status: u16,
+    opaque: bool,
+    redirected: bool,
+) -> Option<Error> {
+    (opaque || (manual && ((300..400).contains(&status) || redirected))).then(|| redirect_error(request, status))
 }
 
 /// The start of a body as text, cut at a character boundary.
@@ -81,7 +103,39 @@ mod tests {
     }
 
     #[test]
-    fn redirects_of_signed_requests_are_errors() {
+    fn requests_carrying_credentials_refuse_redirects() {
+        let table: [(&[&str], bool); 10] = [
+            (&[], false),
+            (&["Content-Type"], false),
+            (&["SERVICE_ADDRESS", "SERVICE_SIGNATURE", "SERVICE_TIMESTAMP", "SERVICE_NONCE"], true),
+            (&["Content-Type", "SERVICE_API_KEY"], true),
+            (&["SERVICE_PASSPHRASE"], true),
+            (&["service_signature"], true),
+            (&["Service_Nonce"], true),
+            (&["SERVICE"], false),
+            (&["X-SERVICE_API_KEY"], false),
+            (&["SERVIC\u{e9}_X"], false),
+        ];
+        for (names, refused) in table {
+            assert_eq!(refuses_redirects(names.iter().copied()), refused, "{names:?}");
+        }
+        // The requests as built: the key routes (L1) carry their challenge in SERVICE_* headers, so they
+        // refuse redirects whatever their `auth` flag says.
+        let auth = crate::trade::keys::ClobAuth {
+            chain_id: 137,
+            address: crate::trade::eip712::Address::parse("a", "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266").unwrap(),
+            timestamp: "1".into(),
+            nonce: crate::trade::eip712::U256::default(),
+        };
+        for create in [true, false] {
+            let request = auth.request(create, "0x11");
+            assert!(refuses_redirects(request.headers.iter().map(|(n, _)| *n)), "{}", request.path);
+        }
+        assert!(refuses_redirects(crate::auth::HEADER_NAMES.iter().copied()), "the L2 headers");
+    }
+
+    #[test]
+    fn redirects_of_requests_sent_manual_are_errors() {
         let request = crate::api::cancel_order("0xabc").unwrap();
         let e = redirect_error(&request, 307);
         assert_eq!(
@@ -92,18 +146,27 @@ mod tests {
         assert_eq!(redirect_error(&request, 0).status, None);
 
         let public = book_request();
+        // (request, sent manual, status, opaque, redirected, refused)
         let table = [
-            (&request, 307, false, true),
-            (&request, 302, false, true),
-            (&request, 0, true, true),
-            (&request, 200, false, false),
-            (&request, 404, false, false),
+            (&request, true, 307, false, false, true),
+            (&request, true, 302, false, false, true),
+            (&request, true, 301, false, false, true),
+            (&request, true, 0, true, false, true),
+            (&request, true, 200, false, true, true),
+            (&request, true, 200, false, false, false),
+            (&request, true, 404, false, false, false),
             // A public read follows redirects itself; only an opaque one can reach here.
-            (&public, 0, true, true),
-            (&public, 301, false, false),
+            (&public, false, 0, true, false, true),
+            (&public, false, 301, false, false, false),
+            (&public, false, 200, false, true, false),
         ];
-        for (req, status, opaque, refused) in table {
-            assert_eq!(unfollowed_redirect(req, status, opaque).is_some(), refused, "{} {status} {opaque}", req.path);
+        for (req, manual, status, opaque, redirected, refused) in table {
+            assert_eq!(
+                unfollowed_redirect(req, manual, status, opaque, redirected).is_some(),
+                refused,
+                "{} manual={manual} {status} opaque={opaque} redirected={redirected}",
+                req.path
+            );
         }
     }
 

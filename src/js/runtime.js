@@ -63,12 +63,19 @@ export function sleep(ms, signal) {
   });
 }
 
-/** Settles like `promise` (any value: a thenable that throws rejects), or rejects as soon as `signal` aborts. */
+/**
+ * Settles like `promise` (any value: a thenable that throws rejects), or rejects as soon as `signal` aborts.
+ * `promise` is always handled: when the signal wins, its later rejection (a fetch's AbortError, an abort
+ * reason of any kind) is dropped, never left unhandled.
+ */
 export function raceAbort(promise, signal) {
   return new Promise((resolve, reject) => {
     const settled = new Promise((inner) => inner(promise));
     if (!signal) return settled.then(resolve, reject);
-    if (abortedOf.call(signal)) return reject(abortReason(signal));
+    if (abortedOf.call(signal)) {
+      settled.then(undefined, ignore);
+      return reject(abortReason(signal));
+    }
     const forget = onAbortOf(signal, () => reject(abortReason(signal)));
     settled.then(
       (v) => (forget(), resolve(v)),
@@ -76,6 +83,8 @@ export function raceAbort(promise, signal) {
     );
   });
 }
+
+function ignore() {}
 
 /**
  * One call's cancellation: aborts its signal when the caller's signal aborts or the deadline passes,
@@ -115,22 +124,27 @@ export class CallScope {
  * Response) or "cut" (the body could not be read), and the fetch and the body are both raced against
  * `signal`, so a fetch that ignores the signal, or a body that never ends, cannot outlive the call.
  * A 2xx body is read as bytes (`bytes`, at most `maxBytes`, else kind "large") or text; any other
- * status's body as text, at most `maxErrorChars` of it.
+ * status's body as text, at most `maxErrorChars` of it; `sent` is when the fetch was made. With `signal`
+ * already aborted nothing is sent.
  */
 export async function exchange(fetchFn, url, init, bytes, maxBytes, maxErrorChars, signal) {
+  // An aborted call sends nothing (and starts no fetch whose rejection could go unhandled).
+  if (signal && abortedOf.call(signal)) return { kind: "network", cause: abortReason(signal) };
+  const sent = Date.now();
   let response;
   try {
     response = await raceAbort(new Promise((resolve) => resolve((fetchFn ?? globalThis.fetch)(url, init))), signal);
   } catch (cause) {
     return { kind: "network", cause };
   }
-  const answer = { kind: "answer" };
+  const answer = { kind: "answer", sent };
   let ok;
   try {
     const status = response.status;
     if (!Number.isInteger(status) || status < 0 || status > 999) throw new TypeError("fetch resolved to something other than a Response");
     answer.status = status;
     answer.opaqueRedirect = response.type === "opaqueredirect";
+    answer.redirected = response.redirected === true;
     const headers = response.headers;
     const header = (name) => {
       const value = headers.get(name);

@@ -9,7 +9,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use super::interop::{error_to_js, field, get, is_absent, option, read_signal, set};
-use super::transport::{with_request, Answer, Failure, Payload, Transport, Want};
+use super::transport::{with_request, Failure, Payload, Transport, Want};
 use crate::api::budget::{admission, buckets, Admission, Budgets, Ticket, Wait};
 use crate::api::options::CallSettings;
 use crate::api::retry::{retry_delay, Outcome, RetryPolicy};
@@ -150,24 +150,6 @@ impl Inner {
     ) -> Result<JsValue, JsValue> {
         let scope = CallScope::new(&options.signal, options.timeout_ms);
         let result = self.attempts(request, options, &scope, want, decode).await;
-        scope.finish();
-        result
-    }
-
-    /// One exchange, not retried, whose answer is wanted whatever its status (`syncClock` reads the `Date`
-    /// header of a 404): it waits for budget, and the call's deadline and signal apply, body included.
-    pub async fn exchange(&self, request: &HttpRequest, options: &CallOptions) -> Result<Answer, JsValue> {
-        let scope = CallScope::new(&options.signal, options.timeout_ms);
-        let result = async {
-            let ticket = self.acquire(request, &scope).await?;
-            let answer = self.transport.exchange(request, None, &scope.signal(), Want::Json).await;
-            self.release(ticket);
-            if scope.aborted() {
-                return Err(stopped(&scope, request));
-            }
-            answer.map_err(|failure| failure.error)
-        }
-        .await;
         scope.finish();
         result
     }

@@ -10,7 +10,7 @@ use wasm_bindgen_futures::JsFuture;
 
 use super::interop::{error_with_cause, get, set};
 use crate::api::retry::{retry_after_ms, Outcome};
-use crate::api::{check_response, excerpt, unfollowed_redirect, HttpRequest, Surface};
+use crate::api::{check_response, excerpt, refuses_redirects, unfollowed_redirect, HttpRequest, Surface};
 use crate::bounds::{MAX_BOOK_BYTES, MAX_ERROR_BODY};
 use crate::error::{Error, ErrorCode};
 
@@ -64,6 +64,10 @@ pub enum Want {
     Json,
     /// Copied into wasm memory (at most [`MAX_BOOK_BYTES`]).
     Bytes,
+    /// The answer whatever its status, as `exchange` in `src/js/runtime.js` read it (`status`, `date`,
+    /// `body` as text, `sent`: when the attempt was sent), for `syncClock`, which reads the `Date` header
+    /// of a 404. Only no answer at all (a network error, a cut body) is a failure.
+    Answer,
 }
 
 /// A successful answer's body.
@@ -75,12 +79,17 @@ pub enum Payload {
 /// An answer, whatever its status: what `exchange` read of it.
 pub struct Answer {
     pub status: u16,
+    /// Sent with `redirect: "manual"` (it carries credentials: the core's `refuses_redirects`).
+    pub manual: bool,
     /// A redirect the browser did not follow (`redirect: "manual"` shows it as opaque, status 0).
     pub opaque_redirect: bool,
+    /// The answer says it came through a redirect (a fetch that followed one although asked not to).
+    pub redirected: bool,
     pub retry_after: Option<String>,
-    pub date: Option<String>,
     /// The body: a JS string for text and JSON (and any non-2xx status), a `Uint8Array` for bytes.
     pub body: JsValue,
+    /// What `exchange` read, as it read it (for [`Want::Answer`]).
+    pub raw: JsValue,
 }
 
 /// A failed attempt: what happened (for the retry decision), `Retry-After` if given, and the error.
@@ -98,9 +107,10 @@ impl Failure {
 
 impl Transport {
     /// Sends the request and reads its answer, whatever its status (a 2xx body as `want` says, as text
-    /// otherwise). Signed requests never follow a
-    /// redirect: the SERVICE_* headers must not reach another origin, and a cancellation must not be sent
-    /// twice. Public reads follow redirects as any fetch does.
+    /// otherwise). A request carrying any SERVICE_* header (signed, or a key route's challenge) never
+    /// follows a redirect: the core decides it from the names of the headers sent (`refuses_redirects`),
+    /// so that credentials never reach another origin, a key is never taken from one, and a cancellation
+    /// is never sent twice. Public reads follow redirects as any fetch does.
     pub async fn exchange(
         &self,
         request: &HttpRequest,
@@ -119,7 +129,9 @@ impl Transport {
             set(&headers, "Content-Type", &JsValue::from_str("application/json"));
         }
         set(&init, "headers", &headers);
-        if request.auth {
+        let names: Vec<String> = Object::keys(&headers).iter().filter_map(|k| k.as_string()).collect();
+        let manual = refuses_redirects(names.iter().map(String::as_str));
+        if manual {
             set(&init, "redirect", &JsValue::from_str("manual"));
         }
         set(&init, "signal", signal);
@@ -134,10 +146,12 @@ impl Transport {
         match kind.as_str() {
             "answer" => Ok(Answer {
                 status,
+                manual,
                 opaque_redirect: get(&result, "opaqueRedirect").is_truthy(),
+                redirected: get(&result, "redirected").is_truthy(),
                 retry_after: get(&result, "retryAfter").as_string(),
-                date: get(&result, "date").as_string(),
                 body: get(&result, "body"),
+                raw: result,
             }),
             "cut" => {
                 let mut e = Error::decode("the response body was cut off");
@@ -155,7 +169,7 @@ impl Transport {
         }
     }
 
-    /// One attempt: a 2xx answer with its whole body, or the failure.
+    /// One attempt: a 2xx answer with its whole body (any answer for [`Want::Answer`]), or the failure.
     pub async fn attempt(
         &self,
         request: &HttpRequest,
@@ -165,8 +179,12 @@ impl Transport {
     ) -> Result<Payload, Failure> {
         let answer = self.exchange(request, headers, signal, want).await?;
         let status = answer.status;
-        if let Some(e) = unfollowed_redirect(request, status, answer.opaque_redirect) {
+        if let Some(e) = unfollowed_redirect(request, answer.manual, status, answer.opaque_redirect, answer.redirected)
+        {
             return Err(Failure::new(Outcome::Status(status), e.into()));
+        }
+        if let Want::Answer = want {
+            return Ok(Payload::Json(answer.raw));
         }
         if !(200..300).contains(&status) {
             let retry_after = answer.retry_after.as_deref().and_then(|v| retry_after_ms(v, js_sys::Date::now()));
@@ -185,7 +203,7 @@ impl Transport {
             },
             // A body that does not parse was most likely cut short or garbled on the way: for the retry
             // decision it counts as a cut body.
-            Want::Json => parse_json(&answer.body, status, request)
+            Want::Json | Want::Answer => parse_json(&answer.body, status, request)
                 .map(Payload::Json)
                 .map_err(|error| Failure::new(Outcome::BodyCut, error)),
         }

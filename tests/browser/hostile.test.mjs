@@ -6,19 +6,38 @@
 // the closing check (the signing and book-hash vectors, and getOk() from the emulator) and counts its
 // "unhandledrejection" and "error" events. The ten tests, their assertions and the reported findings
 // are in tests/js/hostile-rules.mjs; here is how a group runs in a page.
-import { before, after } from "node:test";
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
 import { chromium } from "playwright-core";
-import { EMULATOR } from "../js/helpers.mjs";
-import * as scenarios from "../js/hostile-cases.mjs";
+import { EMULATOR, admin, fixture } from "../js/helpers.mjs";
+import * as hostileCases from "../js/hostile-cases.mjs";
 import { registerHostileRules } from "../js/hostile-rules.mjs";
+import * as transportCases from "../js/hostile-transport-cases.mjs";
+
+// The scenarios a page can run: the ten rules' (hostile-cases.mjs) and the transport's newer paths
+// (hostile-transport-cases.mjs: the key routes through a redirect, already-aborted signals).
+const scenarios = { ...hostileCases, ...transportCases };
 
 /** A page whose event loop is blocked this long (no heartbeat) is reported as never settling. */
 const STALL_MS = 4000;
 
 let browser;
+/** The emulator's data for the transport scenarios (and the closing check), and the key-redirect pair. */
+let data;
+let keyPair;
 
 // Before the shared set-up, and closed before the shared teardown.
 before(async () => {
+  keyPair = await transportCases.startKeyRedirect();
+  const page = await (await fetch(`${EMULATOR}/markets`)).json();
+  const [account] = await admin(EMULATOR, "GET", "/__admin/accounts");
+  data = {
+    bookJson: fixture("real/clob-book-1.json"),
+    token: page.data[0].tokens[0].token_id,
+    condition: page.data[0].condition_id,
+    creds: { address: account.address, apiKey: account.apiKey, secret: account.secret, passphrase: account.passphrase },
+    vectors: { signing: JSON.parse(fixture("vectors/signing.json")), bookHash: JSON.parse(fixture("vectors/book-hash.json")) },
+  };
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -28,6 +47,7 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
+  await keyPair?.close();
 });
 
 // In the page: the kit, the package and the listeners, once per page.
@@ -109,9 +129,9 @@ async function runPage(scenario, args, { limitMs = 90_000 } = {}) {
   });
   try {
     await page.goto(`${EMULATOR}/`);
-    await page.evaluate(setUp, { kitSource: scenarios.makeKit.toString() });
+    await page.evaluate(setUp, { kitSource: hostileCases.makeKit.toString() });
     arm();
-    const work = page.evaluate(runScenario, { source: scenarios[scenario].toString(), closingSource: scenarios.closingCheck.toString(), args })
+    const work = page.evaluate(runScenario, { source: scenarios[scenario].toString(), closingSource: hostileCases.closingCheck.toString(), args })
       .then((final) => {
         run.final = final;
       }, (e) => {
@@ -138,4 +158,26 @@ registerHostileRules({
   ends: "crashed",
   redirectRule: "credentials never follow a redirect — authenticated calls through a 307 to another origin fail with API 'redirect' (the status may be opaque) and that origin sees no SERVICE_* header and no DELETE; a public read (getOk) is followed",
   redirectCalls: 5,
+});
+
+// The transport's newer paths in a page (the same scenarios and assertions as tests/js/hostile-transport.test.mjs).
+// A run's unhandled rejections are the page's "unhandledrejection" events; its closing check must pass.
+const transportRun = (run) => {
+  assert.ok(run.final, `the page ran the scenario to its end: ${run.error ?? (run.stalled ? "stalled" : run.crashed ? "crashed" : "")}`);
+  assert.deepEqual(run.final.closing.problems, [], "the closing check passes afterwards");
+  return {
+    result: run.final.result,
+    unhandled: run.unhandled.map((u) => ({ event: u.event, reason: `${u.reason?.type} ${u.reason?.name}: ${u.reason?.message ?? ""}` })),
+  };
+};
+
+test("item 1 (Chromium): createApiKey, deriveApiKey and createOrDeriveApiKey never follow a redirect (302, 307, a caller's fetch): API, nothing reaches the other origin, no credentials kept", { timeout: 60_000 }, async () => {
+  keyPair.requests.length = 0;
+  const run = await runPage("keyRedirect", { a: keyPair.a, data });
+  transportCases.checkKeyRedirect(transportRun(run), keyPair, { where: "page" });
+});
+
+test("item 2 (Chromium): every export given an already-aborted signal (reason an Error, a Symbol, none, null, a thenable, a throwing getter) rejects with ABORTED, sends nothing and leaves no unhandledrejection", { timeout: 60_000 }, async () => {
+  const run = await runPage("abortedSignals", { base: EMULATOR, data });
+  transportCases.checkAbortedSignals(transportRun(run), { where: "page" });
 });
