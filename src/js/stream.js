@@ -2,10 +2,17 @@
 // Every decision (the subscription, when to ping, resubscribe or reconnect, what a frame does to the
 // books, when to fetch a snapshot) is the core's (`StreamCore`, in wasm): this calls it and does what it
 // answers. Everything that touches the caller's WebSocket or listener is inside try/catch, so a socket
-// or a listener that throws ends one connection (which then reconnects), never the page's wasm.
+// or a listener that throws ends one connection (which then reconnects), never the page's wasm. A caller's
+// signal, and a socket that is the platform's WebSocket, are used through the built-ins taken at load, which
+// their own properties cannot replace; closing a socket is tried whatever clearing its handlers did. Frames
+// are applied one at a time: one that comes while another is applied or its events are told (a listener
+// that hands frames to the socket's `onmessage`) waits for it, and beyond MAX_REENTRANT such frames in one
+// delivery they are refused with an `error` event, so the core is never entered again mid-frame.
 
 /** Events kept for a `for await` that is slower than the stream; past this the oldest are dropped. */
 const MAX_QUEUED = 10000;
+/** Frames one delivery takes that came while it was under way; more are refused (an `error` event). */
+const MAX_REENTRANT = 1000;
 const MAX_TIMER_MS = 2147483647;
 /** The longest frame the core reads (bounds::MAX_BOOK_BYTES); longer text is never encoded. */
 const MAX_FRAME = 64 * 1024 * 1024;
@@ -16,6 +23,49 @@ const CONNECTING = 0, OPENED = 1, CLOSED = 2, TICK = 3, CLOSE = 4;
 
 /** Taken at load, like the platform's SHA-1: a page that replaces it later is never handed wasm memory. */
 const encodeInto = TextEncoder.prototype.encodeInto.bind(new TextEncoder());
+
+// A caller's AbortSignal is read through these (as the REST and trading drivers do): its own properties, a
+// getter or method it was given, are never called.
+const accessorOf = (proto, name) => (proto ? Object.getOwnPropertyDescriptor(proto, name) : undefined);
+const abortedOf = accessorOf(AbortSignal.prototype, "aborted").get;
+const { addEventListener: addListener, removeEventListener: removeListener } = EventTarget.prototype;
+// The platform's WebSocket, where there is one: a socket that is one is handled through its prototype's
+// methods and setters, so that what the object itself was given cannot skip its closing.
+const HANDLERS = ["onopen", "onmessage", "onclose", "onerror"];
+const platformSocket = (() => {
+  try {
+    const proto = globalThis.WebSocket?.prototype;
+    const readyState = accessorOf(proto, "readyState")?.get;
+    const setters = Object.fromEntries(HANDLERS.map((name) => [name, accessorOf(proto, name)?.set]));
+    if (!readyState || typeof proto.close !== "function" || typeof proto.send !== "function") return null;
+    return { readyState, setters, close: proto.close, send: proto.send };
+  } catch {
+    return null;
+  }
+})();
+
+/** Whether `socket` is the platform's WebSocket (its brand check passes), never calling the object's own code. */
+function isPlatformSocket(socket) {
+  if (!platformSocket) return false;
+  try {
+    platformSocket.readyState.call(socket);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Sets (or clears, with null) one handler of `socket`; whether it could. */
+function setHandler(socket, name, handler) {
+  try {
+    const set = isPlatformSocket(socket) ? platformSocket.setters[name] : undefined;
+    if (set) set.call(socket, handler);
+    else socket[name] = handler;
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 // The platform's SHA-1 (native, off the main thread), taken once at load so that a page replacing
 // crypto.subtle later changes nothing; null where there is none (crypto.subtle needs a secure context:
@@ -58,14 +108,25 @@ class Stream {
     // Hash checks handed to the platform and not answered yet; `settled()` promises waiting for none.
     this._digesting = 0;
     this._settled = [];
+    // Frames that came while one was being applied (see `_message`), and those refused.
+    this._delivering = false;
+    this._pending = [];
+    this._refused = 0;
     if (signal) {
-      if (signal.aborted) {
-        queueMicrotask(() => this.close());
-      } else {
-        this._forget = () => signal.removeEventListener("abort", onAbort);
-        const onAbort = () => this.close();
-        signal.addEventListener("abort", onAbort, { once: true });
+      // (The binding checked it is a genuine AbortSignal; a failure here, which only running out of stack
+      // could cause, closes the stream rather than leaving it unable to hear an abort.)
+      let aborted = true;
+      try {
+        aborted = abortedOf.call(signal);
+        if (!aborted) {
+          const onAbort = () => this.close();
+          addListener.call(signal, "abort", onAbort, { once: true });
+          this._forget = () => removeListener.call(signal, "abort", onAbort);
+        }
+      } catch {
+        aborted = true;
       }
+      if (aborted) queueMicrotask(() => this.close());
     }
     this._connect();
   }
@@ -110,19 +171,32 @@ class Stream {
     return this.#core?.book(assetId, true);
   }
 
+  /** Ends the stream: the socket is closed and the core freed, whatever the socket or a listener does. */
   close() {
-    if (!this.#core) return;
-    this._health(CLOSE);
     const core = this.#core;
+    if (!core || this._closing) return;
+    // (The "closed" status event is told first; a listener that closes again meanwhile changes nothing.)
+    this._closing = true;
+    this._health(CLOSE);
     this.#core = null;
     clearTimeout(this._timer);
     clearTimeout(this._reconnect);
-    this._forget?.();
-    this._drop(this._socket);
+    try {
+      this._forget?.();
+    } catch {
+      // Only running out of stack could make the built-in throw; the listener then closes nothing.
+    }
+    const socket = this._socket;
     this._socket = null;
+    this._drop(socket);
+    this._pending = [];
     for (const resolve of this._waiters.splice(0)) resolve({ done: true, value: undefined });
     for (const resolve of this._settled.splice(0)) resolve();
-    core.free();
+    try {
+      core.free();
+    } catch {
+      // Freed already (the binding's guard), or out of stack: nothing else holds it.
+    }
   }
 
   [Symbol.asyncIterator]() {
@@ -178,9 +252,13 @@ class Stream {
     try {
       socket = new this._WebSocket(this._url);
       this._socket = socket;
-      socket.onopen = () => socket === this._socket && this._opened();
-      socket.onmessage = (message) => socket === this._socket && this._message(message);
-      socket.onclose = socket.onerror = () => socket === this._socket && this._lost();
+      const lost = () => socket === this._socket && this._lost();
+      const set =
+        setHandler(socket, "onopen", () => socket === this._socket && this._opened()) &&
+        setHandler(socket, "onmessage", (message) => socket === this._socket && this._message(socket, message)) &&
+        setHandler(socket, "onclose", lost) &&
+        setHandler(socket, "onerror", lost);
+      if (!set) throw new Error("the WebSocket's handlers could not be set");
     } catch (cause) {
       this._drop(socket);
       this._socket = null;
@@ -189,13 +267,67 @@ class Stream {
   }
 
   _opened() {
+    if (!this.#core) return;
     this._open = true;
-    if (!this._send(this.#core.hello())) return;
+    let hello;
+    try {
+      hello = this.#core.hello();
+    } catch {
+      return this._lost();
+    }
+    if (!this._send(hello)) return;
     this._health(OPENED);
     this._snapshots();
   }
 
-  _message(message) {
+  /**
+   * One message of `socket`. A message that comes while another is being applied or its events told (a
+   * listener handing frames to `onmessage`) waits until that is done, and is applied after it; at most
+   * MAX_REENTRANT of those a delivery, beyond which they are refused (one `error` event, DECODE).
+   */
+  _message(socket, message) {
+    if (this._delivering) {
+      if (this._pending.length < MAX_REENTRANT) this._pending.push([socket, message]);
+      else this._refused++;
+      return;
+    }
+    // Taken before the delivery starts (and before anything else: nothing the page can replace runs between
+    // the inbox's view and the core reading it). A replaced Date.now that delivers a frame of its own has that
+    // frame applied first, whole; one delivered later in the delivery waits.
+    const now = Date.now();
+    this._delivering = true;
+    try {
+      this._deliver(socket, message, now);
+      for (let i = 0; i < this._pending.length; i++) {
+        const [from, next] = this._pending[i];
+        this._pending[i] = undefined;
+        this._deliver(from, next);
+      }
+      if (this._refused && this.#core) {
+        let error;
+        try {
+          error = this.#core.refused();
+        } catch {}
+        if (error) this._emit({ event_type: "error", error });
+      }
+    } finally {
+      this._delivering = false;
+      this._pending = [];
+      this._refused = 0;
+    }
+  }
+
+  _deliver(socket, message, now) {
+    // A message of a socket since replaced (by a reconnection while it waited) is not this connection's.
+    if (socket !== this._socket || !this.#core) return;
+    try {
+      this._apply(message, now ?? Date.now());
+    } catch {
+      // A call into the core that threw (only running out of stack can) loses this frame, not the stream.
+    }
+  }
+
+  _apply(message, now) {
     let data;
     try {
       data = message.data;
@@ -206,9 +338,7 @@ class Stream {
     // check that comes early does nothing but arm the timer for the right time. A PONG (one per PING) may
     // make it due earlier: the next PING, rather than the PONG's deadline.
     const listening = Boolean(this._onEvent || this._iterating);
-    // Taken first: nothing the page can replace runs between the inbox's view and the core reading it.
-    const now = Date.now();
-    // (A replaced Date.now may have closed the stream meanwhile.)
+    // (A replaced Date.now, called before, may have closed the stream meanwhile.)
     if (!this.#core) return;
     // Text is encoded as UTF-8 straight into the core's inbox, and the core is told its length: room for
     // ASCII first (one byte a unit), then for the most UTF-8 can take (three). Anything else is not a frame
@@ -272,7 +402,12 @@ class Stream {
 
   _digested(id, digest) {
     this._digesting--;
-    const report = this.#core?.digested(id, digest, Date.now());
+    let report;
+    try {
+      report = this.#core?.digested(id, digest, Date.now());
+    } catch {
+      report = undefined;
+    }
     if (report) {
       this._report(report);
       if (report.resync.length) this._snapshots();
@@ -294,12 +429,14 @@ class Stream {
     this._health(CLOSED);
   }
 
+  /** Closes `socket`: each handler is cleared and the socket closed, each step tried whatever the others did. */
   _drop(socket) {
     if (socket === this._socket) this._open = false;
     if (!socket) return;
+    for (const name of HANDLERS) setHandler(socket, name, null);
     try {
-      socket.onopen = socket.onmessage = socket.onclose = socket.onerror = null;
-      socket.close();
+      if (isPlatformSocket(socket)) platformSocket.close.call(socket);
+      else socket.close();
     } catch {
       // Already closed, or not a socket that can be.
     }
@@ -307,7 +444,9 @@ class Stream {
 
   _send(text) {
     try {
-      this._socket.send(text);
+      const socket = this._socket;
+      if (isPlatformSocket(socket)) platformSocket.send.call(socket, text);
+      else socket.send(text);
       return true;
     } catch {
       this._lost();
@@ -321,7 +460,12 @@ class Stream {
    */
   _health(kind, cause) {
     if (!this.#core) return;
-    const actions = this.#core.health(kind, Date.now(), Math.random(), cause);
+    let actions;
+    try {
+      actions = this.#core.health(kind, Date.now(), Math.random(), cause);
+    } catch {
+      return;
+    }
     let resync = false;
     for (const [what, arg] of actions) {
       if (what === "ping") this._send("PING");
@@ -329,7 +473,13 @@ class Stream {
         resync = true;
         this._emit({ event_type: "resync", asset_id: arg[0], reason: arg[1] });
       }
-      else if (what === "resubscribe") this._send(this.#core.hello());
+      else if (what === "resubscribe") {
+        let hello;
+        try {
+          hello = this.#core?.hello();
+        } catch {}
+        if (hello !== undefined) this._send(hello);
+      }
       else if (what === "status") {
         this._status = arg;
         this._emit({ event_type: "status", status: arg });
@@ -352,15 +502,25 @@ class Stream {
   /** Fetches the snapshots the core asks for; it applies them, and what they did is reported. */
   _snapshots() {
     if (!this.#core) return;
-    for (const done of this.#core.snapshots()) {
-      done.then((report) => {
-        if (!this.#core) return;
-        if (report.due) this._digest(report.due);
-        this._report(report);
-        // A failed snapshot is asked for again after a second; a stale one after the core's backoff.
-        if (report.retry) setTimeout(() => this._snapshots(), typeof report.retry === "number" ? report.retry : 1000);
-        else this._snapshots();
-      });
+    let started;
+    try {
+      started = this.#core.snapshots();
+    } catch {
+      return;
+    }
+    for (const done of started) {
+      done
+        .then((report) => {
+          if (!this.#core) return;
+          if (report.due) this._digest(report.due);
+          this._report(report);
+          // A failed snapshot is asked for again after a second; a stale one after the core's backoff.
+          if (report.retry) setTimeout(() => this._snapshots(), typeof report.retry === "number" ? report.retry : 1000);
+          else this._snapshots();
+        })
+        .catch(() => {
+          // Never rejects; a throwing step above (out of stack) leaves nothing unhandled.
+        });
     }
   }
 }

@@ -4,6 +4,7 @@
 
 mod burst;
 pub mod health;
+pub mod index;
 pub mod live;
 pub mod options;
 pub mod protocol;

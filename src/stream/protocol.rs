@@ -2,11 +2,16 @@
 
 use zeroize::Zeroizing;
 
+use super::index::Index;
 use crate::api::{JsonWriter, Value};
 use crate::error::Error;
 
-/// The most assets (market channel) or markets (user channel) one stream follows.
+/// The most assets (market channel) or markets (user channel) one call names.
 pub const MAX_SUBSCRIBED: usize = 500;
+
+/// The most assets (market channel) or markets (user channel) one stream follows in all. The service states no
+/// limit; this keeps a stream's memory, its subscription message and the snapshots of a reconnection bounded.
+pub const MAX_FOLLOWED: usize = 5_000;
 
 /// The two channels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,11 +75,81 @@ pub fn ids(channel: Channel, value: &Value) -> Result<Vec<String>, Error> {
         if !ok {
             return Err(Error::invalid(param, rule));
         }
+        // (At most 500 ids: searching those kept is cheap.)
         if !out.contains(id) {
             out.push(id.clone());
         }
     }
     Ok(out)
+}
+
+/// The ids one stream follows, in the order they were first followed (the order of its subscription
+/// message), with an index: adding `k` ids costs O(k) whatever the stream follows already, removing them O(n + k).
+#[derive(Debug, Default)]
+pub struct Followed {
+    list: Vec<String>,
+    index: Index,
+}
+
+impl Followed {
+    /// Following `ids` (checked by [`ids`]: distinct, at most [`MAX_SUBSCRIBED`]).
+    pub fn new(ids: Vec<String>) -> Self {
+        let mut followed = Self::default();
+        followed.apply(true, &ids);
+        followed
+    }
+
+    pub fn list(&self) -> &[String] {
+        &self.list
+    }
+
+    fn position(&self, id: &str) -> Option<usize> {
+        self.index.find(id, &|at| self.list.get(at).map(String::as_str))
+    }
+
+    /// Which of `ids` (distinct) a subscription (`subscribe`) or an unsubscription changes: those not followed
+    /// yet, or those followed, in the order given. A subscription that would make the stream follow more than
+    /// [`MAX_FOLLOWED`] is refused whole (`INVALID_PARAMS`, nothing changes, nothing is sent).
+    pub fn changes(&self, channel: Channel, subscribe: bool, ids: Vec<String>) -> Result<Vec<String>, Error> {
+        let changed: Vec<String> = ids.into_iter().filter(|id| self.position(id).is_some() != subscribe).collect();
+        if subscribe && self.list.len().saturating_add(changed.len()) > MAX_FOLLOWED {
+            let param = match channel {
+                Channel::Market => "assetIds",
+                Channel::User => "markets",
+            };
+            return Err(Error::invalid(param, "a stream follows at most 5,000 ids in all (unsubscribe some first)"));
+        }
+        Ok(changed)
+    }
+
+    /// Follows (`subscribe`) or stops following `changed`, as [`Followed::changes`] decided.
+    pub fn apply(&mut self, subscribe: bool, changed: &[String]) {
+        if subscribe {
+            for id in changed {
+                if self.position(id).is_none() {
+                    self.list.push(id.clone());
+                    let list = &self.list;
+                    self.index.insert(id, list.len() - 1, list.len(), &|at| list.get(at).map(String::as_str));
+                }
+            }
+            return;
+        }
+        let mut gone = vec![false; self.list.len()];
+        for id in changed {
+            if let Some(slot) = self.position(id).and_then(|at| gone.get_mut(at)) {
+                *slot = true;
+            }
+        }
+        if gone.contains(&true) {
+            let mut at = 0;
+            self.list.retain(|_| {
+                at += 1;
+                !gone.get(at - 1).copied().unwrap_or(false)
+            });
+            let list = &self.list;
+            self.index.rebuild(list.len(), &|at| list.get(at).map(String::as_str));
+        }
+    }
 }
 
 /// The market channel's subscription: `{"type":"market","assets_ids":[…],"initial_dump":true,
@@ -194,7 +269,80 @@ mod tests {
             assert!(ids(channel, &bad).is_err(), "{bad:?}");
         }
         let many = Value::Array((0..501).map(|i| Value::Str(i.to_string())).collect());
+        assert!(ids(Channel::Market, &Value::Array(many_strings(0..500))).is_ok());
         assert!(ids(Channel::Market, &many).is_err());
         assert!(ids(Channel::Market, &Value::Array(vec![])).unwrap().is_empty());
+    }
+
+    fn many_strings(range: std::ops::Range<usize>) -> Vec<Value> {
+        range.map(|i| Value::Str(i.to_string())).collect()
+    }
+
+    fn owned(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn what_a_subscription_changes() {
+        let followed = Followed::new(owned(&["1", "2", "3"]));
+        // (subscribe, ids, what changes)
+        let table: [(bool, &[&str], &[&str]); 6] = [
+            (true, &["4", "1", "5"], &["4", "5"]),
+            (true, &["1", "2"], &[]),
+            (true, &[], &[]),
+            (false, &["2", "9", "3"], &["2", "3"]),
+            (false, &["9"], &[]),
+            (false, &["3", "2", "1"], &["3", "2", "1"]),
+        ];
+        for (subscribe, ids, changed) in table {
+            assert_eq!(
+                followed.changes(Channel::Market, subscribe, owned(ids)).unwrap(),
+                owned(changed),
+                "{subscribe} {ids:?}"
+            );
+        }
+        let mut f = Followed::new(owned(&["1", "2", "3"]));
+        f.apply(true, &owned(&["4", "5"]));
+        f.apply(false, &owned(&["2", "4"]));
+        f.apply(true, &owned(&["2"]));
+        // The order of first following is kept: the subscription message lists the ids so.
+        assert_eq!(f.list(), &owned(&["1", "3", "5", "2"])[..]);
+        assert_eq!(market_subscription(f.list()), market_subscription(&owned(&["1", "3", "5", "2"])));
+    }
+
+    #[test]
+    fn a_stream_follows_at_most_max_followed() {
+        let all: Vec<String> = (0..MAX_FOLLOWED + 600).map(|i| i.to_string()).collect();
+        let mut f = Followed::new(all.get(..500).unwrap().to_vec());
+        let mut at = 500;
+        while at < MAX_FOLLOWED {
+            let chunk = all.get(at..at + 500).unwrap().to_vec();
+            let changed = f.changes(Channel::Market, true, chunk).unwrap();
+            assert_eq!(changed.len(), 500);
+            f.apply(true, &changed);
+            at += 500;
+        }
+        assert_eq!(f.list().len(), MAX_FOLLOWED);
+        // One more is refused whole, for either channel's name; ids already followed change nothing and pass.
+        let one_more = all.get(MAX_FOLLOWED..MAX_FOLLOWED + 1).unwrap().to_vec();
+        let e = f.changes(Channel::Market, true, one_more.clone()).unwrap_err();
+        assert_eq!((e.code, e.param.as_deref()), (crate::error::ErrorCode::InvalidParams, Some("assetIds")));
+        assert_eq!(f.changes(Channel::User, true, one_more.clone()).unwrap_err().param.as_deref(), Some("markets"));
+        let mixed = [all.get(..499).unwrap(), &one_more[..]].concat();
+        assert!(f.changes(Channel::Market, true, mixed).is_err(), "one new id beyond the bound refuses the call");
+        assert!(f.changes(Channel::Market, true, all.get(..500).unwrap().to_vec()).unwrap().is_empty());
+        // Unsubscribing is never bounded, and makes room.
+        let out = f.changes(Channel::Market, false, all.get(..2).unwrap().to_vec()).unwrap();
+        f.apply(false, &out);
+        assert_eq!(
+            f.changes(Channel::Market, true, all.get(MAX_FOLLOWED..MAX_FOLLOWED + 3).unwrap().to_vec())
+                .unwrap_err()
+                .code,
+            crate::error::ErrorCode::InvalidParams
+        );
+        assert_eq!(
+            f.changes(Channel::Market, true, all.get(MAX_FOLLOWED..MAX_FOLLOWED + 2).unwrap().to_vec()).unwrap().len(),
+            2
+        );
     }
 }

@@ -19,7 +19,7 @@ use crate::error::{Error, ErrorCode};
 use crate::stream::health::{Action, Health};
 use crate::stream::live::{FrameReport, Hasher, LiveBooks, State, PLATFORM_FROM};
 use crate::stream::options;
-use crate::stream::protocol::{self, Channel};
+use crate::stream::protocol::{self, Channel, Followed};
 
 #[wasm_bindgen(module = "/src/js/stream.js")]
 extern "C" {
@@ -54,7 +54,7 @@ pub struct StreamCore {
 }
 
 struct CoreState {
-    ids: Vec<String>,
+    ids: Followed,
     books: LiveBooks,
     health: Health,
 }
@@ -98,7 +98,11 @@ pub(super) fn open(
     let core = StreamCore {
         inner: inner.clone(),
         channel,
-        state: Rc::new(RefCell::new(CoreState { ids, books, health: Health::new(settings.health) })),
+        state: Rc::new(RefCell::new(CoreState {
+            ids: Followed::new(ids),
+            books,
+            health: Health::new(settings.health),
+        })),
         inbox: RefCell::new(Vec::new()),
     };
     open_stream(core, &settings.url, &socket, &on_event, &signal)
@@ -126,9 +130,9 @@ impl StreamCore {
     /// credentials, as the protocol wants; it goes nowhere but the socket).
     pub fn hello(&self) -> String {
         self.with(String::new(), |s| match (self.channel, self.inner.credentials.try_borrow().ok()) {
-            (Channel::Market, _) => protocol::market_subscription(&s.ids),
+            (Channel::Market, _) => protocol::market_subscription(s.ids.list()),
             (Channel::User, Some(creds)) => {
-                creds.as_ref().map(|c| c.user_subscription(&s.ids).as_str().to_owned()).unwrap_or_default()
+                creds.as_ref().map(|c| c.user_subscription(s.ids.list()).as_str().to_owned()).unwrap_or_default()
             }
             (Channel::User, None) => String::new(),
         })
@@ -185,22 +189,28 @@ impl StreamCore {
     /// empty when wasm cannot make room: a frame that does not fit is too long to read.
     #[wasm_bindgen(js_name = frameBuffer)]
     pub fn frame_buffer(&self, bytes: u32) -> Uint8Array {
-        let Ok(mut inbox) = self.inbox.try_borrow_mut() else { return Uint8Array::new_with_length(0) };
-        let want = (bytes as usize).min(MAX_BOOK_BYTES as usize + 1);
-        // Room far larger than wanted is given back; room too small is replaced, not grown, so that the
-        // old bytes are neither copied nor kept beside the new.
-        let wasteful = inbox.len() > INBOX_KEPT && inbox.len() / 4 > want;
-        if want > inbox.len() || wasteful {
-            *inbox = Vec::new();
-            if inbox.try_reserve_exact(want).is_err() {
-                return Uint8Array::new_with_length(0);
+        // The room is made under the inbox's borrow, and the view (a call into JS, which may throw) after it
+        // is let go: nothing JS does can leave the inbox borrowed.
+        let room = {
+            let Ok(mut inbox) = self.inbox.try_borrow_mut() else { return Uint8Array::new_with_length(0) };
+            let want = (bytes as usize).min(MAX_BOOK_BYTES as usize + 1);
+            // Room far larger than wanted is given back; room too small is replaced, not grown, so that the
+            // old bytes are neither copied nor kept beside the new.
+            let wasteful = inbox.len() > INBOX_KEPT && inbox.len() / 4 > want;
+            if want > inbox.len() || wasteful {
+                *inbox = Vec::new();
+                if inbox.try_reserve_exact(want).is_err() {
+                    return Uint8Array::new_with_length(0);
+                }
+                inbox.resize(want, 0);
             }
-            inbox.resize(want, 0);
-        }
-        let room = inbox.get(..want).unwrap_or_default();
-        // SAFETY: the driver writes into the view (TextEncoder.encodeInto) and calls `frame` before anything
-        // else runs in wasm: the memory under it neither moves nor is read meanwhile.
-        unsafe { Uint8Array::view(room) }
+            let room = inbox.get(..want).unwrap_or_default();
+            (room.as_ptr(), room.len())
+        };
+        // SAFETY: `room` is the inbox's first bytes, which nothing frees or moves before the next call of
+        // `frameBuffer`. The driver writes into the view (TextEncoder.encodeInto) and calls `frame` before
+        // anything else runs in wasm: the memory under it neither moves nor is read meanwhile.
+        unsafe { Uint8Array::view(std::slice::from_raw_parts(room.0, room.1)) }
     }
 
     /// One message of the socket, its UTF-8 in the inbox (`bytes` long; anything else is not a frame of this
@@ -266,7 +276,7 @@ impl StreamCore {
                 // Last, after every allocation: views into wasm memory, which the driver hands to the
                 // platform before anything else runs in wasm.
                 if due {
-                    self.with((), |s| attach_due(&out, &mut s.books, false));
+                    attach_due(&out, self.with(Vec::new(), |s| take_due(&mut s.books, false)));
                 }
                 out
             }
@@ -301,21 +311,19 @@ impl StreamCore {
     /// nothing changes.
     pub fn follow(&self, subscribe: bool, ids: &JsValue) -> Result<Option<String>, JsValue> {
         let ids = protocol::ids(self.channel, &to_value(ids, "ids")?)?;
-        let changed = self.with(Vec::new(), |s| {
-            let changed: Vec<String> = ids.into_iter().filter(|id| s.ids.contains(id) != subscribe).collect();
+        let changed = self.with(Ok(Vec::new()), |s| {
+            // Refused whole beyond the bound (`INVALID_PARAMS`): nothing changes and nothing is sent.
+            let changed = s.ids.changes(self.channel, subscribe, ids)?;
+            s.ids.apply(subscribe, &changed);
             for id in &changed {
-                if subscribe {
-                    s.ids.push(id.clone());
-                    if self.channel == Channel::Market {
-                        s.books.subscribe(id);
-                    }
-                } else {
-                    s.ids.retain(|x| x != id);
+                if !subscribe {
                     s.books.unsubscribe(id);
+                } else if self.channel == Channel::Market {
+                    s.books.subscribe(id);
                 }
             }
-            changed
-        });
+            Ok::<_, Error>(changed)
+        })?;
         if changed.is_empty() {
             return Ok(None);
         }
@@ -323,6 +331,15 @@ impl StreamCore {
             Channel::Market => protocol::operation(subscribe, &changed),
             Channel::User => protocol::user_operation(subscribe, &changed),
         }))
+    }
+
+    /// The error event's error for the frames refused because they came while a frame was being applied
+    /// (the driver takes a bounded number of those per delivery, and applies them after it).
+    pub fn refused(&self) -> JsValue {
+        Error::decode(
+            "stream frames delivered while a frame was being applied were refused (one delivery takes at most 1,000)",
+        )
+        .into()
     }
 
     /// Starts fetching the snapshots (GET /book, with the client's budgets and retries) that the books
@@ -354,29 +371,35 @@ impl StreamCore {
             let now = js_sys::Date::now();
             // A closed stream needs nothing; a busy one gets the snapshot again later.
             let Some(state) = state.upgrade() else { return Ok(report(&out, &[], &[], None)) };
-            let Ok(mut s) = state.try_borrow_mut() else {
+            // Applied under the state's borrow, which is let go before any JS value is made.
+            let applied = match state.try_borrow_mut() {
+                // A busy stream gets the snapshot again later.
+                Err(_) => None,
+                Ok(mut s) => match fetched.take().filter(|_| sent) {
+                    Some(book) => {
+                        let r = s.books.snapshot(&asset, book, now);
+                        let changed = verified(&s.books, r.changed);
+                        // Copies: the driver gets them a turn later, when wasm memory may have moved.
+                        Some((r.retry_ms, changed, resync_pairs(&r.resync), take_due(&mut s.books, true)))
+                    }
+                    None => {
+                        // Due again: the driver asks for it after a pause.
+                        s.books.snapshot_failed(&asset);
+                        None
+                    }
+                },
+            };
+            let Some((retry_ms, changed, resync, due)) = applied else {
                 set(&out, "retry", &JsValue::TRUE);
                 return Ok(report(&out, &[], &[], None));
             };
-            match fetched.take().filter(|_| sent) {
-                Some(book) => {
-                    let r = s.books.snapshot(&asset, book, now);
-                    if let Some(ms) = r.retry_ms {
-                        // Stale: asked for again once the core's backoff has passed.
-                        set(&out, "retry", &ms.into());
-                    }
-                    let out = report(&out, &verified(&s.books, r.changed), &resync_pairs(&r.resync), None);
-                    // Copies: the driver gets them a turn later, when wasm memory may have moved.
-                    attach_due(&out, &mut s.books, true);
-                    Ok(out)
-                }
-                None => {
-                    // Due again: the driver asks for it after a pause.
-                    s.books.snapshot_failed(&asset);
-                    set(&out, "retry", &JsValue::TRUE);
-                    Ok(report(&out, &[], &[], None))
-                }
+            if let Some(ms) = retry_ms {
+                // Stale: asked for again once the core's backoff has passed.
+                set(&out, "retry", &ms.into());
             }
+            let out = report(&out, &changed, &resync, None);
+            attach_due(&out, due);
+            Ok(out)
         }))
     }
 
@@ -384,29 +407,38 @@ impl StreamCore {
     /// asset the stream does not follow.
     pub fn book(&self, asset: &JsValue, status: bool) -> JsValue {
         let Ok(asset) = read_str(asset, "assetId", 100) else { return JsValue::UNDEFINED };
-        self.with(JsValue::UNDEFINED, |s| {
-            let Some(live) = s.books.get(&asset) else { return JsValue::UNDEFINED };
+        // Read under the state's borrow; the JS values are made after it is let go.
+        let read = self.with(None, |s| {
+            let live = s.books.get(&asset)?;
             if !status {
-                return live.book.clone().map_or(JsValue::UNDEFINED, |b| OrderBook::from(b).into());
+                return Some(Err(live.book.clone()));
             }
-            let out = Object::new();
             let state = match live.state {
                 State::Waiting => "waiting",
                 State::Live => "live",
                 State::Resyncing => "resyncing",
             };
-            set(&out, "state", &state.into());
-            set(&out, "verified", &live.verified.into());
-            if live.verified_at_ms.is_finite() {
-                set(&out, "verifiedAt", &live.verified_at_ms.into());
+            let counts = [live.checks, live.mismatches, live.deferred, live.inferred, live.stale].map(|n| n as f64);
+            Some(Ok((state, live.verified, live.verified_at_ms, counts)))
+        });
+        match read {
+            None | Some(Err(None)) => JsValue::UNDEFINED,
+            Some(Err(Some(book))) => OrderBook::from(book).into(),
+            Some(Ok((state, verified, verified_at, counts))) => {
+                let out = Object::new();
+                set(&out, "state", &state.into());
+                set(&out, "verified", &verified.into());
+                if verified_at.is_finite() {
+                    set(&out, "verifiedAt", &verified_at.into());
+                }
+                for (key, n) in
+                    ["checks", "mismatches", "deferred", "inferred", "staleSnapshots"].into_iter().zip(counts)
+                {
+                    set(&out, key, &n.into());
+                }
+                out.into()
             }
-            set(&out, "checks", &(live.checks as f64).into());
-            set(&out, "mismatches", &(live.mismatches as f64).into());
-            set(&out, "deferred", &(live.deferred as f64).into());
-            set(&out, "inferred", &(live.inferred as f64).into());
-            set(&out, "staleSnapshots", &(live.stale as f64).into());
-            out.into()
-        })
+        }
     }
 }
 
@@ -421,20 +453,40 @@ fn verified(books: &LiveBooks, changed: Vec<String>) -> Vec<(String, bool)> {
         .collect()
 }
 
+/// The bytes of a check due for the platform: where they are in wasm memory (for a view), or a copy.
+enum DueBytes {
+    At(*const u8, usize),
+    Copy(Vec<u8>),
+}
+
+/// The checks due for the platform, taken from the books under the state's borrow; [`attach_due`] makes
+/// them JS values once it is let go.
+fn take_due(books: &mut LiveBooks, copy: bool) -> Vec<(u32, DueBytes)> {
+    let (due, input) = books.take_due();
+    due.iter()
+        .map(|d| {
+            let bytes = input.get(d.start..d.end).unwrap_or_default();
+            (d.id, if copy { DueBytes::Copy(bytes.to_vec()) } else { DueBytes::At(bytes.as_ptr(), bytes.len()) })
+        })
+        .collect()
+}
+
 /// Adds the checks due for the platform to a report, as `due: [[id, bytes]]`: views into wasm memory
 /// (valid until wasm next allocates), or copies.
-fn attach_due(out: &JsValue, books: &mut LiveBooks, copy: bool) {
-    let (due, input) = books.take_due();
+fn attach_due(out: &JsValue, due: Vec<(u32, DueBytes)>) {
     if due.is_empty() {
         return;
     }
     let list = Array::new();
-    for d in due {
-        let bytes = input.get(d.start..d.end).unwrap_or_default();
-        // SAFETY: a view is only made for `frame`, whose driver passes it to crypto.subtle.digest (which
-        // copies it) before anything else runs in wasm: the memory under it neither moves nor changes.
-        let view = if copy { Uint8Array::from(bytes) } else { unsafe { Uint8Array::view(bytes) } };
-        list.push(&Array::of2(&JsValue::from(d.id), &view));
+    for (id, bytes) in due {
+        let view = match bytes {
+            DueBytes::Copy(bytes) => Uint8Array::from(&bytes[..]),
+            // SAFETY: the bytes are the books' check input, which stays until the next frame or snapshot is
+            // applied. A view is only made for `frame`, whose driver passes it to crypto.subtle.digest (which
+            // copies it) before anything else runs in wasm: the memory under it neither moves nor changes.
+            DueBytes::At(at, len) => unsafe { Uint8Array::view(std::slice::from_raw_parts(at, len)) },
+        };
+        list.push(&Array::of2(&JsValue::from(id), &view));
     }
     set(&Object::from(out.clone()), "due", &list);
 }

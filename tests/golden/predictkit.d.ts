@@ -1688,7 +1688,8 @@ export interface Stream<E> extends AsyncIterable<E> {
     readonly status: StreamStatus;
     /** Events dropped because a `for await` fell more than 10,000 events behind. */
     readonly dropped: number;
-    /** Follows more assets (market) or markets (user) on the live socket. */
+    /** Follows more assets (market) or markets (user) on the live socket: at most 500 ids a call, and 5,000 in
+     * all a stream (beyond, `INVALID_PARAMS` is thrown and nothing is sent). */
     subscribe(ids: string[]): void;
     unsubscribe(ids: string[]): void;
     /** Closes the socket and ends iteration. */
