@@ -29,16 +29,17 @@ const encodeInto = TextEncoder.prototype.encodeInto.bind(new TextEncoder());
 const accessorOf = (proto, name) => (proto ? Object.getOwnPropertyDescriptor(proto, name) : undefined);
 const abortedOf = accessorOf(AbortSignal.prototype, "aborted").get;
 const { addEventListener: addListener, removeEventListener: removeListener } = EventTarget.prototype;
-// The platform's WebSocket, where there is one: a socket that is one is handled through its prototype's
-// methods and setters, so that what the object itself was given cannot skip its closing.
+// The platform's WebSocket, where there is one: a socket that is one has its handlers set through its
+// prototype's setters, and is closed through its prototype's `close` too (after its own, which a subclass may
+// extend), so that what the object itself was given cannot skip its closing.
 const HANDLERS = ["onopen", "onmessage", "onclose", "onerror"];
 const platformSocket = (() => {
   try {
     const proto = globalThis.WebSocket?.prototype;
     const readyState = accessorOf(proto, "readyState")?.get;
     const setters = Object.fromEntries(HANDLERS.map((name) => [name, accessorOf(proto, name)?.set]));
-    if (!readyState || typeof proto.close !== "function" || typeof proto.send !== "function") return null;
-    return { readyState, setters, close: proto.close, send: proto.send };
+    if (!readyState || typeof proto.close !== "function") return null;
+    return { readyState, setters, close: proto.close };
   } catch {
     return null;
   }
@@ -435,18 +436,21 @@ class Stream {
     if (!socket) return;
     for (const name of HANDLERS) setHandler(socket, name, null);
     try {
-      if (isPlatformSocket(socket)) platformSocket.close.call(socket);
-      else socket.close();
+      socket.close();
     } catch {
       // Already closed, or not a socket that can be.
+    }
+    // (Closing a closed WebSocket does nothing.)
+    if (isPlatformSocket(socket)) {
+      try {
+        platformSocket.close.call(socket);
+      } catch {}
     }
   }
 
   _send(text) {
     try {
-      const socket = this._socket;
-      if (isPlatformSocket(socket)) platformSocket.send.call(socket, text);
-      else socket.send(text);
+      this._socket.send(text);
       return true;
     } catch {
       this._lost();

@@ -313,7 +313,6 @@ export async function socketScenario(pk, data) {
         throw new Error(`own ${what}`);
       };
       Object.defineProperty(socket, "close", { value: boom("close") });
-      Object.defineProperty(socket, "send", { value: boom("send") });
       for (const name of ["onopen", "onmessage", "onclose", "onerror"]) {
         Object.defineProperty(socket, name, { get: () => undefined, set: boom(name) });
       }
