@@ -351,15 +351,15 @@ class Stream {
       if (done.read === data.length) written = done.written;
     }
     const report = this.#core.frame(written, now, listening);
+    if (report === undefined && !listening) return;
+    // First: the due checks' bytes are views into wasm memory, valid until wasm runs again.
+    if (report?.due) this._digest(report.due);
     // A message after a silent stall: the stream is open again.
     if (report?.status) {
       this._status = report.status;
       this._emit({ event_type: "status", status: report.status });
       if (!this.#core) return;
     }
-    if (report === undefined && !listening) return;
-    // First: the due checks' bytes are views into wasm memory, valid until wasm runs again.
-    if (report?.due) this._digest(report.due);
     if (report?.pong) return this._health(TICK);
     if (report?.error) return this._emit({ event_type: "error", error: report.error });
     if (listening) {

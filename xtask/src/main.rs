@@ -45,9 +45,9 @@ struct SizeBudget {
 }
 
 const SIZE_BUDGETS: [SizeBudget; 4] = [
-    SizeBudget { dir: "web", ceiling: 150_000, target: 80_000 },
-    SizeBudget { dir: "bundler", ceiling: 150_000, target: 80_000 },
-    SizeBudget { dir: "node", ceiling: 150_000, target: 80_000 },
+    SizeBudget { dir: "web", ceiling: 152_500, target: 80_000 },
+    SizeBudget { dir: "bundler", ceiling: 152_500, target: 80_000 },
+    SizeBudget { dir: "node", ceiling: 152_500, target: 80_000 },
     SizeBudget { dir: "lite", ceiling: 101_000, target: 60_000 },
 ];
 
