@@ -136,7 +136,10 @@ fn build() -> Result<bool> {
     }
     for build in &BUILDS {
         let t = step(&format!("build wasm (release, {})", build.name));
-        cmd(cargo().args(["build", "--release", "--target", WASM_TARGET, "-p", "predictkit"]).args(build.cargo_args))?;
+        cmd(cargo()
+            .args(["build", "--release", "--target", WASM_TARGET, "-p", "predictkit"])
+            .args(build.cargo_args)
+            .env(WASM_RUSTFLAGS, remapped_paths()))?;
         // Each build keeps its own copy: the next cargo build overwrites predictkit.wasm.
         let release = target_dir().join(WASM_TARGET).join("release");
         let wasm = release.join(format!("predictkit-{}.wasm", build.name));
@@ -162,9 +165,10 @@ fn build() -> Result<bool> {
                 .arg(&wasm))?;
             minify_js(&out)?;
             let bg = out.join("predictkit_bg.wasm");
-            // Merging functions that differ only in constants first: 0.3 KB gzip less than -Oz alone.
+            // Merging functions that differ only in constants first: 0.3 KB gzip less than -Oz alone. The
+            // producers and target-features sections are for the tools before this one: a page needs neither.
             cmd(Command::new(&wasm_opt)
-                .args(["--merge-similar-functions", "-Oz"])
+                .args(["--merge-similar-functions", "-Oz", "--strip-producers", "--strip-target-features"])
                 .args(WASM_FEATURES)
                 .arg(&bg)
                 .arg("-o")
@@ -218,7 +222,7 @@ fn stamp_of(wasm: &Path) -> Result<String> {
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     bytes.hash(&mut hasher);
     // Bump when the bindgen, wasm-opt or minify steps change.
-    Ok(format!("steps 2, wasm {} bytes, hash {:016x}\n", bytes.len(), hasher.finish()))
+    Ok(format!("steps 3, wasm {} bytes, hash {:016x}\n", bytes.len(), hasher.finish()))
 }
 
 /// The package's entry files (`src/js/package/`: the entries, the REST methods, the guard, the signer
@@ -269,6 +273,28 @@ fn minify(from: &Path, to: &Path, extra: &[&str]) -> Result<()> {
         .args(["--minify", "--legal-comments=none", "--log-level=warning", "--target=es2020"])
         .args(extra)
         .arg(format!("--outfile={}", to.display())))
+}
+
+/// Rust flags of the release wasm builds (for that target only: native builds keep their cache).
+const WASM_RUSTFLAGS: &str = "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS";
+
+/// `--remap-path-prefix` flags that write the crates' sources as `crates/<name>-<version>/...` and the project's
+/// as `predictkit/...` in the panic locations a release wasm keeps: the build machine's paths (its user's home,
+/// its registry's index name) are nobody's business, and shorter in every page's download. Space-separated, as
+/// the variable takes them (no path here has a space; one that does is left as it is).
+fn remapped_paths() -> String {
+    let mut flags = Vec::new();
+    let home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")));
+    if let Some(src) = home.map(|h| h.join("registry").join("src")) {
+        for index in std::fs::read_dir(&src).into_iter().flatten().flatten() {
+            flags.push(format!("--remap-path-prefix={}=crates", index.path().display()));
+        }
+    }
+    flags.push(format!("--remap-path-prefix={}=predictkit", root().display()));
+    flags.retain(|f| !f.contains(' '));
+    flags.join(" ")
 }
 
 /// The features Rust enables by default for wasm32-unknown-unknown, which wasm-opt must accept.
