@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { chromium } from "playwright-core";
 import * as checks from "../js/stream-hostile-checks.mjs";
 import { boundScenario, marketData, reentrantScenario, signalScenario, socketScenario } from "../js/stream-hostile-scenarios.mjs";
+import { lostDumpData, lostDumpScenario, stallData, stallScenario } from "../js/liveness-scenarios.mjs";
 
 const EMULATOR = process.env.PREDICTKIT_EMULATOR_URL ?? "http://127.0.0.1:8787";
 
@@ -62,4 +63,14 @@ test("a socket whose handler setters throw is always closed, through reconnectio
 
 test("a stream follows at most 5,000 ids, and following them costs linear time", { timeout: 60_000 }, async () => {
   checks.bound(assert, await inPage(boundScenario, { bound: 5000 }));
+});
+
+test("a book whose dump was lost after a reconnection asks for a snapshot at its first change", { timeout: 30_000 }, async () => {
+  const data = lostDumpData();
+  checks.lostDump(assert, await inPage(lostDumpScenario, data), data);
+});
+
+test("a stall that ends before the reconnection path reports stalled, then open", { timeout: 30_000 }, async () => {
+  const data = stallData();
+  checks.stall(assert, await inPage(stallScenario, data), data);
 });

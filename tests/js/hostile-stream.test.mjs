@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { EMULATOR, pk } from "./helpers.mjs";
 import * as checks from "./stream-hostile-checks.mjs";
 import { boundScenario, marketData, reentrantScenario, signalScenario, socketScenario } from "./stream-hostile-scenarios.mjs";
+import { lostDumpData, lostDumpScenario, stallData, stallScenario } from "./liveness-scenarios.mjs";
 
 test("re-entrant delivery is bounded and a throwing listener never stops a stream", async () => {
   const data = marketData();
@@ -24,4 +25,14 @@ test("a socket whose handler setters throw is always closed, through reconnectio
 
 test("a stream follows at most 5,000 ids, and following them costs linear time", { timeout: 60_000 }, async () => {
   checks.bound(assert, await boundScenario(pk, { bound: 5000 }));
+});
+
+test("a book whose dump was lost after a reconnection asks for a snapshot at its first change", async () => {
+  const data = lostDumpData();
+  checks.lostDump(assert, await lostDumpScenario(pk, data), data);
+});
+
+test("a stall that ends before the reconnection path reports stalled, then open", async () => {
+  const data = stallData();
+  checks.stall(assert, await stallScenario(pk, data), data);
 });

@@ -1,7 +1,7 @@
-// Stream liveness under faults, as scenarios that run in Node (tests/js/hostile-liveness.test.mjs) and in
-// Chromium (tests/browser/hostile-liveness.test.mjs) alike: the service's side is made here, in Node, with the
-// benchmark's reference book (bench/stream-frames.mjs); each scenario function is self-contained (no closure),
-// so that the browser test can send its source to the page.
+// Stream liveness under faults, as scenarios that run in Node (tests/js/hostile-stream.test.mjs) and in
+// Chromium (tests/browser/hostile-stream.test.mjs) alike, checked by stream-hostile-checks.mjs. The service's
+// side is made here, in Node, with the benchmark's reference book (bench/stream-frames.mjs); each scenario
+// function is self-contained (no closure), so that the browser test can send its source to the page.
 import { TruthBook, frame, ids, rng } from "../../bench/stream-frames.mjs";
 
 /**

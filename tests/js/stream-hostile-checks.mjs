@@ -1,5 +1,5 @@
-// The assertions on what the scenarios of stream-hostile-scenarios.mjs report, shared by the Node and the
-// Chromium runs (tests/js/hostile-stream.test.mjs, tests/browser/hostile-stream.test.mjs).
+// The assertions on what the scenarios of stream-hostile-scenarios.mjs and liveness-scenarios.mjs report, shared
+// by the Node and the Chromium runs (tests/js/hostile-stream.test.mjs, tests/browser/hostile-stream.test.mjs).
 
 /** Re-entrant delivery: no exception, a bounded number of frames taken, one typed refusal, and a stream that goes on. */
 export function reentrant(assert, r, data) {
@@ -89,4 +89,26 @@ export function bound(assert, r) {
   // Linear: twice the ids take about twice the time (quadratic would be four times). Generous.
   const ratio = r.fullMs / r.halfMs;
   assert.ok(ratio < 3, `5,000 ids took ${r.fullMs.toFixed(1)} ms, 2,500 took ${r.halfMs.toFixed(1)} ms: ${ratio.toFixed(2)}x`);
+}
+
+/** A reconnection whose dump is cut before A's book: A asks for a snapshot at its first change and is verified. */
+export function lostDump(assert, r, data) {
+  assert.ok(r.started && r.reopened, JSON.stringify(r));
+  assert.ok(r.recovered, `A not verified after its dump was lost: ${JSON.stringify(r.statusA)}`);
+  // Within one snapshot of the change (the reconnection's backoff came before it).
+  assert.ok(r.tookMs < 2000, `${r.tookMs} ms`);
+  assert.equal(r.hash, data.hashA);
+  assert.deepEqual(r.resyncs, [["A", "gap"]]);
+  assert.ok(r.statusB.verified && r.statusB.state === "live", JSON.stringify(r.statusB));
+}
+
+/** A silent stall that ends before the reconnection path: stalled, then open, on the same socket. */
+export function stall(assert, r, data) {
+  assert.ok(r.verified && r.stalled, JSON.stringify(r));
+  assert.equal(r.statusWhileStalled, "stalled");
+  assert.equal(r.statusAfter, "open", JSON.stringify(r.statuses));
+  assert.deepEqual(r.statuses.slice(-2), ["stalled", "open"]);
+  assert.equal(r.sockets, 1, "no reconnection");
+  assert.equal(r.hash, data.hash);
+  assert.ok(r.bookStatus.verified);
 }
