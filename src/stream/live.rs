@@ -675,7 +675,9 @@ impl LiveBooks {
         let mut due = Vec::new();
         for live in &mut self.books {
             let wanted = live.market.is_none() || live.state == State::Resyncing;
-            let backed_off = now >= live.not_before || now.is_nan();
+            // The driver's timer and the wall clock it reads may disagree by a few milliseconds: a retry whose
+            // timer fired is due, rather than left waiting for a call that would never come.
+            let backed_off = now + TIMER_SLACK_MS >= live.not_before || now.is_nan();
             if !live.fetching && wanted && backed_off {
                 live.fetching = true;
                 due.push(live.asset_id.clone());
@@ -1045,6 +1047,9 @@ impl<'a> IntoIterator for &'a mut Books {
         self.list.iter_mut()
     }
 }
+
+/// How much earlier than its backoff a stale snapshot's retry is due (see [`LiveBooks::snapshots_due`]).
+const TIMER_SLACK_MS: f64 = 50.0;
 
 /// How long to wait before asking again for a snapshot after `streak` stale ones in a row: 250 ms, doubling,
 /// at most 8 s.

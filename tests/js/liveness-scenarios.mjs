@@ -40,39 +40,43 @@ export async function lostDumpScenario(pk, data) {
   const events = [];
   const client = new pk.Client({ baseUrl: "http://service.invalid", fetch, rateLimits: false });
   const stream = client.marketStream([data.A, data.B], { WebSocket: FakeSocket, onEvent: (e) => events.push(e) });
-  const until = async (ok, ms) => {
-    const end = Date.now() + ms;
-    while (!ok() && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
-    return ok();
-  };
-  const live = (asset) => stream.bookStatus(asset)?.state === "live" && stream.bookStatus(asset)?.verified;
-  const started = await until(() => live(data.A) && live(data.B), 5000);
-  // The connection is lost; the stream reconnects after its backoff (1 s at first).
-  sockets[0].onclose?.({ type: "close" });
-  const reopened = await until(() => sockets.length === 2 && stream.status === "open", 5000);
-  const lost = Date.now();
-  // The new socket's dump is cut: B's book comes, A's never does; then A changes.
-  sockets[1].onmessage({ data: data.bookB });
-  snapshots[data.A] = data.afterA;
-  sockets[1].onmessage({ data: data.changeA });
-  const recovered = await until(() => live(data.A), 5000);
-  const tookMs = Date.now() - lost;
-  const book = stream.book(data.A);
-  const hash = book?.hash();
-  book?.free();
-  const result = {
-    started,
-    reopened,
-    recovered,
-    tookMs,
-    hash,
-    statusA: stream.bookStatus(data.A),
-    statusB: stream.bookStatus(data.B),
-    resyncs: events.filter((e) => e.event_type === "resync").map((e) => [e.asset_id === data.A ? "A" : "B", e.reason]),
-  };
-  stream.close();
-  client.free();
-  return result;
+  try {
+    const until = async (ok, ms) => {
+      const end = Date.now() + ms;
+      while (!ok() && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
+      return ok();
+    };
+    const live = (asset) => stream.bookStatus(asset)?.state === "live" && stream.bookStatus(asset)?.verified;
+    const started = await until(() => live(data.A) && live(data.B), 5000);
+    // The connection is lost; the stream reconnects after its backoff (1 s at first).
+    sockets[0].onclose?.({ type: "close" });
+    const reopened = await until(() => sockets.length === 2 && stream.status === "open", 5000);
+    const lost = Date.now();
+    // The new socket's dump is cut: B's book comes, A's never does; then A changes.
+    sockets[1].onmessage({ data: data.bookB });
+    snapshots[data.A] = data.afterA;
+    sockets[1].onmessage({ data: data.changeA });
+    const recovered = await until(() => live(data.A), 5000);
+    const tookMs = Date.now() - lost;
+    const book = stream.book(data.A);
+    const hash = book?.hash();
+    book?.free();
+    const result = {
+      started,
+      reopened,
+      recovered,
+      tookMs,
+      hash,
+      statusA: stream.bookStatus(data.A),
+      statusB: stream.bookStatus(data.B),
+      resyncs: events.filter((e) => e.event_type === "resync").map((e) => [e.asset_id === data.A ? "A" : "B", e.reason]),
+    };
+    return result;
+  } finally {
+    // Closed whatever happened: an open stream's timers would keep the process alive.
+    stream.close();
+    client.free();
+  }
 }
 
 /** The frames of a market that goes silent (PONGs still come) and then speaks again before any reconnection. */
@@ -114,24 +118,28 @@ export async function stallScenario(pk, data) {
     pongWithinMs: 1000,
     onEvent: (e) => e.event_type === "status" && statuses.push(e.status),
   });
-  const until = async (ok, ms) => {
-    const end = Date.now() + ms;
-    while (!ok() && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
-    return ok();
-  };
-  const verified = await until(() => stream.bookStatus(data.asset)?.verified, 5000);
-  for (const f of data.frames.slice(0, 3)) sockets[0].onmessage({ data: f });
-  // Silence: no market message, PONGs still come.
-  const stalled = await until(() => stream.status === "stalled", 3000);
-  const statusWhileStalled = stream.status;
-  // The market speaks again on the same socket, before the renewed subscription's own wait runs out.
-  for (const f of data.frames.slice(3)) sockets[0].onmessage({ data: f });
-  const statusAfter = stream.status;
-  const book = stream.book(data.asset);
-  const hash = book?.hash();
-  book?.free();
-  const result = { verified, stalled, statusWhileStalled, statusAfter, statuses: [...statuses], sockets: sockets.length, hash, bookStatus: stream.bookStatus(data.asset) };
-  stream.close();
-  client.free();
-  return result;
+  try {
+    const until = async (ok, ms) => {
+      const end = Date.now() + ms;
+      while (!ok() && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
+      return ok();
+    };
+    const verified = await until(() => stream.bookStatus(data.asset)?.verified, 5000);
+    for (const f of data.frames.slice(0, 3)) sockets[0].onmessage({ data: f });
+    // Silence: no market message, PONGs still come.
+    const stalled = await until(() => stream.status === "stalled", 3000);
+    const statusWhileStalled = stream.status;
+    // The market speaks again on the same socket, before the renewed subscription's own wait runs out.
+    for (const f of data.frames.slice(3)) sockets[0].onmessage({ data: f });
+    const statusAfter = stream.status;
+    const book = stream.book(data.asset);
+    const hash = book?.hash();
+    book?.free();
+    const result = { verified, stalled, statusWhileStalled, statusAfter, statuses: [...statuses], sockets: sockets.length, hash, bookStatus: stream.bookStatus(data.asset) };
+    return result;
+  } finally {
+    // Closed whatever happened: an open stream's timers would keep the process alive.
+    stream.close();
+    client.free();
+  }
 }

@@ -33,7 +33,7 @@ function bookAssets(frames) {
 }
 
 async function until(predicate, what) {
-  for (let i = 0; i < 500; i++) {
+  for (let i = 0; i < 2500; i++) {
     if (predicate()) return;
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
@@ -53,13 +53,16 @@ async function replay(frames, { tick, lastTrade }) {
   const events = [];
   const client = new pk.Client({ baseUrl: "http://service.invalid", fetch, rateLimits: false });
   const stream = client.marketStream(assets, { WebSocket: FakeSocket, onEvent: (e) => events.push(e) });
-  await until(() => assets.every((a) => stream.bookStatus(a)?.state === "live"), "the snapshots");
-  for (const data of frames) FakeSocket.last.onmessage({ data });
-  await stream.settled();
-  const statuses = assets.map((a) => stream.bookStatus(a));
-  stream.close();
-  client.free();
-  return { events, statuses };
+  try {
+    await until(() => assets.every((a) => stream.bookStatus(a)?.state === "live"), "the snapshots");
+    for (const data of frames) FakeSocket.last.onmessage({ data });
+    await stream.settled();
+    return { events, statuses: assets.map((a) => stream.bookStatus(a)) };
+  } finally {
+    // Closed whatever happened: an open stream's timers would keep the test process alive.
+    stream.close();
+    client.free();
+  }
 }
 
 test("a real capture: books without tick_size, a trade price no frame announces, a later book without last_trade_price", async () => {
@@ -120,36 +123,39 @@ test("a GET /book answer older than frames already seen is refused, asked for ag
   const events = [];
   const client = new pk.Client({ baseUrl: "http://service.invalid", fetch, rateLimits: false });
   const stream = client.marketStream([asset], { WebSocket: FakeSocket, onEvent: (e) => events.push(e) });
-  await until(() => answers.length === 1, "the first GET /book");
-  answers[0](snapshot(1000, level("0.4", "10")));
-  await until(() => stream.bookStatus(asset)?.verified, "the first snapshot");
-  // A change the stream lost (0.41 at 1001), then one whose hash therefore fails, then the next timestamp: the
-  // burst ends with a hash nothing explains, and the book resyncs from a GET /book.
-  const socket = FakeSocket.last;
-  socket.onmessage({ data: change(1002, "0.42", "1", [level("0.4", "10"), level("0.41", "3"), level("0.42", "1")].join()) });
-  socket.onmessage({ data: change(1003, "0.43", "1", [level("0.4", "10"), level("0.41", "3"), level("0.42", "1"), level("0.43", "1")].join()) });
-  await until(() => answers.length === 2, "the resync's GET /book");
-  assert.equal(stream.bookStatus(asset).state, "resyncing");
-  // Its answer was made before the frames already seen (a lagging replica): refused, not verified.
-  answers[1](snapshot(1001, [level("0.4", "10"), level("0.41", "3")].join()));
-  await until(() => stream.bookStatus(asset).staleSnapshots === 1, "the stale answer");
-  let status = stream.bookStatus(asset);
-  assert.equal(status.state, "resyncing");
-  assert.equal(status.verified, false);
-  // Asked for again after the backoff; the fresh answer is installed and verified at the newest timestamp.
-  await until(() => answers.length === 3, "the next GET /book");
-  const bids = [level("0.4", "10"), level("0.41", "3"), level("0.42", "1"), level("0.43", "1")].join();
-  answers[2](snapshot(1003, bids));
-  await until(() => stream.bookStatus(asset).state === "live", "the fresh answer");
-  status = stream.bookStatus(asset);
-  assert.ok(status.verified && status.staleSnapshots === 1 && status.mismatches === 1, JSON.stringify(status));
-  const book = stream.book(asset);
-  assert.equal(book.hash(), pk.OrderBook.fromJson(summary(1003, bids)).hash());
-  book.free();
-  assert.deepEqual(
-    events.filter((e) => e.event_type === "resync").map((e) => e.reason),
-    ["hash_mismatch"],
-  );
-  stream.close();
-  client.free();
+  try {
+    await until(() => answers.length === 1, "the first GET /book");
+    answers[0](snapshot(1000, level("0.4", "10")));
+    await until(() => stream.bookStatus(asset)?.verified, "the first snapshot");
+    // A change the stream lost (0.41 at 1001), then one whose hash therefore fails, then the next timestamp: the
+    // burst ends with a hash nothing explains, and the book resyncs from a GET /book.
+    const socket = FakeSocket.last;
+    socket.onmessage({ data: change(1002, "0.42", "1", [level("0.4", "10"), level("0.41", "3"), level("0.42", "1")].join()) });
+    socket.onmessage({ data: change(1003, "0.43", "1", [level("0.4", "10"), level("0.41", "3"), level("0.42", "1"), level("0.43", "1")].join()) });
+    await until(() => answers.length === 2, "the resync's GET /book");
+    assert.equal(stream.bookStatus(asset).state, "resyncing");
+    // Its answer was made before the frames already seen (a lagging replica): refused, not verified.
+    answers[1](snapshot(1001, [level("0.4", "10"), level("0.41", "3")].join()));
+    await until(() => stream.bookStatus(asset).staleSnapshots === 1, "the stale answer");
+    let status = stream.bookStatus(asset);
+    assert.equal(status.state, "resyncing");
+    assert.equal(status.verified, false);
+    // Asked for again after the backoff; the fresh answer is installed and verified at the newest timestamp.
+    await until(() => answers.length === 3, "the next GET /book");
+    const bids = [level("0.4", "10"), level("0.41", "3"), level("0.42", "1"), level("0.43", "1")].join();
+    answers[2](snapshot(1003, bids));
+    await until(() => stream.bookStatus(asset).state === "live", "the fresh answer");
+    status = stream.bookStatus(asset);
+    assert.ok(status.verified && status.staleSnapshots === 1 && status.mismatches === 1, JSON.stringify(status));
+    const book = stream.book(asset);
+    assert.equal(book.hash(), pk.OrderBook.fromJson(summary(1003, bids)).hash());
+    book.free();
+    assert.deepEqual(
+      events.filter((e) => e.event_type === "resync").map((e) => e.reason),
+      ["hash_mismatch"],
+    );
+  } finally {
+    stream.close();
+    client.free();
+  }
 });
