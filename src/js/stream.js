@@ -354,6 +354,11 @@ class Stream {
     if (report === undefined && !listening) return;
     // First: the due checks' bytes are views into wasm memory, valid until wasm runs again.
     if (report?.due) this._digest(report.due);
+    // A hash waits for the rest of its burst: the health check comes no later than its window's end.
+    if (report?.wake !== undefined) {
+      clearTimeout(this._timer);
+      this._timer = setTimeout(() => this._health(TICK), Math.min(Math.max(0, report.wake - Date.now()), MAX_TIMER_MS));
+    }
     // A message after a silent stall: the stream is open again.
     if (report?.status) {
       this._status = report.status;

@@ -102,8 +102,11 @@ impl Burst {
 
     /// A change of the burst took a level at `price` (its text).
     pub fn took(&mut self, price: &str) {
+        if self.prices.len() >= MAX_PRICES {
+            return;
+        }
         let Some(units) = fixed::parse(price.as_bytes()) else { return };
-        if self.prices.len() < MAX_PRICES && !self.prices.contains(&units) {
+        if !self.prices.contains(&units) {
             self.prices.push(units);
         }
     }
@@ -111,6 +114,15 @@ impl Burst {
     /// Whether hashes wait for an explanation.
     pub fn pending(&self) -> bool {
         !self.unexplained.is_empty()
+    }
+
+    /// When the window of the burst's first unexplained hash ends (`INFINITY`: none waits).
+    pub fn deadline(&self) -> f64 {
+        if self.pending() {
+            self.since + WINDOW_MS
+        } else {
+            f64::INFINITY
+        }
     }
 
     /// Whether the burst's first unexplained hash has waited its window out by `now`.
@@ -129,8 +141,16 @@ impl Burst {
 
     /// The book as it is now does not give `want`, the service's hash: is anything in the burst an
     /// explanation?
-    pub fn mismatch(&mut self, book: &mut OrderBook, want: [u8; 20], reason: Resync, now: f64) -> Outcome {
-        if book.digest() == want {
+    /// `hashed`: the caller has just found that the book as it is does not give `want` (no need to hash it again).
+    pub fn mismatch(
+        &mut self,
+        book: &mut OrderBook,
+        want: [u8; 20],
+        reason: Resync,
+        hashed: bool,
+        now: f64,
+    ) -> Outcome {
+        if !hashed && book.digest() == want {
             return Outcome::Now;
         }
         if self.infer(book, want) {
@@ -176,12 +196,19 @@ impl Burst {
         let forms = [Form::Shortest, Form::Places(2), Form::Places(3), Form::Places(4), Form::Places(tick_places)];
         let mut raw = Vec::with_capacity(16);
         let mut found = false;
+        let mut tried: Vec<Vec<u8>> = Vec::with_capacity(forms.len());
         'search: for &price in &self.prices {
+            tried.clear();
             for form in forms {
                 raw.clear();
                 raw.push(b'"');
                 form.write(price, &mut raw);
                 raw.push(b'"');
+                // (Forms that write the same text for this price are hashed once.)
+                if tried.contains(&raw) {
+                    continue;
+                }
+                tried.push(raw.clone());
                 if book.digest_with_last_trade(&raw) == want {
                     found = true;
                     break 'search;
@@ -281,7 +308,7 @@ mod tests {
         let mut burst = Burst::default();
         assert_eq!(burst.enter(7), Ok(()));
         burst.took("0.6");
-        assert_eq!(burst.mismatch(&mut b, want, Resync::HashMismatch, 100.0), Outcome::Provisional);
+        assert_eq!(burst.mismatch(&mut b, want, Resync::HashMismatch, false, 100.0), Outcome::Provisional);
         assert!(burst.pending() && !burst.expired(100.0 + WINDOW_MS - 1.0) && burst.expired(100.0 + WINDOW_MS));
         b.apply_price_change(crate::book::Side::Sell, "0.6", "4").unwrap();
         assert_eq!(burst.recheck(&mut b), 1);
@@ -300,7 +327,7 @@ mod tests {
             burst.enter(7).unwrap();
             burst.took("0.4");
             burst.took(taken);
-            assert_eq!(burst.mismatch(&mut b, want, Resync::HashMismatch, 0.0), Outcome::Inferred, "{written}");
+            assert_eq!(burst.mismatch(&mut b, want, Resync::HashMismatch, false, 0.0), Outcome::Inferred, "{written}");
             assert_eq!(b.digest(), want);
             assert_eq!(b.last_trade_price(), Some(600_000));
         }
@@ -311,14 +338,14 @@ mod tests {
         let mut burst = Burst::default();
         burst.enter(7).unwrap();
         burst.took("0.4");
-        assert_eq!(burst.mismatch(&mut b, service.digest(), Resync::BookMismatch, 0.0), Outcome::Inferred);
+        assert_eq!(burst.mismatch(&mut b, service.digest(), Resync::BookMismatch, false, 0.0), Outcome::Inferred);
         // A value the book had before, which the service's hash covers again.
         let mut b = book(BASE);
         let mut burst = Burst::default();
         burst.remember(b.last_trade_price_raw());
         b.set_last_trade_price("0.490").unwrap();
         let service = book(BASE);
-        assert_eq!(burst.mismatch(&mut b, service.digest(), Resync::BookMismatch, 0.0), Outcome::Inferred);
+        assert_eq!(burst.mismatch(&mut b, service.digest(), Resync::BookMismatch, false, 0.0), Outcome::Inferred);
         assert_eq!(b.last_trade_price_raw(), Some(&br#""0.45""#[..]));
     }
 
@@ -328,9 +355,9 @@ mod tests {
         let mut burst = Burst::default();
         burst.enter(7).unwrap();
         burst.took("0.6");
-        assert_eq!(burst.mismatch(&mut b, [7; 20], Resync::HashMismatch, 0.0), Outcome::Provisional);
+        assert_eq!(burst.mismatch(&mut b, [7; 20], Resync::HashMismatch, false, 0.0), Outcome::Provisional);
         // The same hash again waits once.
-        assert_eq!(burst.mismatch(&mut b, [7; 20], Resync::HashMismatch, 0.0), Outcome::Provisional);
+        assert_eq!(burst.mismatch(&mut b, [7; 20], Resync::HashMismatch, false, 0.0), Outcome::Provisional);
         assert_eq!(burst.recheck(&mut b), 0);
         assert_eq!(burst.enter(7), Ok(()));
         assert_eq!(burst.enter(9), Err(Resync::HashMismatch));
@@ -338,17 +365,20 @@ mod tests {
         // A price outside the burst does not explain a hash.
         let mut service = b.clone();
         service.set_last_trade_price("0.55").unwrap();
-        assert_eq!(burst.mismatch(&mut b, service.digest(), Resync::HashMismatch, 0.0), Outcome::Provisional);
+        assert_eq!(burst.mismatch(&mut b, service.digest(), Resync::HashMismatch, false, 0.0), Outcome::Provisional);
         // A match of the book's latest hash settles the burst.
         assert_eq!(burst.matched(), 1);
         assert_eq!(burst.end(), Ok(()));
         // A burst cannot hold more than its bound.
         for i in 0..MAX_UNEXPLAINED {
-            assert_eq!(burst.mismatch(&mut b, [i as u8 + 10; 20], Resync::HashMismatch, 0.0), Outcome::Provisional);
+            assert_eq!(
+                burst.mismatch(&mut b, [i as u8 + 10; 20], Resync::HashMismatch, false, 0.0),
+                Outcome::Provisional
+            );
         }
-        assert_eq!(burst.mismatch(&mut b, [1; 20], Resync::Gap, 0.0), Outcome::Unexplained(Resync::Gap));
+        assert_eq!(burst.mismatch(&mut b, [1; 20], Resync::Gap, false, 0.0), Outcome::Unexplained(Resync::Gap));
         // The book's own state explains at once.
         let want = b.digest();
-        assert_eq!(burst.mismatch(&mut b, want, Resync::HashMismatch, 0.0), Outcome::Now);
+        assert_eq!(burst.mismatch(&mut b, want, Resync::HashMismatch, false, 0.0), Outcome::Now);
     }
 }

@@ -52,6 +52,21 @@ impl Index {
         }
     }
 
+    /// Removes from `list` the items at the positions `gone` marks, and indexes the rest afresh: O(n) however
+    /// many go. `key` is an item's string.
+    pub fn remove_marked<T>(&mut self, list: &mut Vec<T>, gone: &[bool], key: impl Fn(&T) -> &str) {
+        if !gone.contains(&true) {
+            return;
+        }
+        let mut at = 0;
+        list.retain(|_| {
+            at += 1;
+            !gone.get(at - 1).copied().unwrap_or(false)
+        });
+        let list = &*list;
+        self.rebuild(list.len(), &|at| list.get(at).map(&key));
+    }
+
     fn place(&mut self, key: &str, pos: usize) {
         let mask = self.slots.len().wrapping_sub(1);
         let mut i = hash(key) & mask;

@@ -285,6 +285,8 @@ pub struct LiveBook {
     pub stale: u64,
     stale_streak: u32,
     not_before: f64,
+    /// When (local ms) the last stale snapshot was refused.
+    refused_at: f64,
 }
 
 impl LiveBook {
@@ -313,6 +315,7 @@ impl LiveBook {
             stale: 0,
             stale_streak: 0,
             not_before: f64::NEG_INFINITY,
+            refused_at: f64::NEG_INFINITY,
         }
     }
 
@@ -414,7 +417,7 @@ impl LiveBook {
                 self.record(true, now);
                 Ok(())
             }
-            Checked::Mismatched => self.mismatch(want, reason, false, now),
+            Checked::Mismatched => self.mismatch(want, reason, false, true, now),
             Checked::Deferred => {
                 // `verified` tells the last check that came back until this one does.
                 self.current = checks.awaiting.last().map(|a| a.id);
@@ -426,9 +429,9 @@ impl LiveBook {
     /// The book as it is now does not give `want`, the service's hash: explained by the burst (the book is
     /// verified), provisional while the burst lasts (unverified), or `Err` to resynchronise. A hash whose burst
     /// has `ended` (a check's answer that came back after later changes) cannot wait.
-    fn mismatch(&mut self, want: [u8; 20], reason: Resync, ended: bool, now: f64) -> Result<(), Resync> {
+    fn mismatch(&mut self, want: [u8; 20], reason: Resync, ended: bool, hashed: bool, now: f64) -> Result<(), Resync> {
         let Some(book) = self.book.as_mut() else { return Err(Resync::Gap) };
-        let outcome = match self.burst.mismatch(book, want, reason, now) {
+        let outcome = match self.burst.mismatch(book, want, reason, hashed, now) {
             Outcome::Provisional if ended => {
                 let _ = self.burst.end();
                 Outcome::Unexplained(reason)
@@ -536,15 +539,17 @@ pub struct LiveBooks {
     pub policy: HashCheck,
     books: Books,
     checks: Checks,
-    /// Whether a book may hold hashes that wait for the rest of their burst (see [`LiveBooks::expire`]).
-    waiting_bursts: bool,
+    /// The earliest end of a burst's window among the books (`INFINITY`: no hash waits; see
+    /// [`LiveBooks::expire`]), and whether it moved earlier since the binding last asked.
+    expiry: f64,
+    expiry_moved: bool,
 }
 
 impl LiveBooks {
     pub fn new(policy: HashCheck) -> Self {
         let checks =
             Checks { hasher: Hasher::Here, next_id: 0, awaiting: Vec::new(), due: Vec::new(), input: Vec::new() };
-        Self { policy, books: Books::default(), checks, waiting_bursts: false }
+        Self { policy, books: Books::default(), checks, expiry: f64::INFINITY, expiry_moved: false }
     }
 
     /// Where hashes are computed from now on; leaving the platform drops the checks under way.
@@ -586,7 +591,7 @@ impl LiveBooks {
             self.set_hasher(Hasher::Here);
             return report;
         };
-        let Some(live) = self.books.iter_mut().find(|b| b.asset_id == check.asset) else { return report };
+        let Some(live) = find(&mut self.books, &check.asset) else { return report };
         if live.epoch != check.epoch || live.state != State::Live {
             return report;
         }
@@ -598,12 +603,14 @@ impl LiveBooks {
                 live.verified = true;
                 live.verified_at_ms = now;
             }
-        } else if let Err(reason) = live.mismatch(check.expected, check.reason, check.timestamp < live.stamp, now) {
+        } else if let Err(reason) =
+            live.mismatch(check.expected, check.reason, check.timestamp < live.stamp, false, now)
+        {
             live.resync();
             report.resync.push((check.asset, reason));
             return report;
         }
-        self.waiting_bursts |= live.burst.pending();
+        Self::waits(&mut self.expiry, &mut self.expiry_moved, &live.burst);
         if live.verified != was {
             report.changed(&check.asset);
         }
@@ -618,8 +625,8 @@ impl LiveBooks {
     }
 
     /// Stops keeping `asset_id`'s book.
-    pub fn unsubscribe(&mut self, asset_id: &str) {
-        self.books.remove(asset_id);
+    pub fn unsubscribe(&mut self, asset_ids: &[String]) {
+        self.books.remove(asset_ids);
     }
 
     pub fn get(&self, asset_id: &str) -> Option<&LiveBook> {
@@ -650,10 +657,10 @@ impl LiveBooks {
     /// resynchronised. Called before each frame and at the stream's health checks.
     pub fn expire(&mut self, now: f64) -> FrameReport {
         let mut report = FrameReport::default();
-        if !self.waiting_bursts {
+        if !(now >= self.expiry || now.is_nan()) {
             return report;
         }
-        self.waiting_bursts = false;
+        self.expiry = f64::INFINITY;
         for live in &mut self.books {
             if live.burst.expired(now) {
                 if let Err(reason) = live.burst.end() {
@@ -662,9 +669,28 @@ impl LiveBooks {
                     report.resync.push((live.asset_id.clone(), reason));
                 }
             }
-            self.waiting_bursts |= live.burst.pending();
+            self.expiry = self.expiry.min(live.burst.deadline());
         }
         report
+    }
+
+    /// A book's burst may hold a hash that waits: the stream's earliest deadline is its window's end, if sooner.
+    fn waits(expiry: &mut f64, moved: &mut bool, burst: &Burst) {
+        let deadline = burst.deadline();
+        if deadline < *expiry {
+            *expiry = deadline;
+            *moved = true;
+        }
+    }
+
+    /// When [`LiveBooks::expire`] has something to do (`INFINITY`: nothing waits).
+    pub fn deadline(&self) -> f64 {
+        self.expiry
+    }
+
+    /// The deadline, when it moved earlier since the last call: the binding's timer must wake for it.
+    pub fn take_new_deadline(&mut self) -> Option<f64> {
+        std::mem::take(&mut self.expiry_moved).then_some(self.expiry).filter(|d| d.is_finite())
     }
 
     /// The assets whose snapshot should be fetched now: those whose market fields are not known yet (the
@@ -677,7 +703,9 @@ impl LiveBooks {
             let wanted = live.market.is_none() || live.state == State::Resyncing;
             // The driver's timer and the wall clock it reads may disagree by a few milliseconds: a retry whose
             // timer fired is due, rather than left waiting for a call that would never come.
-            let backed_off = now + TIMER_SLACK_MS >= live.not_before || now.is_nan();
+            // (A clock that went back since the refusal cannot be trusted to reach `not_before`.)
+            let went_back = now < live.refused_at;
+            let backed_off = now + TIMER_SLACK_MS >= live.not_before || went_back || now.is_nan();
             if !live.fetching && wanted && backed_off {
                 live.fetching = true;
                 due.push(live.asset_id.clone());
@@ -712,6 +740,7 @@ impl LiveBooks {
             live.stale_streak = live.stale_streak.saturating_add(1);
             let delay = stale_backoff_ms(live.stale_streak);
             live.not_before = now + delay;
+            live.refused_at = now;
             report.retry_ms = Some(delay);
             return report;
         }
@@ -737,7 +766,7 @@ impl LiveBooks {
                     live.resync();
                     report.resync.push((asset_id.to_owned(), reason));
                 }
-                self.waiting_bursts |= live.burst.pending();
+                Self::waits(&mut self.expiry, &mut self.expiry_moved, &live.burst);
             }
             return report;
         }
@@ -756,7 +785,7 @@ impl LiveBooks {
                 break;
             }
         }
-        self.waiting_bursts |= live.burst.pending();
+        Self::waits(&mut self.expiry, &mut self.expiry_moved, &live.burst);
         report
     }
 
@@ -827,7 +856,7 @@ impl LiveBooks {
             Ok(()) => {
                 live.state = State::Live;
                 live.pending.clear();
-                self.waiting_bursts |= live.burst.pending();
+                Self::waits(&mut self.expiry, &mut self.expiry_moved, &live.burst);
             }
             Err(reason) => {
                 live.resync();
@@ -894,7 +923,7 @@ impl LiveBooks {
                     live.resync();
                     report.resync.push((asset.to_owned(), reason));
                 }
-                self.waiting_bursts |= live.burst.pending();
+                Self::waits(&mut self.expiry, &mut self.expiry_moved, &live.burst);
             }
             State::Waiting | State::Resyncing => {
                 if live.pending.len() >= MAX_PENDING {
@@ -1019,11 +1048,15 @@ impl Books {
         }
     }
 
-    fn remove(&mut self, asset_id: &str) {
-        let Some(at) = self.position(asset_id) else { return };
-        self.list.swap_remove(at);
-        let list = &self.list;
-        self.index.rebuild(list.len(), &|at| list.get(at).map(|b| b.asset_id.as_str()));
+    /// Removes the books of `asset_ids`, indexing the rest once: O(n) whatever how many go.
+    fn remove(&mut self, asset_ids: &[String]) {
+        let mut gone = vec![false; self.list.len()];
+        for id in asset_ids {
+            if let Some(slot) = self.position(id).and_then(|at| gone.get_mut(at)) {
+                *slot = true;
+            }
+        }
+        self.index.remove_marked(&mut self.list, &gone, |b| b.asset_id.as_str());
     }
 }
 
@@ -1635,13 +1668,14 @@ mod books_index_tests {
         }
         assert_eq!(books.assets().count(), 50);
         // (unsubscribed, then every other asset is still found where the index says)
-        for gone in ["1000", "1049", "1025", "1025", "9999"] {
-            books.unsubscribe(gone);
-            assert!(books.get(gone).is_none());
+        let mut removed: Vec<String> = Vec::new();
+        for gone in [&["1000"][..], &["1049", "1025"], &["1025", "9999"]] {
+            let gone: Vec<String> = gone.iter().map(|g| g.to_string()).collect();
+            books.unsubscribe(&gone);
+            removed.extend(gone);
+            // Every asset still followed is found where the index says, and none of those gone.
             for id in &ids {
-                if let Some(live) = books.get(id) {
-                    assert_eq!(&live.asset_id, id);
-                }
+                assert_eq!(books.get(id).map(|b| b.asset_id.as_str()), (!removed.contains(id)).then_some(id.as_str()));
             }
         }
         assert_eq!(books.assets().count(), 47);

@@ -140,15 +140,7 @@ impl Followed {
                 *slot = true;
             }
         }
-        if gone.contains(&true) {
-            let mut at = 0;
-            self.list.retain(|_| {
-                at += 1;
-                !gone.get(at - 1).copied().unwrap_or(false)
-            });
-            let list = &self.list;
-            self.index.rebuild(list.len(), &|at| list.get(at).map(String::as_str));
-        }
+        self.index.remove_marked(&mut self.list, &gone, String::as_str);
     }
 }
 
@@ -307,7 +299,6 @@ mod tests {
         f.apply(true, &owned(&["2"]));
         // The order of first following is kept: the subscription message lists the ids so.
         assert_eq!(f.list(), &owned(&["1", "3", "5", "2"])[..]);
-        assert_eq!(market_subscription(f.list()), market_subscription(&owned(&["1", "3", "5", "2"])));
     }
 
     #[test]

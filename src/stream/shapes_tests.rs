@@ -317,6 +317,9 @@ fn a_snapshot_older_than_frames_already_seen_is_never_installed_as_verified() {
         assert!(books.snapshots_due(7.0 + 150.0).is_empty());
         // Due once the driver's timer fires, even if the wall clock it reads is a little behind.
         assert_eq!(books.snapshots_due(7.0 + 249.0), vec![A.to_owned()]);
+        books.snapshot_failed(A);
+        // A wall clock that went back since the refusal cannot hold the retry back.
+        assert_eq!(books.snapshots_due(3.0), vec![A.to_owned()]);
         // Stale again: the backoff doubles.
         assert_eq!(snap(&mut books, A, older, 300.0).retry_ms, Some(500.0));
         assert_eq!(books.get(A).unwrap().stale, 2);

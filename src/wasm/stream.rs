@@ -16,7 +16,7 @@ use crate::api;
 use crate::api::{Params, Value};
 use crate::bounds::MAX_BOOK_BYTES;
 use crate::error::{Error, ErrorCode};
-use crate::stream::health::{Action, Health};
+use crate::stream::health::{Action, Health, Status};
 use crate::stream::live::{FrameReport, Hasher, LiveBooks, State, PLATFORM_FROM};
 use crate::stream::options;
 use crate::stream::protocol::{self, Channel, Followed};
@@ -161,7 +161,9 @@ impl StreamCore {
                 CLOSE => s.health.close(),
                 _ => Vec::new(),
             };
-            (list, s.health.next_check())
+            // A hash that waits for the rest of its burst is settled at its window's end, even if nothing else
+            // would wake the stream by then.
+            (list, s.health.next_check().min(s.books.deadline()))
         });
         let out = Array::new();
         for action in list {
@@ -215,13 +217,16 @@ impl StreamCore {
 
     /// One message of the socket, its UTF-8 in the inbox (`bytes` long; anything else is not a frame of this
     /// protocol): `PONG`, or a frame of events applied to the live books. Answers `{ pong }`, or
-    /// `{ changed: [[asset, verified]], resync: [[asset, reason]], error? }`; `changed` only when someone
-    /// listens (`listening`): it is what `book_update` events are made of.
+    /// `{ changed: [[asset, verified]], resync: [[asset, reason]], error?, status?, wake? }`; `changed` only
+    /// when someone listens (`listening`): it is what `book_update` events are made of. `status` is the
+    /// stream's after a silent stall ended; `wake`, when a hash that waits for the rest of its burst is settled.
     pub fn frame(&self, bytes: &JsValue, now: f64, listening: bool) -> JsValue {
         let out = || Object::new();
         // A message after a silent stall is the stream open again: the transition the health machine decides
         // goes out with the frame's report (`status`), whatever the frame holds.
         let mut status = None;
+        // A hash that began to wait for the rest of its burst: when the driver's timer must wake (`wake`).
+        let mut wake = None;
         let mut heard = |actions: Vec<Action>| {
             for action in actions {
                 if let Action::Status(s) = action {
@@ -245,6 +250,7 @@ impl StreamCore {
                     heard(s.health.message(now));
                     match self.channel {
                         Channel::Market => s.books.apply_frame(text, now).map(|r| {
+                            wake = s.books.take_new_deadline();
                             let changed = if listening { verified(&s.books, r.changed) } else { Vec::new() };
                             Some((changed, resync_pairs(&r.resync), s.books.due()))
                         }),
@@ -270,9 +276,14 @@ impl StreamCore {
                 out.into()
             }
             // Most frames: nothing for the driver to do or tell.
-            Some(Ok(Some((changed, resync, false)))) if changed.is_empty() && resync.is_empty() => JsValue::UNDEFINED,
+            Some(Ok(Some((changed, resync, false))))
+                if changed.is_empty() && resync.is_empty() && status.is_none() && wake.is_none() =>
+            {
+                JsValue::UNDEFINED
+            }
             Some(Ok(Some((changed, resync, due)))) => {
                 let out = report(&out(), &changed, &resync, None);
+                tell(&out, status.take(), wake);
                 // Last, after every allocation: views into wasm memory, which the driver hands to the
                 // platform before anything else runs in wasm.
                 if due {
@@ -285,14 +296,11 @@ impl StreamCore {
                 report(&out(), &[], &[], Some(e))
             }
         };
-        match status {
-            Some(status) => {
-                let answer = if answer.is_undefined() { report(&out(), &[], &[], None) } else { answer };
-                set(&Object::from(answer.clone()), "status", &status.as_str().into());
-                answer
-            }
-            None => answer,
+        // (The reports above that hold views into wasm memory were told theirs before the views were made.)
+        if status.is_some() {
+            tell(&answer, status, None);
         }
+        answer
     }
 
     /// The platform's SHA-1 (a `Uint8Array`) of due check `id`, or undefined when it could not compute one:
@@ -315,10 +323,10 @@ impl StreamCore {
             // Refused whole beyond the bound (`INVALID_PARAMS`): nothing changes and nothing is sent.
             let changed = s.ids.changes(self.channel, subscribe, ids)?;
             s.ids.apply(subscribe, &changed);
-            for id in &changed {
-                if !subscribe {
-                    s.books.unsubscribe(id);
-                } else if self.channel == Channel::Market {
+            if !subscribe {
+                s.books.unsubscribe(&changed);
+            } else if self.channel == Channel::Market {
+                for id in &changed {
                     s.books.subscribe(id);
                 }
             }
@@ -346,7 +354,9 @@ impl StreamCore {
     /// need now; one promise per asset, each resolving to a report like `frame`'s (never rejecting), with
     /// `retry` when the snapshot could not be had.
     pub fn snapshots(&self) -> Array {
-        let due = self.with(Vec::new(), |s| s.books.snapshots_due(js_sys::Date::now()));
+        // (The clock is read before the state is borrowed: a page's Date.now may call back into the stream.)
+        let now = js_sys::Date::now();
+        let due = self.with(Vec::new(), |s| s.books.snapshots_due(now));
         due.into_iter().map(|asset| JsValue::from(self.snapshot(asset))).collect()
     }
 
@@ -439,6 +449,16 @@ impl StreamCore {
                 out.into()
             }
         }
+    }
+}
+
+/// Adds to a report the health machine's new status and when the driver's timer must wake.
+fn tell(out: &JsValue, status: Option<Status>, wake: Option<f64>) {
+    if let Some(status) = status {
+        set(&Object::from(out.clone()), "status", &status.as_str().into());
+    }
+    if let Some(at) = wake {
+        set(&Object::from(out.clone()), "wake", &at.into());
     }
 }
 

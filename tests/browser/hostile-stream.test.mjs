@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { chromium } from "playwright-core";
 import * as checks from "../js/stream-hostile-checks.mjs";
 import { boundScenario, marketData, reentrantScenario, signalScenario, socketScenario } from "../js/stream-hostile-scenarios.mjs";
-import { lostDumpData, lostDumpScenario, stallData, stallScenario } from "../js/liveness-scenarios.mjs";
+import { lostDumpData, lostDumpScenario, quietMismatchData, quietMismatchScenario, stallData, stallScenario } from "../js/liveness-scenarios.mjs";
 
 const EMULATOR = process.env.PREDICTKIT_EMULATOR_URL ?? "http://127.0.0.1:8787";
 
@@ -73,4 +73,9 @@ test("a book whose dump was lost after a reconnection asks for a snapshot at its
 test("a stall that ends before the reconnection path reports stalled, then open", { timeout: 30_000 }, async () => {
   const data = stallData();
   checks.stall(assert, await inPage(stallScenario, data), data);
+});
+
+test("a hash nothing explains on a stream with nothing else to wake it resyncs at its window's end", { timeout: 30_000 }, async () => {
+  const data = quietMismatchData();
+  checks.quietMismatch(assert, await inPage(quietMismatchScenario, data), data);
 });

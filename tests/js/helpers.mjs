@@ -171,3 +171,17 @@ export function hostileSweepFindings(runs, show) {
     lost: [...started].filter((i) => !settled.has(i) && !killers.has(i)).map((i) => runs.find((r) => r.ids[i])?.ids[i] ?? `case ${i}`),
   };
 }
+
+/** A WebSocket stand-in that opens at once and records what is sent; the test delivers its messages (`FakeSocket.last`). */
+export class FakeSocket {
+  static last = null;
+  constructor() {
+    this.sent = [];
+    FakeSocket.last = this;
+    queueMicrotask(() => this.onopen?.({ type: "open" }));
+  }
+  send(text) {
+    this.sent.push(text);
+  }
+  close() {}
+}

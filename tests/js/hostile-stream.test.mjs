@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { EMULATOR, pk } from "./helpers.mjs";
 import * as checks from "./stream-hostile-checks.mjs";
 import { boundScenario, marketData, reentrantScenario, signalScenario, socketScenario } from "./stream-hostile-scenarios.mjs";
-import { lostDumpData, lostDumpScenario, stallData, stallScenario } from "./liveness-scenarios.mjs";
+import { lostDumpData, lostDumpScenario, quietMismatchData, quietMismatchScenario, stallData, stallScenario } from "./liveness-scenarios.mjs";
 
 test("re-entrant delivery is bounded and a throwing listener never stops a stream", async () => {
   const data = marketData();
@@ -35,4 +35,9 @@ test("a book whose dump was lost after a reconnection asks for a snapshot at its
 test("a stall that ends before the reconnection path reports stalled, then open", async () => {
   const data = stallData();
   checks.stall(assert, await stallScenario(pk, data), data);
+});
+
+test("a hash nothing explains on a stream with nothing else to wake it resyncs at its window's end", { timeout: 30_000 }, async () => {
+  const data = quietMismatchData();
+  checks.quietMismatch(assert, await quietMismatchScenario(pk, data), data);
 });

@@ -143,3 +143,62 @@ export async function stallScenario(pk, data) {
     client.free();
   }
 }
+
+/** A live book, then a change whose hash nothing explains (a change before it was lost), then silence. */
+export function quietMismatchData() {
+  const random = rng(13);
+  const { asset, market } = ids(random);
+  const ts = 1_700_000_000_000;
+  const truth = new TruthBook({ random, levels: 8, asset, market, timestamp: ts });
+  const snapshot = truth.snapshot();
+  truth.change(ts + 1, false); // lost on the way
+  const wrong = frame(market, ts + 2, [truth.change(ts + 2, true)]);
+  return { asset, snapshot, wrong, after: truth.snapshot(), hash: truth.hash() };
+}
+
+/**
+ * Runs the quiet-mismatch scenario on `pk`, on a stream that never pings nor watches for stalls: the hash that
+ * waits for the rest of its burst must still be settled when its window ends, with no frame or ping to wake it.
+ */
+export async function quietMismatchScenario(pk, data) {
+  class FakeSocket {
+    constructor() {
+      queueMicrotask(() => this.onopen?.({ type: "open" }));
+      FakeSocket.last = this;
+    }
+    send() {}
+    close() {}
+  }
+  let snapshot = data.snapshot;
+  const fetch = async () => new Response(snapshot, { status: 200 });
+  const events = [];
+  const client = new pk.Client({ baseUrl: "http://service.invalid", fetch, rateLimits: false });
+  const stream = client.marketStream([data.asset], {
+    WebSocket: FakeSocket,
+    pingEveryMs: Infinity,
+    stallAfterMs: Infinity,
+    onEvent: (e) => events.push(e),
+  });
+  try {
+    const until = async (ok, ms) => {
+      const end = Date.now() + ms;
+      while (!ok() && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
+      return ok();
+    };
+    const verified = await until(() => stream.bookStatus(data.asset)?.verified, 5000);
+    snapshot = data.after;
+    const sent = Date.now();
+    FakeSocket.last.onmessage({ data: data.wrong });
+    const waiting = stream.bookStatus(data.asset);
+    const resynced = await until(() => events.some((e) => e.event_type === "resync"), 5000);
+    const resyncMs = Date.now() - sent;
+    const recovered = await until(() => stream.bookStatus(data.asset)?.verified, 5000);
+    const book = stream.book(data.asset);
+    const hash = book?.hash();
+    book?.free();
+    return { verified, waiting, resynced, resyncMs, recovered, hash, reasons: events.filter((e) => e.event_type === "resync").map((e) => e.reason) };
+  } finally {
+    stream.close();
+    client.free();
+  }
+}

@@ -3,20 +3,7 @@
 // their hashes) delivered through a fake socket, and a GET /book answer older than frames already seen.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { fixture, pk } from "./helpers.mjs";
-
-class FakeSocket {
-  static last = null;
-  constructor() {
-    this.sent = [];
-    FakeSocket.last = this;
-    queueMicrotask(() => this.onopen?.({ type: "open" }));
-  }
-  send(text) {
-    this.sent.push(text);
-  }
-  close() {}
-}
+import { FakeSocket, fixture, pk } from "./helpers.mjs";
 
 const lines = (path) =>
   fixture(path)

@@ -11,22 +11,9 @@ import { TruthBook, frame, ids, rng } from "../../bench/stream-frames.mjs";
 if (process.env.STREAM_DIGEST_CHILD === "hang") {
   Object.defineProperty(globalThis.crypto.subtle, "digest", { value: () => new Promise(() => {}) });
 }
-const { pk } = await import("./helpers.mjs");
+const { pk, FakeSocket } = await import("./helpers.mjs");
 
 const PLATFORM = typeof globalThis.crypto?.subtle?.digest === "function";
-
-class FakeSocket {
-  static last = null;
-  constructor() {
-    this.sent = [];
-    FakeSocket.last = this;
-    queueMicrotask(() => this.onopen?.({ type: "open" }));
-  }
-  send(text) {
-    this.sent.push(text);
-  }
-  close() {}
-}
 
 /** A 300-level book (about 20 KB of levels; or `levels`) and a stream following it, live and verified. */
 async function liveBigBook(onEvent, levels = 300) {

@@ -112,3 +112,14 @@ export function stall(assert, r, data) {
   assert.equal(r.hash, data.hash);
   assert.ok(r.bookStatus.verified);
 }
+
+/** A hash nothing explains, on a stream with nothing else to wake it: resynced at its window's end (1 s). */
+export function quietMismatch(assert, r, data) {
+  assert.ok(r.verified, JSON.stringify(r));
+  assert.ok(!r.waiting.verified && r.waiting.deferred === 1 && r.waiting.state === "live", JSON.stringify(r.waiting));
+  assert.ok(r.resynced, "no resync on a quiet stream");
+  assert.ok(r.resyncMs >= 900 && r.resyncMs < 3000, `${r.resyncMs} ms`);
+  assert.deepEqual(r.reasons, ["hash_mismatch"]);
+  assert.ok(r.recovered);
+  assert.equal(r.hash, data.hash);
+}
