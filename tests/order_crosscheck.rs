@@ -243,7 +243,6 @@ fn every_order_the_client_builds_is_one_the_emulator_takes() {
     for example in tally.emulator_refused.iter().take(10) {
         eprintln!("  refused by the emulator: {example}");
     }
-    assert_eq!(tally.accepted + refused + tally.emulator_refused.len(), tally.tried);
     // Every order type, version and signature type was built and accepted, market-style and limit-priced.
     assert_eq!(tally.kinds.len(), 4 * 2 * 3 + 2 * 2 * 3, "{:?}", tally.kinds);
     assert!(tally.accepted > ORDERS / 2, "{} accepted", tally.accepted);
@@ -258,7 +257,6 @@ fn every_order_the_client_builds_is_one_the_emulator_takes() {
 #[test]
 fn the_emulator_recovers_the_signer_of_every_api_key_challenge_the_client_makes() {
     let mut rng = Rng(7);
-    let mut checked = 0;
     for _ in 0..200 {
         let key = key(&mut rng);
         let address = address_of(&key);
@@ -278,9 +276,7 @@ fn the_emulator_recovers_the_signer_of_every_api_key_challenge_the_client_makes(
         assert_eq!(emu_ecdsa::recover(&digest, &signature), Some(emu_address));
         let doc: Value = serde_json::from_str(&auth.typed_data()).unwrap();
         assert_eq!(typed_data::digest(&doc).unwrap(), digest);
-        checked += 1;
     }
-    assert_eq!(checked, 200);
 }
 
 /// The client's published exchanges are the emulator's (both from the upstream clients' configurations).

@@ -83,6 +83,13 @@ pub struct HttpRequest {
 }
 
 impl HttpRequest {
+    /// The names of the headers the request is sent with: its own (the key routes' signed challenge) and, when
+    /// it is signed, the L2 `SERVICE_*` set. What [`crate::api::refuses_redirects`] decides from.
+    pub fn header_names(&self) -> impl Iterator<Item = &'static str> + '_ {
+        let signed = if self.auth { &crate::auth::HEADER_NAMES[..] } else { &[] };
+        self.headers.iter().map(|(name, _)| *name).chain(signed.iter().copied())
+    }
+
     pub fn new(method: Method, surface: Surface, path: impl Into<String>) -> Self {
         Self {
             method,

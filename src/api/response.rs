@@ -80,7 +80,9 @@ pub fn unfollowed_redirect(
     opaque: bool,
     redirected: bool,
 ) -> Option<Error> {
-    (opaque || (manual && ((300..400).contains(&status) || redirected))).then(|| redirect_error(request, status))
+    let three = (300..400).contains(&status);
+    // A redirect that was followed anyway shows the final answer's status, not the redirect's: none is told.
+    (opaque || (manual && (three || redirected))).then(|| redirect_error(request, if three { status } else { 0 }))
 }
 
 /// The start of a body as text, cut at a character boundary.
@@ -129,9 +131,11 @@ mod tests {
         };
         for create in [true, false] {
             let request = auth.request(create, "0x11");
-            assert!(refuses_redirects(request.headers.iter().map(|(n, _)| *n)), "{}", request.path);
+            assert!(refuses_redirects(request.header_names()), "{}", request.path);
         }
-        assert!(refuses_redirects(crate::auth::HEADER_NAMES.iter().copied()), "the L2 headers");
+        // A signed (L2) request is sent with the SERVICE_* set; a public read with none.
+        assert!(refuses_redirects(crate::api::cancel_order("0xabc").unwrap().header_names()), "the L2 headers");
+        assert!(!refuses_redirects(crate::api::order_book("1").unwrap().header_names()), "a public read");
     }
 
     #[test]
@@ -168,6 +172,9 @@ mod tests {
                 req.path
             );
         }
+        // A redirect followed anyway: its error tells no status (200 is the final answer's, not the redirect's).
+        assert_eq!(unfollowed_redirect(&request, true, 200, false, true).map(|e| e.status), Some(None));
+        assert_eq!(unfollowed_redirect(&request, true, 307, false, false).map(|e| e.status), Some(Some(307)));
     }
 
     #[test]

@@ -133,19 +133,19 @@ fn gcd(mut a: u64, mut b: u64) -> u64 {
 /// multiples of this step (units). A size is `k` hundredths (`k × 10^4` units) and its cash `k × price / 100`
 /// units, a multiple of `q = 10^(6 − places)` exactly when `k × price` is a multiple of `whole = 100 q`:
 /// when `k` is a multiple of `whole / gcd(price, whole)`.
-pub fn size_step(price: u64, whole: u64) -> u64 {
+fn size_step(price: u64, whole: u64) -> u64 {
     whole / gcd(price, whole).max(1) * 10_000
 }
 
 /// The nearest sizes to `size` (units) on `step`: the one at or below (`None` when that is 0 or under
 /// `min_size`) and the one above.
-pub fn nearest_sizes(size: u64, step: u64, min_size: u64) -> (Option<u64>, u64) {
+fn nearest_sizes(size: u64, step: u64, min_size: u64) -> (Option<u64>, u64) {
     let below = size - size % step.max(1);
     (Some(below).filter(|&b| b > 0 && b >= min_size), below.saturating_add(step))
 }
 
 /// A decimal's text from its units: `1500000` is "1.5".
-pub fn units_text(units: u64) -> String {
+pub(crate) fn units_text(units: u64) -> String {
     let mut out = Vec::new();
     fixed::format(units, &mut out);
     String::from_utf8(out).unwrap_or_default()
@@ -237,7 +237,7 @@ pub fn market(
     amount: u64,
 ) -> Result<Amounts, Error> {
     check_market_type(order_type)?;
-    rules.decimals()?;
+    // (check_price refuses a tick size the service does not use first.)
     rules.check_price(price)?;
     if amount == 0 {
         return Err(Error::invalid("amount", "must be greater than 0"));

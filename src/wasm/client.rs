@@ -152,17 +152,9 @@ impl Client {
             let sent = get(&answer, "sent").as_f64().unwrap_or(received);
             // Only the start of the body is read: GET /time answers a number.
             let body = get(&answer, "body");
-            let body = if (200.0..300.0).contains(&status) {
-                body.dyn_ref::<JsString>().and_then(|t| t.slice(0, 64).as_string())
-            } else {
-                None
-            };
-            let mut server = body.and_then(|t| clock::time_body_ms(&t));
-            if server.is_none() {
-                let date = get(&answer, "date").as_string().unwrap_or_default();
-                server = clock::server_ms(js_sys::Date::parse(&date) / 1000.0, 1000.0);
-            }
-            let Some(server) = server else {
+            let body = body.dyn_ref::<JsString>().and_then(|t| t.slice(0, 64).as_string());
+            let date = get(&answer, "date").as_string().filter(|d| d.len() <= 64);
+            let Some(server) = clock::reading_ms(status as u16, body.as_deref(), date.as_deref()) else {
                 let mut e = Error::decode("the service told no time: no GET /time and no readable Date header");
                 e.path = Some(request.path.clone());
                 return Err(e.into());

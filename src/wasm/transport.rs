@@ -129,8 +129,8 @@ impl Transport {
             set(&headers, "Content-Type", &JsValue::from_str("application/json"));
         }
         set(&init, "headers", &headers);
-        let names: Vec<String> = Object::keys(&headers).iter().filter_map(|k| k.as_string()).collect();
-        let manual = refuses_redirects(names.iter().map(String::as_str));
+        // (The headers object is built from these names: `Inner::sign`.)
+        let manual = refuses_redirects(request.header_names());
         if manual {
             set(&init, "redirect", &JsValue::from_str("manual"));
         }

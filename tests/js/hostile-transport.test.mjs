@@ -31,6 +31,8 @@ try {
 } catch (e) {
   result = { scenarioThrew: show(e) };
 }
+// Time for any promise the scenario left behind to be reported as unhandled before the child exits.
+await new Promise((resolve) => setTimeout(resolve, 300));
 out("R " + JSON.stringify(result));
 process.exit(0);
 `;
