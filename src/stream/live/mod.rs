@@ -1,0 +1,377 @@
+//! Live order books kept from the market channel: every `book`, `price_change`, `tick_size_change` and
+//! `last_trade_price` event is applied to the asset's book as it comes, and the book is checked against
+//! the service's hash (every entry, the last entry of each asset in a frame, or never). A book that does
+//! not match, a change for an asset with no book, or a `book` that does not match its own hash is
+//! resynchronised: the binding fetches a fresh snapshot (GET /book) and hands it to [`LiveBooks::snapshot`];
+//! changes that come meanwhile wait, and those newer than the snapshot are applied on it.
+//!
+//! This module keeps the set of a stream's books (their snapshots, the platform's answers, the bursts'
+//! deadlines); `check` is when and where hashes are checked, `pending` the changes that wait for a snapshot,
+//! `book` one asset's live book, and `frame` a frame's events applied to the books.
+
+mod book;
+mod check;
+mod frame;
+mod pending;
+
+#[cfg(test)]
+mod check_tests;
+#[cfg(test)]
+mod harness;
+#[cfg(test)]
+mod tests;
+
+pub use book::{LiveBook, Resync, State};
+pub use check::{Due, HashCheck, Hasher, MAX_AWAITING, PLATFORM_FROM};
+pub use pending::MAX_PENDING;
+
+use super::burst::Burst;
+use crate::book::OrderBook;
+use book::timestamp_of;
+use check::Checks;
+
+/// What one frame did to the books, for the binding to tell the page and to act on.
+#[derive(Debug, Default, PartialEq)]
+pub struct FrameReport {
+    /// Assets whose book changed (each once, in the order first changed).
+    pub changed: Vec<String>,
+    /// Assets to resynchronise now (fetch a snapshot and call [`LiveBooks::snapshot`]), with the reason.
+    pub resync: Vec<(String, Resync)>,
+    /// A snapshot was refused as stale (older than events already seen): ask for snapshots again after
+    /// this many milliseconds.
+    pub retry_ms: Option<f64>,
+}
+
+impl FrameReport {
+    fn changed(&mut self, asset: &str) {
+        if !self.changed.iter().any(|a| a == asset) {
+            self.changed.push(asset.to_owned());
+        }
+    }
+}
+
+/// The live books of one stream.
+#[derive(Debug)]
+pub struct LiveBooks {
+    pub policy: HashCheck,
+    books: Books,
+    checks: Checks,
+    /// The earliest end of a burst's window among the books (`INFINITY`: no hash waits; see
+    /// [`LiveBooks::expire`]), and whether it moved earlier since the binding last asked.
+    expiry: f64,
+    expiry_moved: bool,
+}
+
+impl LiveBooks {
+    pub fn new(policy: HashCheck) -> Self {
+        let checks =
+            Checks { hasher: Hasher::Here, next_id: 0, awaiting: Vec::new(), due: Vec::new(), input: Vec::new() };
+        Self { policy, books: Books::default(), checks, expiry: f64::INFINITY, expiry_moved: false }
+    }
+
+    /// Where hashes are computed from now on; leaving the platform drops the checks under way.
+    pub fn set_hasher(&mut self, hasher: Hasher) {
+        if hasher == Hasher::Here {
+            self.checks.awaiting.clear();
+        }
+        self.checks.hasher = hasher;
+    }
+
+    pub fn hasher(&self) -> Hasher {
+        self.checks.hasher
+    }
+
+    /// The checks handed to the platform since the last call, and the bytes they hash; the bytes stay
+    /// until the next frame or snapshot.
+    pub fn take_due(&mut self) -> (Vec<Due>, &[u8]) {
+        (std::mem::take(&mut self.checks.due), &self.checks.input)
+    }
+
+    /// Whether checks are due for the platform (see [`LiveBooks::take_due`]).
+    pub fn due(&self) -> bool {
+        !self.checks.due.is_empty()
+    }
+
+    /// Checks handed to the platform whose digest has not come back.
+    pub fn awaiting(&self) -> usize {
+        self.checks.awaiting.len()
+    }
+
+    /// The platform's digest for check `id`, or `None` when it could not compute one (then books are
+    /// hashed here from now on). A match verifies the book if it has not changed unchecked since; a
+    /// mismatch resynchronises it; an answer about a book since replaced changes nothing.
+    pub fn digested(&mut self, id: u32, digest: Option<&[u8]>, now: f64) -> FrameReport {
+        let mut report = FrameReport::default();
+        let Some(at) = self.checks.awaiting.iter().position(|a| a.id == id) else { return report };
+        let check = self.checks.awaiting.remove(at);
+        let Some(digest) = digest else {
+            self.set_hasher(Hasher::Here);
+            return report;
+        };
+        let Some(live) = find(&mut self.books, &check.asset) else { return report };
+        if live.epoch != check.epoch || live.state != State::Live {
+            return report;
+        }
+        let was = live.verified;
+        if digest == check.expected {
+            live.checks += 1;
+            if live.current == Some(id) {
+                live.burst.matched();
+                live.verified = true;
+                live.verified_at_ms = now;
+            }
+        } else if let Err(reason) =
+            live.mismatch(check.expected, check.reason, check.timestamp < live.stamp, false, now)
+        {
+            live.resync();
+            report.resync.push((check.asset, reason));
+            return report;
+        }
+        Self::waits(&mut self.expiry, &mut self.expiry_moved, &live.burst);
+        if live.verified != was {
+            report.changed(&check.asset);
+        }
+        report
+    }
+
+    /// Starts keeping a book for `asset_id` (its first `book` event or snapshot fills it).
+    pub fn subscribe(&mut self, asset_id: &str) {
+        if self.get(asset_id).is_none() {
+            self.books.push(LiveBook::new(asset_id));
+        }
+    }
+
+    /// Stops keeping `asset_id`'s book.
+    pub fn unsubscribe(&mut self, asset_ids: &[String]) {
+        self.books.remove(asset_ids);
+    }
+
+    pub fn get(&self, asset_id: &str) -> Option<&LiveBook> {
+        self.books.position(asset_id).and_then(|at| self.books.list.get(at))
+    }
+
+    fn get_mut(&mut self, asset_id: &str) -> Option<&mut LiveBook> {
+        find(&mut self.books, asset_id)
+    }
+
+    pub fn assets(&self) -> impl Iterator<Item = &str> {
+        self.books.iter().map(|b| b.asset_id.as_str())
+    }
+
+    /// After a reconnection every book comes again from the new socket's dump: what was live waits.
+    pub fn reconnected(&mut self) {
+        for live in &mut self.books {
+            live.state = State::Waiting;
+            live.verified = false;
+            live.pending.clear();
+            live.burst.clear();
+            live.floor = live.newest;
+            live.epoch = live.epoch.wrapping_add(1);
+        }
+    }
+
+    /// Ends the bursts whose unexplained hashes have waited their window out by `now`: those books are
+    /// resynchronised. Called before each frame and at the stream's health checks.
+    pub fn expire(&mut self, now: f64) -> FrameReport {
+        let mut report = FrameReport::default();
+        if !(now >= self.expiry || now.is_nan()) {
+            return report;
+        }
+        self.expiry = f64::INFINITY;
+        for live in &mut self.books {
+            if live.burst.expired(now) {
+                if let Err(reason) = live.burst.end() {
+                    live.mismatches += 1;
+                    live.resync();
+                    report.resync.push((live.asset_id.clone(), reason));
+                }
+            }
+            self.expiry = self.expiry.min(live.burst.deadline());
+        }
+        report
+    }
+
+    /// A book's burst may hold a hash that waits: the stream's earliest deadline is its window's end, if sooner.
+    fn waits(expiry: &mut f64, moved: &mut bool, burst: &Burst) {
+        let deadline = burst.deadline();
+        if deadline < *expiry {
+            *expiry = deadline;
+            *moved = true;
+        }
+    }
+
+    /// When [`LiveBooks::expire`] has something to do (`INFINITY`: nothing waits).
+    pub fn deadline(&self) -> f64 {
+        self.expiry
+    }
+
+    /// The deadline, when it moved earlier since the last call: the binding's timer must wake for it.
+    pub fn take_new_deadline(&mut self) -> Option<f64> {
+        std::mem::take(&mut self.expiry_moved).then_some(self.expiry).filter(|d| d.is_finite())
+    }
+
+    /// The assets whose snapshot should be fetched now: those whose market fields are not known yet (the
+    /// stream's events leave them out, and the hash covers them) and those being resynchronised; each is
+    /// marked as being fetched until [`LiveBooks::snapshot`] or [`LiveBooks::snapshot_failed`].
+    /// A book whose last snapshot was stale is not due again before its backoff has passed (`now`, local ms).
+    pub fn snapshots_due(&mut self, now: f64) -> Vec<String> {
+        let mut due = Vec::new();
+        for live in &mut self.books {
+            let wanted = live.market.is_none() || live.state == State::Resyncing;
+            // The driver's timer and the wall clock it reads may disagree by a few milliseconds: a retry whose
+            // timer fired is due, rather than left waiting for a call that would never come.
+            // (A clock that went back since the refusal cannot be trusted to reach `not_before`.)
+            let went_back = now < live.refused_at;
+            let backed_off = now + TIMER_SLACK_MS >= live.not_before || went_back || now.is_nan();
+            if !live.fetching && wanted && backed_off {
+                live.fetching = true;
+                due.push(live.asset_id.clone());
+            }
+        }
+        due
+    }
+
+    /// A snapshot could not be had: it is due again (after the next frame or subscription).
+    pub fn snapshot_failed(&mut self, asset_id: &str) {
+        if let Some(live) = self.get_mut(asset_id) {
+            live.fetching = false;
+        }
+    }
+
+    /// A fresh snapshot of `asset_id` (GET /book): it gives the market fields, and it becomes the live book
+    /// unless the live book is newer; changes that waited for it and are newer are applied on it.
+    pub fn snapshot(&mut self, asset_id: &str, snapshot: OrderBook, now: f64) -> FrameReport {
+        let policy = self.policy;
+        let mut report = FrameReport::default();
+        self.checks.begin();
+        let checks = &mut self.checks;
+        let Some(live) = find(&mut self.books, asset_id) else { return report };
+        live.fetching = false;
+        let taken = timestamp_of(&snapshot);
+        let newer = live.book.is_none() || live.state != State::Live || taken > live.timestamp();
+        if live.state != State::Live && taken < live.floor {
+            // Older than events whose changes were dropped: installed, it would be a book the service no
+            // longer has. Its market fields are good; the book is asked for again, after a backoff.
+            live.market = Some(snapshot);
+            live.stale += 1;
+            live.stale_streak = live.stale_streak.saturating_add(1);
+            let delay = stale_backoff_ms(live.stale_streak);
+            live.not_before = now + delay;
+            live.refused_at = now;
+            report.retry_ms = Some(delay);
+            return report;
+        }
+        live.stale_streak = 0;
+        live.market = Some(snapshot.clone());
+        if !newer {
+            // The live book is as new or ahead: only the fields it lacks are new (a `book` event leaves out
+            // the market fields, and may leave out `tick_size` and `last_trade_price`). A book unchanged since
+            // its `book` event can now be checked against that event's hash, and one as new as the snapshot
+            // against the snapshot's (a quiet market sends no entry to check at).
+            let same = taken == live.timestamp();
+            let Some(book) = live.book.as_mut() else { return report };
+            let _ = book.adopt_hashed_fields(&snapshot);
+            let expected = match (live.pristine, same) {
+                (true, _) => book.received_hash(),
+                (false, true) => snapshot.received_hash(),
+                (false, false) => None,
+            };
+            if let Some(expected) = expected.filter(|h| !h.is_empty() && policy != HashCheck::Off) {
+                report.changed(asset_id);
+                let reason = if live.pristine { Resync::BookMismatch } else { Resync::HashMismatch };
+                if let Err(reason) = live.check(&expected, reason, checks, now) {
+                    live.resync();
+                    report.resync.push((asset_id.to_owned(), reason));
+                }
+                Self::waits(&mut self.expiry, &mut self.expiry_moved, &live.burst);
+            }
+            return report;
+        }
+        report.changed(asset_id);
+        if let Err(reason) = live.install(snapshot, false, policy, checks, now) {
+            live.resync();
+            report.resync.push((asset_id.to_owned(), reason));
+            return report;
+        }
+        live.state = State::Live;
+        let pending = std::mem::take(&mut live.pending);
+        for change in pending.iter().filter(|c| c.timestamp() > taken) {
+            if let Err(reason) = live.apply(change.change(), policy, checks, now) {
+                live.resync();
+                report.resync.push((asset_id.to_owned(), reason));
+                break;
+            }
+        }
+        Self::waits(&mut self.expiry, &mut self.expiry_moved, &live.burst);
+        report
+    }
+}
+
+fn find<'a>(books: &'a mut Books, asset_id: &str) -> Option<&'a mut LiveBook> {
+    books.position(asset_id).and_then(|at| books.list.get_mut(at))
+}
+
+/// The books of one stream, with an index by asset (`stream::index`): finding or adding one costs O(1) on
+/// average, so that following `n` assets costs O(n) in all (a stream follows up to `protocol::MAX_FOLLOWED`).
+/// Iterated as a slice, in no particular order.
+#[derive(Debug, Default)]
+struct Books {
+    list: Vec<LiveBook>,
+    index: super::index::Index,
+}
+
+impl Books {
+    fn position(&self, asset_id: &str) -> Option<usize> {
+        self.index.find(asset_id, &|at| self.list.get(at).map(|b| b.asset_id.as_str()))
+    }
+
+    fn push(&mut self, book: LiveBook) {
+        self.list.push(book);
+        let list = &self.list;
+        let key = |at: usize| list.get(at).map(|b| b.asset_id.as_str());
+        if let Some(id) = key(list.len() - 1) {
+            self.index.insert(id, list.len() - 1, list.len(), &key);
+        }
+    }
+
+    /// Removes the books of `asset_ids`, indexing the rest once: O(n) whatever how many go.
+    fn remove(&mut self, asset_ids: &[String]) {
+        let mut gone = vec![false; self.list.len()];
+        for id in asset_ids {
+            if let Some(slot) = self.position(id).and_then(|at| gone.get_mut(at)) {
+                *slot = true;
+            }
+        }
+        self.index.remove_marked(&mut self.list, &gone, |b| b.asset_id.as_str());
+    }
+}
+
+impl std::ops::Deref for Books {
+    type Target = [LiveBook];
+    fn deref(&self) -> &[LiveBook] {
+        &self.list
+    }
+}
+
+impl std::ops::DerefMut for Books {
+    fn deref_mut(&mut self) -> &mut [LiveBook] {
+        &mut self.list
+    }
+}
+
+impl<'a> IntoIterator for &'a mut Books {
+    type Item = &'a mut LiveBook;
+    type IntoIter = std::slice::IterMut<'a, LiveBook>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.list.iter_mut()
+    }
+}
+
+/// How much earlier than its backoff a stale snapshot's retry is due (see [`LiveBooks::snapshots_due`]).
+const TIMER_SLACK_MS: f64 = 50.0;
+
+/// How long to wait before asking again for a snapshot after `streak` stale ones in a row: 250 ms, doubling,
+/// at most 8 s.
+pub fn stale_backoff_ms(streak: u32) -> f64 {
+    250.0 * f64::from(1u32 << streak.saturating_sub(1).min(5))
+}
