@@ -3,6 +3,7 @@
 
 pub(crate) mod body;
 pub mod budget;
+pub mod call;
 pub mod clock;
 mod config;
 mod endpoints;

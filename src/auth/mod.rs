@@ -164,7 +164,7 @@ pub fn missing_credentials() -> Error {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     pub const ADDRESS: &str = "0x9fB0aE0C6E3B0a1C2d3E4f5A6b7C8d9E0F1a2B3c";

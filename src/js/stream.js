@@ -517,10 +517,14 @@ class Stream {
     } catch {
       return;
     }
-    for (const done of started) {
-      done
+    for (const [asset, fetched] of started) {
+      fetched
+        .then(
+          (book) => this._applySnapshot(asset, book),
+          () => this._applySnapshot(asset, undefined),
+        )
         .then((report) => {
-          if (!this.#core) return;
+          if (!report) return;
           if (report.due) this._digest(report.due);
           this._report(report);
           // A failed snapshot is asked for again after a second; a stale one after the core's backoff.
@@ -531,5 +535,14 @@ class Stream {
           // Never rejects; a throwing step above (out of stack) leaves nothing unhandled.
         });
     }
+  }
+
+  /** Hands a fetched snapshot (undefined: none could be had) to the core; its report, or none once closed. */
+  _applySnapshot(asset, book) {
+    if (!this.#core) {
+      book?.free();
+      return undefined;
+    }
+    return this.#core.snapshot(asset, book);
   }
 }

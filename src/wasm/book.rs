@@ -83,6 +83,14 @@ impl From<book::OrderBook> for OrderBook {
     }
 }
 
+#[cfg(feature = "stream")]
+impl OrderBook {
+    /// The core's book, out of its JS wrapper.
+    pub(super) fn into_inner(self) -> book::OrderBook {
+        self.cell.into_inner()
+    }
+}
+
 impl OrderBook {
     /// The book, for a reading that can fail anyway.
     fn book(&self) -> Result<Ref<'_, book::OrderBook>, Error> {

@@ -1,25 +1,24 @@
 //! The JS `Client`: reads its options, then for each method builds the request in the core and sends it.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::rc::Rc;
 
-use js_sys::{Array, Function, JsString, Object, Promise};
+use js_sys::{Array, Function, Object, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::book::OrderBook;
-use super::call::{Decode, Gate, Inner, Notifier};
+use super::call::{run, Inner, Shape};
 use super::interop::{
-    field, get, is_absent, items, opt_string, option, promise, read_opt_str, read_params, read_str, rejected,
-    req_string, set, to_value,
+    field, get, is_absent, items, opt_string, option, read_opt_str, read_params, read_str, rejected, req_string, set,
+    to_value,
 };
 use super::pages::PageReader;
 use super::signing::read_credentials;
-use super::transport::{BaseUrls, Payload, Transport, Want};
+use crate::api::call::{BaseUrls, Calls, CallsSettings, Expect};
 use crate::api::methods::{endpoint, Answer, Args, Endpoint, ENDPOINTS};
 use crate::api::options::ClientSettings;
 use crate::api::retry::RetryPolicy;
-use crate::api::{self, base_url, clock, HttpRequest, Paging, Params, TimestampUnit, Value};
+use crate::api::{self, base_url, HttpRequest, Paging, Params, TimestampUnit, Value};
 use crate::error::Error;
 
 /// A client of the service. Create one per service and share it: it holds the rate budgets.
@@ -67,8 +66,8 @@ impl Client {
         };
         let options = args.get(endpoint.args.count());
         match endpoint.answer {
-            Answer::Json => self.send(options, Ok(request), Want::Json, &decode_json),
-            Answer::Book => self.send(options, Ok(request), Want::Bytes, &decode_book),
+            Answer::Json => self.send(options, Ok(request), Expect::Json, Shape::Json),
+            Answer::Book => self.send(options, Ok(request), Expect::Book, Shape::Book),
         }
     }
 
@@ -140,35 +139,14 @@ impl Client {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: Option<JsValue>,
     ) -> Promise {
-        let inner = self.inner.clone();
-        let call = inner.call_options(options.as_ref());
-        promise(Box::pin(async move {
-            let call = call?;
-            let request = api::server_time();
-            // Any status is an answer here (a 404 has a `Date` header); no answer at all is retried.
-            let answer = inner.execute(&request, &call, Want::Answer, &decode_json).await?;
-            let received = js_sys::Date::now();
-            let status = get(&answer, "status").as_f64().unwrap_or(0.0);
-            let sent = get(&answer, "sent").as_f64().unwrap_or(received);
-            // Only the start of the body is read: GET /time answers a number.
-            let body = get(&answer, "body");
-            let body = body.dyn_ref::<JsString>().and_then(|t| t.slice(0, 64).as_string());
-            let date = get(&answer, "date").as_string().filter(|d| d.len() <= 64);
-            let Some(server) = clock::reading_ms(status as u16, body.as_deref(), date.as_deref()) else {
-                let mut e = Error::decode("the service told no time: no GET /time and no readable Date header");
-                e.path = Some(request.path.clone());
-                return Err(e.into());
-            };
-            let offset = clock::offset_ms(server, sent, received);
-            inner.clock_offset_ms.set(offset);
-            Ok(JsValue::from_f64(offset))
-        }))
+        // Any status is an answer here (a 404 has a `Date` header); no answer at all is retried.
+        self.send(options.as_ref(), Ok(api::server_time()), Expect::Clock, Shape::Result)
     }
 
     /// The offset added to the local clock when signing, in milliseconds.
     #[wasm_bindgen(getter, js_name = clockOffsetMs)]
     pub fn clock_offset_ms(&self) -> f64 {
-        self.inner.clock_offset_ms.get()
+        self.inner.calls.borrow().clock_offset_ms
     }
 
     /// Whether the client holds credentials (they cannot be read back).
@@ -257,13 +235,13 @@ impl Client {
         }
     }
 
-    /// Sends a built request (with the call's options) and resolves to its answer through `decode`.
+    /// Sends a built request (with the call's options) and resolves to its answer as `shape` says.
     pub(super) fn send(
         &self,
         options: Option<&JsValue>,
         request: Result<HttpRequest, Error>,
-        want: Want,
-        decode: Decode<'static>,
+        expect: Expect,
+        shape: Shape,
     ) -> Promise {
         let call = self.inner.call_options(options);
         let request = request.and_then(|r| call.as_ref().map_err(Clone::clone).and_then(|c| c.prepare(r)));
@@ -275,23 +253,7 @@ impl Client {
         if let Err(e) = self.inner.check_credentials(&request) {
             return rejected(e);
         }
-        let inner = self.inner.clone();
-        promise(Box::pin(async move { inner.execute(&request, &call, want, decode).await }))
-    }
-}
-
-pub(super) fn decode_json(payload: Payload) -> Result<JsValue, Error> {
-    match payload {
-        Payload::Json(value) => Ok(value),
-        _ => Err(Error::decode("expected a JSON body")),
-    }
-}
-
-/// GET /book's bytes as an `OrderBook`; a body that is not a book is retried like a garbled one.
-fn decode_book(payload: Payload) -> Result<JsValue, Error> {
-    match payload {
-        Payload::Bytes(bytes) => Ok(OrderBook::from(crate::book::OrderBook::from_vec(bytes)?).into()),
-        _ => Err(Error::decode("expected a byte body")),
+        run(&self.inner, request, &call, expect, shape)
     }
 }
 
@@ -311,7 +273,7 @@ fn read_options(options: &JsValue) -> Result<Inner, Error> {
     let base = field(options, "baseUrl", "baseUrl")?;
     let bases = if base.is_string() {
         let url = base_url("baseUrl", &read_str(&base, "baseUrl", 4096)?)?;
-        BaseUrls { catalog: url.clone(), clob: url.clone(), activity: url }
+        BaseUrls::one(url)
     } else if base.is_object() {
         BaseUrls {
             catalog: base_url("baseUrl.catalog", &req_string(&base, "catalog")?)?,
@@ -349,21 +311,23 @@ fn read_options(options: &JsValue) -> Result<Inner, Error> {
     };
 
     Ok(Inner {
-        transport: Transport { bases, fetch },
+        calls: RefCell::new(Calls::new(CallsSettings {
+            bases,
+            budgets,
+            policy: RetryPolicy { max_retries: settings.max_retries, ..RetryPolicy::default() },
+            max_in_flight: settings.max_concurrency,
+            max_queue_ms: settings.max_queue_ms,
+            clock_offset_ms: settings.clock_offset_ms,
+            timestamp_unit,
+            // (Math.random: a page without crypto still makes clients; the jitter needs no secrecy.)
+            seed: (js_sys::Math::random() * 9_007_199_254_740_992.0) as u64,
+        })),
+        fetch,
         credentials: RefCell::new(credentials),
         #[cfg(feature = "trade")]
         trading,
-        timestamp_unit,
-        clock_offset_ms: Cell::new(settings.clock_offset_ms),
-        budgets: RefCell::new(budgets),
-        gate: Gate::new(),
-        answered: Notifier::new(),
-        in_flight: Cell::new(0),
-        max_in_flight: settings.max_concurrency,
-        queued: RefCell::new(Vec::new()),
-        policy: RetryPolicy { max_retries: settings.max_retries, ..RetryPolicy::default() },
         timeout_ms: settings.timeout_ms,
-        max_queue_ms: settings.max_queue_ms,
         on_event,
+        waiters: js_sys::Map::new().into(),
     })
 }

@@ -2,12 +2,9 @@
 //!
 //! A caller's value is hostile until read: it may be of any type, a Proxy whose traps throw, an object
 //! whose getters throw, or absurdly large. So every read goes through a catching import (`Reflect.get`,
-//! the `*Of` helpers of `src/js/runtime.js`) and is bounded (`crate::bounds`) before anything is copied
+//! the `*Of` helpers of `src/js/readers.js`) and is bounded (`crate::bounds`) before anything is copied
 //! into wasm memory; whatever cannot be read is `INVALID_PARAMS` naming the parameter. No JS exception
 //! may unwind through wasm frames, and no length may reach an allocation unchecked.
-
-use std::future::Future;
-use std::pin::Pin;
 
 use js_sys::{Array, JsString, Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
@@ -17,7 +14,7 @@ use crate::api::{Params, Value};
 use crate::bounds::{MAX_ITEMS, MAX_KEYS, MAX_STRING, MAX_VALUES};
 use crate::error::{Error, ErrorCode};
 
-#[wasm_bindgen(module = "/src/js/runtime.js")]
+#[wasm_bindgen(module = "/src/js/readers.js")]
 extern "C" {
     #[wasm_bindgen(catch, js_name = entriesOf)]
     fn entries_of(value: &JsValue, max: u32) -> Result<JsValue, JsValue>;
@@ -276,15 +273,6 @@ fn digits(n: u64) -> String {
     let mut out = Vec::with_capacity(20);
     crate::book::fixed::push_digits(n, &mut out);
     out.into_iter().map(char::from).collect()
-}
-
-/// A future settling a promise, boxed so that every async method shares one instance of the machinery
-/// that drives it (measured: about 0.5 KB of wasm per future type, after wasm-opt).
-pub type Task = Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>>;
-
-/// Starts `task` and returns the promise it settles.
-pub fn promise(task: Task) -> Promise {
-    wasm_bindgen_futures::future_to_promise(task)
 }
 
 /// A promise that rejects with `error` (for an async method whose arguments were refused).

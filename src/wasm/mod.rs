@@ -16,7 +16,6 @@ mod signing;
 mod stream;
 #[cfg(feature = "trade")]
 mod trade;
-mod transport;
 mod types;
 
 pub use book::OrderBook;

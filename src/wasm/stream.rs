@@ -2,17 +2,17 @@
 //! queue are `src/js/stream.js`; every decision is the core's (`crate::stream`). `StreamCore` converts
 //! between the two: the JS driver calls it on every socket event and does what it answers.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use js_sys::{Array, Object, Promise, Uint8Array};
 use wasm_bindgen::prelude::*;
 
 use super::book::OrderBook;
-use super::call::Inner;
-use super::interop::{error_with_cause, field, is_absent, promise, read_bytes, read_signal, read_str, set, to_value};
-use super::transport::{Payload, Want};
+use super::call::{run, Inner, Shape};
+use super::interop::{error_with_cause, field, is_absent, read_bytes, read_signal, read_str, set, to_value};
 use crate::api;
+use crate::api::call::Expect;
 use crate::api::{Params, Value};
 use crate::bounds::MAX_BOOK_BYTES;
 use crate::error::{Error, ErrorCode};
@@ -71,7 +71,7 @@ pub(super) fn open(
     let Value::Object(fields) = to_value(&options, "options")? else {
         return Err(Error::invalid("options", "must be an object").into());
     };
-    let settings = options::settings(channel, &Params(fields), &inner.transport.bases.clob)?;
+    let settings = options::settings(channel, &Params(fields), &inner.calls.borrow().bases().clob)?;
     // The options that are JS objects, read as such.
     let socket = field(&options, "WebSocket", "WebSocket")?;
     let socket = if is_absent(&socket) { field(&js_sys::global(), "WebSocket", "WebSocket")? } else { socket };
@@ -351,66 +351,58 @@ impl StreamCore {
     }
 
     /// Starts fetching the snapshots (GET /book, with the client's budgets and retries) that the books
-    /// need now; one promise per asset, each resolving to a report like `frame`'s (never rejecting), with
-    /// `retry` when the snapshot could not be had.
+    /// need now: `[assetId, promise]` pairs, each promise resolving to the book (or rejecting), for
+    /// `snapshot` to apply.
     pub fn snapshots(&self) -> Array {
         // (The clock is read before the state is borrowed: a page's Date.now may call back into the stream.)
         let now = js_sys::Date::now();
         let due = self.with(Vec::new(), |s| s.books.snapshots_due(now));
-        due.into_iter().map(|asset| JsValue::from(self.snapshot(asset))).collect()
+        due.into_iter()
+            .map(|asset| {
+                let fetched = match (api::order_book(&asset), self.inner.call_options(None)) {
+                    (Ok(request), Ok(call)) => run(&self.inner, request, &call, Expect::Book, Shape::Book),
+                    (Err(e), _) | (_, Err(e)) => Promise::reject(&e.into()),
+                };
+                JsValue::from(Array::of2(&JsValue::from_str(&asset), &fetched))
+            })
+            .collect()
     }
 
-    fn snapshot(&self, asset: String) -> Promise {
-        let inner = self.inner.clone();
-        // The stream may be closed (and its core freed) while the snapshot is on the way.
-        let state = Rc::downgrade(&self.state);
-        promise(Box::pin(async move {
-            let out = Object::new();
-            let fetched = Cell::new(None);
-            let decode = |payload: Payload| match payload {
-                Payload::Bytes(bytes) => {
-                    fetched.set(Some(crate::book::OrderBook::from_vec(bytes)?));
-                    Ok(JsValue::UNDEFINED)
+    /// Applies a fetched snapshot of `asset` (none: it could not be had); a report like `frame`'s, with
+    /// `retry` when the snapshot is to be fetched again (`true`: after a pause; a number: after that long).
+    pub fn snapshot(&self, asset: JsValue, book: Option<OrderBook>) -> JsValue {
+        let out = Object::new();
+        let Ok(asset) = read_str(&asset, "assetId", 100) else { return report(&out, &[], &[], None) };
+        let now = js_sys::Date::now();
+        // Applied under the state's borrow, which is let go before any JS value is made.
+        let applied = match self.state.try_borrow_mut() {
+            // A busy stream gets the snapshot again later.
+            Err(_) => None,
+            Ok(mut s) => match book {
+                Some(book) => {
+                    let r = s.books.snapshot(&asset, book.into_inner(), now);
+                    let changed = verified(&s.books, r.changed);
+                    // Copies: the driver gets them a turn later, when wasm memory may have moved.
+                    Some((r.retry_ms, changed, resync_pairs(&r.resync), take_due(&mut s.books, true)))
                 }
-                _ => Err(Error::decode("expected a byte body")),
-            };
-            let sent = match (api::order_book(&asset), inner.call_options(None)) {
-                (Ok(request), Ok(call)) => inner.execute(&request, &call, Want::Bytes, &decode).await.is_ok(),
-                _ => false,
-            };
-            let now = js_sys::Date::now();
-            // A closed stream needs nothing; a busy one gets the snapshot again later.
-            let Some(state) = state.upgrade() else { return Ok(report(&out, &[], &[], None)) };
-            // Applied under the state's borrow, which is let go before any JS value is made.
-            let applied = match state.try_borrow_mut() {
-                // A busy stream gets the snapshot again later.
-                Err(_) => None,
-                Ok(mut s) => match fetched.take().filter(|_| sent) {
-                    Some(book) => {
-                        let r = s.books.snapshot(&asset, book, now);
-                        let changed = verified(&s.books, r.changed);
-                        // Copies: the driver gets them a turn later, when wasm memory may have moved.
-                        Some((r.retry_ms, changed, resync_pairs(&r.resync), take_due(&mut s.books, true)))
-                    }
-                    None => {
-                        // Due again: the driver asks for it after a pause.
-                        s.books.snapshot_failed(&asset);
-                        None
-                    }
-                },
-            };
-            let Some((retry_ms, changed, resync, due)) = applied else {
-                set(&out, "retry", &JsValue::TRUE);
-                return Ok(report(&out, &[], &[], None));
-            };
-            if let Some(ms) = retry_ms {
-                // Stale: asked for again once the core's backoff has passed.
-                set(&out, "retry", &ms.into());
-            }
-            let out = report(&out, &changed, &resync, None);
-            attach_due(&out, due);
-            Ok(out)
-        }))
+                None => {
+                    // Due again: the driver asks for it after a pause.
+                    s.books.snapshot_failed(&asset);
+                    None
+                }
+            },
+        };
+        let Some((retry_ms, changed, resync, due)) = applied else {
+            set(&out, "retry", &JsValue::TRUE);
+            return report(&out, &[], &[], None);
+        };
+        if let Some(ms) = retry_ms {
+            // Stale: asked for again once the core's backoff has passed.
+            set(&out, "retry", &ms.into());
+        }
+        let out = report(&out, &changed, &resync, None);
+        attach_due(&out, due);
+        out
     }
 
     /// A copy of an asset's live book (`status` false), or its status (`status` true); undefined for an

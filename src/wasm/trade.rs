@@ -2,17 +2,18 @@
 //! sequences around the wallet and the network, and one entry that sends a step's request. This file
 //! converts values and does I/O; every rule is in `crate::trade` (the flows' decisions in `trade::flow`).
 
-use js_sys::{Array, Object, Promise, Uint8Array};
+use js_sys::{Array, Object, Promise};
 use wasm_bindgen::prelude::*;
 
-use super::client::{decode_json, Client};
+use super::call::Shape;
+use super::client::Client;
 use super::interop::{field, get, is_absent, items, read_bytes, read_str, rejected, set, to_value};
-use super::transport::{Payload, Want};
+use crate::api::call::Expect;
 use crate::api::{self, HttpRequest, Params, Value};
 use crate::error::{Error, ErrorCode};
 use crate::trade::draft::{signed_from_params, signed_json, Draft, Kind, MarketInfo, OrderRequest};
 use crate::trade::eip712::{parse_signature, Address, U256};
-use crate::trade::flow::{after_refusal, create_after_derive, AfterRefusal};
+use crate::trade::flow::{after_refusal, answers, create_after_derive, AfterRefusal};
 use crate::trade::keys::{credentials_from_answer, ClobAuth};
 use crate::trade::order::{self, order_body, orders_body, Exchanges, Order, Placement, Version, MAX_BATCH};
 use crate::trade::settings::TradingSettings;
@@ -56,57 +57,12 @@ fn json(text: &str) -> JsValue {
     js_sys::JSON::parse(text).unwrap_or(JsValue::UNDEFINED)
 }
 
-fn pair(a: &JsValue, b: &JsValue) -> JsValue {
-    Array::of2(a, b).into()
-}
-
 fn now_ms(client: &Client) -> f64 {
-    js_sys::Date::now() + client.inner.clock_offset_ms.get()
+    client.inner.now_ms()
 }
 
 fn now_s(client: &Client) -> u64 {
     (now_ms(client) / 1000.0) as u64
-}
-
-/// GET /version's answer as 1 or 2.
-fn decode_version(payload: Payload) -> Result<JsValue, Error> {
-    let v = Version::from_answer(&bytes(payload)?)?;
-    Ok(JsValue::from(if v == Version::V1 { 1 } else { 2 }))
-}
-
-/// GET /fee-rate's base fee in basis points.
-fn decode_fee(payload: Payload) -> Result<JsValue, Error> {
-    Ok(JsValue::from_f64(crate::trade::draft::base_fee(&bytes(payload)?)? as f64))
-}
-
-/// GET /clob-markets' answer, checked, as bytes for `tradeDraft`.
-fn decode_market(payload: Payload) -> Result<JsValue, Error> {
-    let body = bytes(payload)?;
-    MarketInfo::from_answer(&body)?;
-    Ok(Uint8Array::from(&body[..]).into())
-}
-
-/// GET /book's answer, checked, as `[market, bytes]`.
-fn decode_book(payload: Payload) -> Result<JsValue, Error> {
-    let body = bytes(payload)?;
-    let array = Uint8Array::from(&body[..]);
-    let market = crate::book::OrderBook::from_vec(body)?.market();
-    Ok(pair(&market.map_or(JsValue::UNDEFINED, |m| JsValue::from_str(&m)), &array))
-}
-
-/// A key route's answer as bytes for `tradeKey` (which clears its copy; the driver clears this one).
-fn decode_key(payload: Payload) -> Result<JsValue, Error> {
-    let mut body = bytes(payload)?;
-    let array = Uint8Array::from(&body[..]);
-    zeroize::Zeroize::zeroize(&mut body);
-    Ok(array.into())
-}
-
-fn bytes(payload: Payload) -> Result<Vec<u8>, Error> {
-    match payload {
-        Payload::Bytes(bytes) => Ok(bytes),
-        Payload::Json(_) => Err(Error::decode("expected a byte body")),
-    }
 }
 
 /// A signed order handed back, with `orderType` and `postOnly` overridable at posting. Its terms are
@@ -349,16 +305,20 @@ impl Client {
     /// the answer) and "postBatch" (`a`: 1 to 15 signed orders; the answers).
     #[wasm_bindgen(js_name = tradeSend, skip_typescript)]
     pub fn trade_send(&self, step: JsValue, a: JsValue, b: JsValue, options: JsValue) -> Promise {
-        let built = (|| -> Result<(HttpRequest, Want, super::call::Decode<'static>), Error> {
+        let built = (|| -> Result<(HttpRequest, Expect, Shape), Error> {
             let step = read_str(&step, "step", 16)?;
             Ok(match step.as_str() {
-                "version" => (api::version(), Want::Bytes, &decode_version),
-                "fee" => (api::fee_rate(&text(&a, "tokenId")?)?, Want::Bytes, &decode_fee),
-                "market" => (api::clob_market_info(&text(&a, "conditionId")?)?, Want::Bytes, &decode_market),
-                "book" => (api::order_book(&text(&a, "tokenId")?)?, Want::Bytes, &decode_book),
+                "version" => (api::version(), Expect::Bytes(answers::version), Shape::Result),
+                "fee" => (api::fee_rate(&text(&a, "tokenId")?)?, Expect::Bytes(answers::fee), Shape::Result),
+                "market" => {
+                    (api::clob_market_info(&text(&a, "conditionId")?)?, Expect::Bytes(answers::market), Shape::Bytes)
+                }
+                "book" => {
+                    (api::order_book(&text(&a, "tokenId")?)?, Expect::Bytes(answers::book_market), Shape::ResultBytes)
+                }
                 "createKey" | "deriveKey" => {
                     let auth = read_auth(&a, self.inner.trading.chain_id)?;
-                    (auth.request(step == "createKey", &signature(&b)?), Want::Bytes, &decode_key)
+                    (auth.request(step == "createKey", &signature(&b)?), Expect::Bytes(answers::key), Shape::Bytes)
                 }
                 // A caller's signed order (`postOrder`), or the driver's own (`placeOrder`: posted as
                 // signed, whatever its options hold).
@@ -369,7 +329,7 @@ impl Client {
                         read_signed(&a, None, None, None)?
                     };
                     let placement = Placement { order: &order, signature: &signature, order_type, post_only };
-                    (api::post_order(order_body(&placement, &self.owner()?)), Want::Json, &decode_json)
+                    (api::post_order(order_body(&placement, &self.owner()?)), Expect::Json, Shape::Json)
                 }
                 "postBatch" => {
                     let items = items(&a, "orders")?
@@ -384,13 +344,13 @@ impl Client {
                         .iter()
                         .map(|(o, s, t, p)| Placement { order: o, signature: s, order_type: *t, post_only: *p })
                         .collect();
-                    (api::post_orders(orders_body(&placements, &self.owner()?)?), Want::Json, &decode_json)
+                    (api::post_orders(orders_body(&placements, &self.owner()?)?), Expect::Json, Shape::Json)
                 }
                 _ => return Err(Error::invalid("step", "is not a trading step")),
             })
         })();
         match built {
-            Ok((request, want, decode)) => self.send(Some(&options), Ok(request), want, decode),
+            Ok((request, expect, shape)) => self.send(Some(&options), Ok(request), expect, shape),
             Err(e) => rejected(e),
         }
     }

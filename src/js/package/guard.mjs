@@ -29,10 +29,11 @@ const guarded = Symbol("predictkit.guarded");
 
 /** `method` with the freed-object check of every method (also used for the REST methods, defined later). */
 export function live(method, glue) {
-  // Fixed parameters rather than rest and apply (six: tradeDraft's): this wraps the book's hot getters.
-  return function (a, b, c, d, e, f) {
+  // Fixed parameters rather than rest and apply (eight: a call handle's `supply`): this wraps the book's
+  // hot getters.
+  return function (a, b, c, d, e, f, g, h) {
     if (!this?.__wbg_ptr) throw glue.freedError();
-    return method.call(this, a, b, c, d, e, f);
+    return method.call(this, a, b, c, d, e, f, g, h);
   };
 }
 

@@ -106,7 +106,7 @@ async function draft(client, order, options, fresh) {
     let found = condition;
     if (found === undefined) {
       [found, book] = await client.tradeSend("book", token, undefined, options);
-      if (found === undefined) throw decodeError("GET /book: the book names no market");
+      if (found == null) throw decodeError("GET /book: the book names no market");
     }
     known = { condition: found, info: await client.tradeSend("market", found, undefined, options) };
   }

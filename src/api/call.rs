@@ -1,0 +1,725 @@
+//! Every REST call of one client, as a synchronous machine the JS driver runs: it asks what a call needs
+//! next ([`Calls::next`]: send this request, wait this long, done, failed) and tells what happened
+//! ([`Calls::supply`], [`Calls::stop`]). The machine decides everything: which budgets a request takes
+//! and in what order queued requests go, what is signed, which redirects are refused, what an answer
+//! means, and whether, when and how often a call is tried again. The driver only does the I/O, and its
+//! waits end early when the machine says so (a queued call's turn, a place freed by an answer).
+
+use std::collections::VecDeque;
+
+use super::body::{write_str, JsonWriter};
+use super::budget::{admission, buckets, Admission, Budgets, Ticket};
+use super::clock;
+use super::config::TimestampUnit;
+use super::request::{HttpRequest, Surface};
+use super::response::{check_response, excerpt, refuses_redirects, unfollowed_redirect};
+use super::retry::{retry_after_ms, retry_delay, Outcome, RetryPolicy};
+use crate::auth::{missing_credentials, Credentials, HEADER_NAMES};
+use crate::error::{Error, ErrorCode};
+
+/// The base URL of each surface, without a trailing slash.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BaseUrls {
+    pub catalog: String,
+    pub clob: String,
+    pub activity: String,
+}
+
+impl BaseUrls {
+    /// One base URL for every surface.
+    pub fn one(url: String) -> Self {
+        BaseUrls { catalog: url.clone(), clob: url.clone(), activity: url }
+    }
+
+    pub fn for_surface(&self, surface: Surface) -> &str {
+        match surface {
+            Surface::Catalog => &self.catalog,
+            Surface::Clob => &self.clob,
+            Surface::Activity => &self.activity,
+        }
+    }
+}
+
+/// What a 2xx answer is read as.
+#[derive(Clone, Copy)]
+pub enum Expect {
+    /// JSON, parsed by the JS engine: the driver tells whether it parsed, and keeps the value.
+    Json,
+    /// The bytes, parsed into an order book (taken with [`Calls::take_book`]).
+    Book,
+    /// The bytes, checked and summed up by the function as a small JSON result (the driver keeps the bytes).
+    Bytes(fn(&[u8]) -> Result<String, Error>),
+    /// Any answer, whatever its status, read for the service's clock (GET /time): the result is the offset
+    /// to add to the local clock, which the machine signs with from then on.
+    Clock,
+}
+
+/// The settings of one call.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CallLimits {
+    pub max_retries: u32,
+}
+
+/// What the driver does next for a call.
+#[derive(Debug, PartialEq)]
+pub enum Need {
+    /// Send this request (one attempt).
+    Send(Send),
+    /// Wait this long (none: until woken), then ask again; `event` is told to `onEvent`.
+    Wait { ms: Option<f64>, event: Option<Event> },
+    /// The call succeeded: its result as JSON (`null` when the driver holds the value).
+    Done(String),
+    /// The call failed with this error.
+    Fail(Error),
+}
+
+/// One attempt's request, as `fetch` takes it.
+#[derive(Debug, PartialEq)]
+pub struct Send {
+    pub url: String,
+    pub method: &'static str,
+    pub headers: Vec<(&'static str, String)>,
+    pub body: Option<String>,
+    /// Redirects refused (`redirect: "manual"`): the request carries credentials.
+    pub manual: bool,
+    /// The 2xx body is wanted as bytes (else as text).
+    pub bytes: bool,
+}
+
+/// What `onEvent` is told.
+#[derive(Debug, PartialEq)]
+pub enum Event {
+    /// The call waits this long for rate budget.
+    Wait { delay_ms: f64 },
+    /// The attempt failed with `error`; retry number `attempt` follows after `delay_ms`.
+    Retry { delay_ms: f64, attempt: u32, error: Error },
+}
+
+/// How an attempt ended, as the driver saw it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// An HTTP answer came, with its whole body (as the request asked: text or bytes).
+    Answer,
+    /// No answer at all (refused, reset, DNS, CORS, a fetch that threw).
+    Network,
+    /// The answer's body could not be read to its end.
+    Cut,
+    /// The 2xx body is larger than the largest read.
+    Large,
+}
+
+/// What the driver tells of an attempt.
+#[derive(Debug, Default)]
+pub struct Reply<'a> {
+    pub ended: Option<Ended>,
+    pub status: u16,
+    /// A redirect the browser left unfollowed (`redirect: "manual"` shows it as opaque, status 0).
+    pub opaque_redirect: bool,
+    /// The answer says it came through a redirect.
+    pub redirected: bool,
+    /// A 2xx JSON body parsed.
+    pub parsed: bool,
+    pub retry_after: Option<&'a str>,
+    pub date: Option<&'a str>,
+    /// The body as text: its start for a non-2xx status, a JSON body that did not parse, or GET /time's.
+    pub text: Option<&'a str>,
+    /// A 2xx body read as bytes.
+    pub bytes: Option<Vec<u8>>,
+    /// When the attempt was sent (for the clock's round trip).
+    pub sent: f64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum State {
+    /// About to take its places (first attempt, or after a backoff).
+    Ready,
+    /// In its scope's queue behind others.
+    Queued,
+    /// First in its scope's queue since `since`; `awaiting_answer` when only an answer can free a place.
+    Head {
+        since: f64,
+        awaiting_answer: bool,
+    },
+    /// An attempt is on its way, holding `Ticket`.
+    Sent(Ticket),
+    /// Waiting before its next attempt.
+    Backoff,
+    Finished,
+}
+
+struct Call {
+    request: HttpRequest,
+    expect: Expect,
+    limits: CallLimits,
+    retries: u32,
+    state: State,
+    manual: bool,
+    book: Option<crate::book::OrderBook>,
+}
+
+/// The calls of one client and what they share: the rate budgets, the in-flight limit, a queue per scope.
+pub struct Calls {
+    bases: BaseUrls,
+    budgets: Budgets,
+    policy: RetryPolicy,
+    in_flight: u32,
+    max_in_flight: u32,
+    max_queue_ms: f64,
+    /// Added to the local clock when signing (`clockOffsetMs`, `syncClock()`).
+    pub clock_offset_ms: f64,
+    pub timestamp_unit: TimestampUnit,
+    /// The calls waiting for their places, per scope, in arrival order.
+    queues: Vec<(usize, VecDeque<u32>)>,
+    calls: Vec<Option<Call>>,
+    free: Vec<u32>,
+    woken: Vec<u32>,
+    seed: u64,
+}
+
+/// The settings a client's calls share.
+pub struct CallsSettings {
+    pub bases: BaseUrls,
+    pub budgets: Budgets,
+    pub policy: RetryPolicy,
+    pub max_in_flight: u32,
+    pub max_queue_ms: f64,
+    pub clock_offset_ms: f64,
+    pub timestamp_unit: TimestampUnit,
+    /// Seeds the backoff's jitter.
+    pub seed: u64,
+}
+
+impl Calls {
+    pub fn new(s: CallsSettings) -> Self {
+        Calls {
+            bases: s.bases,
+            budgets: s.budgets,
+            policy: s.policy,
+            in_flight: 0,
+            max_in_flight: s.max_in_flight.max(1),
+            max_queue_ms: s.max_queue_ms,
+            clock_offset_ms: s.clock_offset_ms,
+            timestamp_unit: s.timestamp_unit,
+            queues: Vec::new(),
+            calls: Vec::new(),
+            free: Vec::new(),
+            woken: Vec::new(),
+            seed: s.seed | 1,
+        }
+    }
+
+    pub fn bases(&self) -> &BaseUrls {
+        &self.bases
+    }
+
+    /// The client's retries when a call sets none.
+    pub fn max_retries(&self) -> u32 {
+        self.policy.max_retries
+    }
+
+    /// Starts a call of `request`; its id is for `next`, `supply`, `stop` and `finish`.
+    pub fn start(&mut self, request: HttpRequest, expect: Expect, limits: CallLimits) -> u32 {
+        let manual = refuses_redirects(request.header_names());
+        let call = Call { request, expect, limits, retries: 0, state: State::Ready, manual, book: None };
+        match self.free.pop() {
+            Some(id) => {
+                if let Some(slot) = self.calls.get_mut(id as usize) {
+                    *slot = Some(call);
+                }
+                id
+            }
+            None => {
+                self.calls.push(Some(call));
+                (self.calls.len() - 1) as u32
+            }
+        }
+    }
+
+    /// Forgets a call (whatever its state: a call dropped midway gives back what it holds).
+    pub fn finish(&mut self, id: u32, now: f64) {
+        if self.call(id).is_none() {
+            return;
+        }
+        self.leave(id, now);
+        if let Some(slot) = self.calls.get_mut(id as usize) {
+            *slot = None;
+            self.free.push(id);
+        }
+    }
+
+    /// The calls whose wait should end now (their turn came, or a place was freed), for the driver to
+    /// ask again; each may be told more than once.
+    pub fn take_woken(&mut self) -> Vec<u32> {
+        std::mem::take(&mut self.woken)
+    }
+
+    /// `need` of call `id` as the driver reads it, with the calls to wake ([`Need::to_json`]).
+    pub fn encode(&mut self, id: u32, need: &Need) -> String {
+        let woken = self.take_woken();
+        need.to_json(&woken, self.call(id).map(|c| &c.request))
+    }
+
+    /// The book a finished [`Expect::Book`] call read.
+    pub fn take_book(&mut self, id: u32) -> Option<crate::book::OrderBook> {
+        self.calls.get_mut(id as usize)?.as_mut()?.book.take()
+    }
+
+    fn call(&self, id: u32) -> Option<&Call> {
+        self.calls.get(id as usize)?.as_ref()
+    }
+
+    fn call_mut(&mut self, id: u32) -> Option<&mut Call> {
+        self.calls.get_mut(id as usize)?.as_mut()
+    }
+
+    /// The first call in the queue of the scope `key`.
+    fn first(&self, key: usize) -> Option<u32> {
+        self.queues.iter().find(|(k, _)| *k == key).and_then(|(_, q)| q.front().copied())
+    }
+
+    fn enqueue(&mut self, key: usize, id: u32) {
+        match self.queues.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, queue)) => queue.push_back(id),
+            None => self.queues.push((key, VecDeque::from([id]))),
+        }
+    }
+
+    /// What call `id` needs now, at `now` (milliseconds since the epoch); `credentials` sign it.
+    pub fn next(&mut self, id: u32, now: f64, credentials: Option<&Credentials>) -> Need {
+        let Some(call) = self.call(id) else { return Need::Fail(gone()) };
+        let key = call.request.scope as usize;
+        match call.state {
+            State::Finished => Need::Fail(gone()),
+            // Nothing to do until the attempt's answer is supplied.
+            State::Sent(_) => Need::Wait { ms: None, event: None },
+            State::Ready | State::Backoff => {
+                if self.first(key).is_none() {
+                    if let Ok(ticket) = self.try_take(id, now) {
+                        return self.send(id, ticket, now, credentials);
+                    }
+                }
+                self.enqueue(key, id);
+                self.set_state(id, State::Queued);
+                self.next(id, now, credentials)
+            }
+            State::Queued => {
+                if self.first(key) != Some(id) {
+                    return Need::Wait { ms: None, event: None };
+                }
+                self.set_state(id, State::Head { since: now, awaiting_answer: false });
+                self.next(id, now, credentials)
+            }
+            State::Head { since, .. } => match self.try_take(id, now) {
+                Ok(ticket) => {
+                    self.dequeue(id, key);
+                    self.send(id, ticket, now, credentials)
+                }
+                Err(wait) => match admission(wait, now, since, self.max_queue_ms) {
+                    Admission::TooLong(wait_ms) => {
+                        self.dequeue(id, key);
+                        let mut e = Error::new(
+                            ErrorCode::RateLimited,
+                            "the local rate budget would not free within maxQueueMs",
+                        );
+                        e.retry_after_ms = wait_ms.map(|ms| ms as u64);
+                        self.fail(id, e)
+                    }
+                    Admission::AwaitAnswer(ms) => {
+                        self.set_state(id, State::Head { since, awaiting_answer: true });
+                        Need::Wait { ms: Some(ms), event: None }
+                    }
+                    Admission::Sleep(ms) => {
+                        self.set_state(id, State::Head { since, awaiting_answer: false });
+                        Need::Wait { ms: Some(ms), event: Some(Event::Wait { delay_ms: ms }) }
+                    }
+                },
+            },
+        }
+    }
+
+    /// Tells how call `id`'s attempt ended, at `now`; answers what it needs next.
+    pub fn supply(&mut self, id: u32, now: f64, reply: Reply<'_>) -> Need {
+        let Some(call) = self.call(id) else { return Need::Fail(gone()) };
+        let State::Sent(ticket) = call.state else { return Need::Fail(gone()) };
+        self.release(ticket, now);
+        let failure = match self.read(id, now, reply) {
+            Ok(result) => {
+                self.set_state(id, State::Finished);
+                return Need::Done(result);
+            }
+            Err(failure) => failure,
+        };
+        let Some(call) = self.call(id) else { return Need::Fail(gone()) };
+        let policy = RetryPolicy { max_retries: call.limits.max_retries, ..self.policy };
+        let (retries, idempotent) = (call.retries, call.request.idempotent());
+        let random = self.random();
+        let Failure { outcome, retry_after_ms, error, final_ } = failure;
+        if final_ {
+            return self.fail(id, error);
+        }
+        match retry_delay(&policy, retries, outcome, idempotent, retry_after_ms, random) {
+            Some(delay_ms) => {
+                if let Some(call) = self.call_mut(id) {
+                    call.retries += 1;
+                    call.state = State::Backoff;
+                }
+                Need::Wait { ms: Some(delay_ms), event: Some(Event::Retry { delay_ms, attempt: retries + 1, error }) }
+            }
+            None => self.fail(id, error),
+        }
+    }
+
+    /// Ends call `id` because its signal aborted (`timed_out`: its deadline passed); gives back what it holds.
+    pub fn stop(&mut self, id: u32, timed_out: bool, now: f64) -> Need {
+        if self.call(id).is_none() {
+            return Need::Fail(gone());
+        }
+        self.leave(id, now);
+        let e = if timed_out {
+            Error::new(ErrorCode::Timeout, "the request did not finish within timeoutMs")
+        } else {
+            Error::new(ErrorCode::Aborted, "the request was aborted by its AbortSignal")
+        };
+        self.fail(id, e)
+    }
+
+    /// Leaves the queue and gives back the places of an attempt on its way.
+    fn leave(&mut self, id: u32, now: f64) {
+        let Some(call) = self.call(id) else { return };
+        let key = call.request.scope as usize;
+        match call.state {
+            State::Queued | State::Head { .. } => self.dequeue(id, key),
+            State::Sent(ticket) => self.release(ticket, now),
+            _ => {}
+        }
+        self.set_state(id, State::Finished);
+    }
+
+    fn fail(&mut self, id: u32, mut e: Error) -> Need {
+        if let Some(call) = self.call_mut(id) {
+            call.state = State::Finished;
+            with_request(&mut e, &call.request);
+        }
+        Need::Fail(e)
+    }
+
+    fn set_state(&mut self, id: u32, state: State) {
+        if let Some(call) = self.call_mut(id) {
+            call.state = state;
+        }
+    }
+
+    /// Takes the request's places in every budget and in the in-flight limit, or says why not.
+    fn try_take(&mut self, id: u32, now: f64) -> Result<Ticket, super::budget::Wait> {
+        if self.in_flight >= self.max_in_flight {
+            return Err(super::budget::Wait::InFlight);
+        }
+        let Some(call) = self.calls.get(id as usize).and_then(Option::as_ref) else {
+            return Err(super::budget::Wait::InFlight);
+        };
+        let ticket = self.budgets.try_acquire(buckets(&call.request), now)?;
+        self.in_flight += 1;
+        Ok(ticket)
+    }
+
+    /// An attempt is over: its budget places start to free, its in-flight place is free now, and the
+    /// queues' first calls that wait for an answer look again.
+    fn release(&mut self, ticket: Ticket, now: f64) {
+        self.budgets.release(ticket, now);
+        self.in_flight = self.in_flight.saturating_sub(1);
+        for (_, queue) in &self.queues {
+            let Some(&head) = queue.front() else { continue };
+            let awaiting = self
+                .calls
+                .get(head as usize)
+                .and_then(Option::as_ref)
+                .is_some_and(|c| matches!(c.state, State::Head { awaiting_answer: true, .. }));
+            if awaiting {
+                self.woken.push(head);
+            }
+        }
+    }
+
+    /// Takes `id` out of its queue; the next call in line is woken for its turn.
+    fn dequeue(&mut self, id: u32, key: usize) {
+        let Some((_, queue)) = self.queues.iter_mut().find(|(k, _)| *k == key) else { return };
+        let was_first = queue.front() == Some(&id);
+        queue.retain(|&q| q != id);
+        if was_first {
+            if let Some(&head) = queue.front() {
+                self.woken.push(head);
+            }
+        }
+    }
+
+    /// The attempt's request, signed afresh over exactly the path and body sent.
+    fn send(&mut self, id: u32, ticket: Ticket, now: f64, credentials: Option<&Credentials>) -> Need {
+        let timestamp = self.timestamp_unit.format(now + self.clock_offset_ms);
+        let Some(call) = self.calls.get_mut(id as usize).and_then(Option::as_mut) else { return Need::Fail(gone()) };
+        let request = &call.request;
+        let mut headers = request.headers.clone();
+        if request.headers.is_empty() && request.auth {
+            let Some(creds) = credentials else {
+                self.release(ticket, now);
+                return self.fail(id, missing_credentials());
+            };
+            let values = creds.headers(&timestamp, request.method.as_str(), &request.path, request.body.as_deref());
+            headers.extend(HEADER_NAMES.iter().copied().zip(values));
+        }
+        if request.body.is_some() {
+            headers.push(("Content-Type", "application/json".into()));
+        }
+        call.state = State::Sent(ticket);
+        Need::Send(Send {
+            url: request.url(self.bases.for_surface(request.surface)),
+            method: request.method.as_str(),
+            headers,
+            body: request.body.clone(),
+            manual: call.manual,
+            bytes: matches!(call.expect, Expect::Book | Expect::Bytes(_)),
+        })
+    }
+
+    /// What an attempt's reply means: the call's result, or a failure to weigh for a retry.
+    fn read(&mut self, id: u32, now: f64, reply: Reply<'_>) -> Result<String, Failure> {
+        let offset_from = |reply: &Reply<'_>| {
+            let body = reply.text.map(|t| t.get(..64).unwrap_or(t));
+            clock::reading_ms(reply.status, body, reply.date).map(|server| clock::offset_ms(server, reply.sent, now))
+        };
+        let Some(call) = self.calls.get_mut(id as usize).and_then(Option::as_mut) else {
+            return Err(Failure::of(Outcome::Network, gone()));
+        };
+        let request = &call.request;
+        let status = reply.status;
+        let with_status = |mut e: Error| {
+            e.status = Some(status);
+            with_request(&mut e, request);
+            e
+        };
+        match reply.ended {
+            Some(Ended::Answer) => {}
+            Some(Ended::Cut) => {
+                return Err(Failure::of(Outcome::BodyCut, with_status(Error::decode("the response body was cut off"))))
+            }
+            Some(Ended::Large) => {
+                let e = Error::decode("the response body is larger than the largest book read (64 MiB)");
+                return Err(Failure::of(Outcome::Status(status), with_status(e)));
+            }
+            Some(Ended::Network) | None => {
+                let mut e = Error::new(
+                    ErrorCode::Network,
+                    "the request got no answer (network error, CORS or connection reset)",
+                );
+                with_request(&mut e, request);
+                return Err(Failure::of(Outcome::Network, e));
+            }
+        }
+        if let Some(e) = unfollowed_redirect(request, call.manual, status, reply.opaque_redirect, reply.redirected) {
+            return Err(Failure::of(Outcome::Status(status), e));
+        }
+        if let Expect::Clock = call.expect {
+            return match offset_from(&reply) {
+                Some(offset) => {
+                    self.clock_offset_ms = offset;
+                    Ok(crate::text::signed(offset as i64))
+                }
+                None => {
+                    let mut e = Error::decode("the service told no time: no GET /time and no readable Date header");
+                    e.path = Some(request.path.clone());
+                    Err(Failure { outcome: Outcome::Status(status), retry_after_ms: None, error: e, final_: true })
+                }
+            };
+        }
+        if !(200..300).contains(&status) {
+            let retry_after = reply.retry_after.and_then(|v| retry_after_ms(v, now));
+            let body = reply.text.unwrap_or_default();
+            let error = check_response(request, status, body.as_bytes(), retry_after).err().unwrap_or_else(gone);
+            return Err(Failure {
+                outcome: Outcome::Status(status),
+                retry_after_ms: retry_after,
+                error,
+                final_: false,
+            });
+        }
+        // A body that arrived whole but does not read was most likely garbled on the way: it is retried
+        // like a cut one.
+        let garbled = |e: Error| Failure::of(Outcome::BodyCut, with_status(e));
+        match call.expect {
+            Expect::Json if reply.parsed => Ok("null".into()),
+            Expect::Json => {
+                let mut e = Error::decode("the response is not valid JSON");
+                e.body = Some(excerpt(reply.text.unwrap_or_default().as_bytes()));
+                Err(garbled(e))
+            }
+            Expect::Book => {
+                let bytes = reply.bytes.ok_or_else(|| garbled(Error::decode("expected a byte body")))?;
+                call.book = Some(crate::book::OrderBook::from_vec(bytes).map_err(garbled)?);
+                Ok("null".into())
+            }
+            Expect::Bytes(check) => {
+                let mut bytes = reply.bytes.ok_or_else(|| garbled(Error::decode("expected a byte body")))?;
+                let result = check(&bytes);
+                // A key route's answer holds the key's secret and passphrase.
+                zeroize::Zeroize::zeroize(&mut bytes);
+                result.map_err(garbled)
+            }
+            Expect::Clock => Err(garbled(gone())),
+        }
+    }
+
+    /// A uniform draw in [0, 1) for the backoff's jitter (xorshift64*).
+    fn random(&mut self) -> f64 {
+        let mut x = self.seed;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.seed = x;
+        (x.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// A failed attempt: what happened (for the retry decision), `Retry-After` if given, and the error.
+struct Failure {
+    outcome: Outcome,
+    retry_after_ms: Option<f64>,
+    error: Error,
+    /// Not to be retried whatever happened (a clock that told no time).
+    final_: bool,
+}
+
+impl Failure {
+    fn of(outcome: Outcome, error: Error) -> Self {
+        Failure { outcome, retry_after_ms: None, error, final_: false }
+    }
+}
+
+/// The error of a call the machine no longer knows (finished, or never started).
+fn gone() -> Error {
+    Error::new(ErrorCode::Decode, "the call is over")
+}
+
+pub fn with_request(e: &mut Error, request: &HttpRequest) {
+    e.method = Some(request.method.as_str());
+    e.path = Some(request.path.clone());
+}
+
+/// An error as the JSON object the driver makes a `PredictKitError` of.
+pub fn error_json(e: &Error) -> String {
+    let mut w = JsonWriter::object();
+    write_error(&mut w, e);
+    w.finish()
+}
+
+fn write_error(w: &mut JsonWriter, e: &Error) {
+    w.field_str("code", e.code.as_str());
+    w.field_str("message", &e.message);
+    if let Some(param) = &e.param {
+        w.field_str("param", param);
+    }
+    if let Some(status) = e.status {
+        w.field_raw("status", &crate::text::decimal(u64::from(status)));
+    }
+    if let Some(method) = e.method {
+        w.field_str("method", method);
+    }
+    if let Some(path) = &e.path {
+        w.field_str("path", path);
+    }
+    if let Some(ms) = e.retry_after_ms {
+        w.field_raw("retryAfterMs", &crate::text::decimal(ms));
+    }
+    if let Some(body) = &e.body {
+        w.field_str("body", body);
+    }
+}
+
+/// Whole milliseconds of a wait, rounded up (a timer never fires early for it).
+fn wait_ms(ms: f64) -> String {
+    crate::text::decimal(if ms.is_finite() && ms > 0.0 { ms.ceil() as u64 } else { 0 })
+}
+
+impl Need {
+    /// The need as the JSON array the driver reads, with the calls to wake (`woken`):
+    /// `[0, woken, url, method, headers, body|null, manual, bytes]`, `[1, woken, ms|null, event|null]`
+    /// (event: `[type, delayMs, attempt, error|null, method, path]`, of `request`), `[2, woken, result]`,
+    /// `[3, woken, error]`.
+    pub fn to_json(&self, woken: &[u32], request: Option<&HttpRequest>) -> String {
+        let mut w = JsonWriter::array();
+        let kind = match self {
+            Need::Send(_) => "0",
+            Need::Wait { .. } => "1",
+            Need::Done(_) => "2",
+            Need::Fail(_) => "3",
+        };
+        w.raw(kind);
+        w.array_start();
+        for id in woken {
+            w.raw(&crate::text::decimal(u64::from(*id)));
+        }
+        w.array_end();
+        match self {
+            Need::Send(s) => {
+                w.str(&s.url);
+                w.str(s.method);
+                w.object_start();
+                for (name, value) in &s.headers {
+                    w.field_str(name, value);
+                }
+                w.object_end();
+                match &s.body {
+                    Some(body) => w.str(body),
+                    None => w.raw("null"),
+                }
+                w.raw(if s.manual { "1" } else { "0" });
+                w.raw(if s.bytes { "1" } else { "0" });
+            }
+            Need::Wait { ms, event } => {
+                w.raw(&ms.map_or_else(|| "null".into(), wait_ms));
+                match event {
+                    None => w.raw("null"),
+                    Some(event) => {
+                        w.array_start();
+                        let (kind, delay, attempt, error) = match event {
+                            Event::Wait { delay_ms } => ("wait", delay_ms, 0, None),
+                            Event::Retry { delay_ms, attempt, error } => ("retry", delay_ms, *attempt, Some(error)),
+                        };
+                        w.str(kind);
+                        w.raw(&wait_ms(delay.round()));
+                        w.raw(&crate::text::decimal(u64::from(attempt)));
+                        match error {
+                            Some(e) => {
+                                w.object_start();
+                                write_error(&mut w, e);
+                                w.object_end();
+                            }
+                            None => w.raw("null"),
+                        }
+                        if let Some(request) = request {
+                            w.str(request.method.as_str());
+                            w.str(&request.path);
+                        }
+                        w.array_end();
+                    }
+                }
+            }
+            Need::Done(result) => w.raw(result),
+            Need::Fail(e) => {
+                w.object_start();
+                write_error(&mut w, e);
+                w.object_end();
+            }
+        }
+        w.finish()
+    }
+}
+
+/// A JSON string literal (for results that are text).
+pub fn json_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    write_str(&mut out, text);
+    out
+}
+
+#[cfg(test)]
+#[path = "call_tests.rs"]
+mod tests;

@@ -1,0 +1,323 @@
+//! Table tests of the call machine: what each call needs after each thing that happens to it.
+
+use super::*;
+use crate::api::budget::{Bucket, Limit};
+use crate::api::{cancel_order, events, open_orders, order_book, server_time, Params};
+use crate::auth::tests::{ADDRESS, API_KEY, PASSPHRASE, SECRET};
+
+const T0: f64 = 1_700_000_000_000.0;
+const BASE: &str = "http://127.0.0.1:8787";
+
+fn calls_with(budgets: Budgets, max_in_flight: u32, max_queue_ms: f64) -> Calls {
+    Calls::new(CallsSettings {
+        bases: BaseUrls::one(BASE.into()),
+        budgets,
+        policy: RetryPolicy::default(),
+        max_in_flight,
+        max_queue_ms,
+        clock_offset_ms: 0.0,
+        timestamp_unit: TimestampUnit::Millis,
+        seed: 7,
+    })
+}
+
+fn calls() -> Calls {
+    calls_with(Budgets::unlimited(), 64, 60_000.0)
+}
+
+fn creds() -> Credentials {
+    Credentials::new(ADDRESS, API_KEY, SECRET, PASSPHRASE).unwrap()
+}
+
+fn get_events() -> HttpRequest {
+    events(&Params::default()).unwrap()
+}
+
+const RETRIES: CallLimits = CallLimits { max_retries: 2 };
+
+fn answer(status: u16) -> Reply<'static> {
+    Reply { ended: Some(Ended::Answer), status, parsed: (200..300).contains(&status), ..Reply::default() }
+}
+
+fn sent(need: &Need) -> &Send {
+    match need {
+        Need::Send(s) => s,
+        other => panic!("expected a send, got {other:?}"),
+    }
+}
+
+fn failed(need: Need) -> Error {
+    match need {
+        Need::Fail(e) => e,
+        other => panic!("expected a failure, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_read_is_sent_unsigned_and_done_when_its_json_parses() {
+    let mut c = calls();
+    let id = c.start(get_events(), Expect::Json, RETRIES);
+    let need = c.next(id, T0, None);
+    let s = sent(&need);
+    assert_eq!(s.url, format!("{BASE}/events"));
+    assert_eq!((s.method, s.manual, s.bytes, s.body.as_deref()), ("GET", false, false, None));
+    assert!(s.headers.is_empty());
+    assert_eq!(c.supply(id, T0 + 5.0, answer(200)), Need::Done("null".into()));
+    // A finished call needs nothing more, and a stale id is refused.
+    assert_eq!(failed(c.next(id, T0, None)).code, ErrorCode::Decode);
+    c.finish(id, T0);
+    assert_eq!(failed(c.supply(id, T0, answer(200))).code, ErrorCode::Decode);
+}
+
+#[test]
+fn a_signed_request_carries_the_five_headers_refuses_redirects_and_is_signed_at_the_offset_clock() {
+    let mut c = calls();
+    c.clock_offset_ms = 1_000.0;
+    let request = open_orders(&Params::default()).unwrap();
+    let id = c.start(request, Expect::Json, RETRIES);
+    let need = c.next(id, T0, Some(&creds()));
+    let s = sent(&need);
+    assert!(s.manual, "a signed request never follows a redirect");
+    let names: Vec<_> = s.headers.iter().map(|(n, _)| *n).collect();
+    assert_eq!(names, HEADER_NAMES);
+    let stamp = &s.headers.iter().find(|(n, _)| *n == "SERVICE_TIMESTAMP").unwrap().1;
+    assert_eq!(stamp, "1700000001000");
+    // Without credentials nothing is sent.
+    let id = c.start(open_orders(&Params::default()).unwrap(), Expect::Json, RETRIES);
+    assert_eq!(failed(c.next(id, T0, None)).code, ErrorCode::Unauthorized);
+}
+
+#[test]
+fn what_each_failure_leads_to() {
+    // (request, reply status or how it ended, retries allowed, what follows)
+    enum Then {
+        Retry,
+        Fail(ErrorCode),
+    }
+    let delete = || cancel_order("0xabc").unwrap();
+    let table: Vec<(HttpRequest, Reply<'static>, Then)> = vec![
+        (get_events(), answer(503), Then::Retry),
+        (get_events(), answer(500), Then::Retry),
+        (get_events(), answer(429), Then::Retry),
+        (get_events(), answer(408), Then::Retry),
+        (get_events(), answer(404), Then::Fail(ErrorCode::NotFound)),
+        (get_events(), answer(401), Then::Fail(ErrorCode::Unauthorized)),
+        (get_events(), Reply { ended: Some(Ended::Network), ..Reply::default() }, Then::Retry),
+        (get_events(), Reply { ended: Some(Ended::Cut), status: 200, ..Reply::default() }, Then::Retry),
+        (
+            get_events(),
+            Reply { ended: Some(Ended::Large), status: 200, ..Reply::default() },
+            Then::Fail(ErrorCode::Decode),
+        ),
+        // A 2xx body that JSON.parse refused was most likely garbled on the way.
+        (get_events(), Reply { parsed: false, text: Some("{\"a\":"), ..answer(200) }, Then::Retry),
+        // A cancellation may have been applied: only a throttled one is sent again.
+        (delete(), answer(500), Then::Fail(ErrorCode::Server)),
+        (delete(), Reply { ended: Some(Ended::Network), ..Reply::default() }, Then::Fail(ErrorCode::Network)),
+        (delete(), answer(429), Then::Retry),
+        // A redirect left unfollowed by the browser is refused.
+        (get_events(), Reply { opaque_redirect: true, ..answer(0) }, Then::Fail(ErrorCode::Api)),
+    ];
+    for (i, (request, reply, then)) in table.into_iter().enumerate() {
+        let mut c = calls();
+        let id = c.start(request, Expect::Json, RETRIES);
+        sent(&c.next(id, T0, Some(&creds())));
+        match (c.supply(id, T0, reply), then) {
+            (Need::Wait { ms: Some(ms), event: Some(Event::Retry { attempt: 1, delay_ms, error }) }, Then::Retry) => {
+                assert!((250.0..=500.0).contains(&ms), "row {i}: first backoff {ms}");
+                assert_eq!(delay_ms, ms, "row {i}");
+                assert!(error.path.is_some(), "row {i}: the retried error names the request");
+            }
+            (Need::Fail(e), Then::Fail(code)) => {
+                assert_eq!(e.code, code, "row {i}: {e:?}");
+                assert!(e.method.is_some() && e.path.is_some(), "row {i}");
+            }
+            (other, _) => panic!("row {i}: unexpected {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn retries_back_off_honour_retry_after_and_stop_at_max_retries() {
+    let mut c = calls();
+    let id = c.start(get_events(), Expect::Json, RETRIES);
+    let mut delays = Vec::new();
+    for _ in 0..2 {
+        sent(&c.next(id, T0, None));
+        let reply = Reply { retry_after: Some("3"), ..answer(429) };
+        match c.supply(id, T0, reply) {
+            Need::Wait { ms: Some(ms), event: Some(Event::Retry { .. }) } => delays.push(ms),
+            other => panic!("{other:?}"),
+        }
+    }
+    assert_eq!(delays, [3000.0, 3000.0]);
+    sent(&c.next(id, T0, None));
+    let e = failed(c.supply(id, T0, answer(503)));
+    assert_eq!((e.code, e.status), (ErrorCode::Server, Some(503)));
+
+    // A Retry-After longer than a minute ends the call with the service's error.
+    let id = c.start(get_events(), Expect::Json, RETRIES);
+    sent(&c.next(id, T0, None));
+    let e = failed(c.supply(id, T0, Reply { retry_after: Some("120"), ..answer(429) }));
+    assert_eq!((e.code, e.retry_after_ms), (ErrorCode::RateLimited, Some(120_000)));
+
+    // maxRetries 0: the first failure is the answer.
+    let id = c.start(get_events(), Expect::Json, CallLimits { max_retries: 0 });
+    sent(&c.next(id, T0, None));
+    assert_eq!(failed(c.supply(id, T0, answer(503))).code, ErrorCode::Server);
+}
+
+#[test]
+fn a_full_budget_queues_calls_in_order_and_wakes_the_next_one() {
+    let mut budgets = Budgets::unlimited();
+    budgets.set(Bucket::Catalog, Some(Limit { requests: 1, window_ms: 1000.0 }));
+    let mut c = calls_with(budgets, 64, 60_000.0);
+    let a = c.start(get_events(), Expect::Json, RETRIES);
+    let b = c.start(get_events(), Expect::Json, RETRIES);
+    let d = c.start(get_events(), Expect::Json, RETRIES);
+    sent(&c.next(a, T0, None));
+    // B is first in line and waits while the place is held by A, then for its window.
+    assert_eq!(c.next(b, T0, None), Need::Wait { ms: Some(1000.0), event: None });
+    assert_eq!(c.next(d, T0, None), Need::Wait { ms: None, event: None });
+    assert_eq!(c.supply(a, T0 + 100.0, answer(200)), Need::Done("null".into()));
+    assert_eq!(c.take_woken(), [b]);
+    assert_eq!(
+        c.next(b, T0 + 100.0, None),
+        Need::Wait { ms: Some(1000.0), event: Some(Event::Wait { delay_ms: 1000.0 }) }
+    );
+    // D is not first: its turn comes when B leaves the queue.
+    assert_eq!(c.next(d, T0 + 100.0, None), Need::Wait { ms: None, event: None });
+    sent(&c.next(b, T0 + 1100.0, None));
+    assert_eq!(c.take_woken(), [d]);
+    // B's place is held until its answer: D waits for it.
+    assert_eq!(c.next(d, T0 + 1100.0, None), Need::Wait { ms: Some(1000.0), event: None });
+    c.supply(b, T0 + 1200.0, answer(200));
+    assert_eq!(c.take_woken(), [d]);
+    assert_eq!(
+        c.next(d, T0 + 1200.0, None),
+        Need::Wait { ms: Some(1000.0), event: Some(Event::Wait { delay_ms: 1000.0 }) }
+    );
+}
+
+#[test]
+fn the_in_flight_limit_waits_for_an_answer_and_a_queue_past_max_queue_ms_is_refused() {
+    let mut c = calls_with(Budgets::unlimited(), 1, 500.0);
+    let a = c.start(get_events(), Expect::Json, RETRIES);
+    let b = c.start(get_events(), Expect::Json, RETRIES);
+    sent(&c.next(a, T0, None));
+    assert_eq!(c.next(b, T0, None), Need::Wait { ms: Some(1000.0), event: None });
+    c.supply(a, T0 + 10.0, answer(200));
+    assert_eq!(c.take_woken(), [b]);
+    sent(&c.next(b, T0 + 10.0, None));
+
+    // Still no place after maxQueueMs: RATE_LIMITED, and the next in line gets its turn.
+    let d = c.start(get_events(), Expect::Json, RETRIES);
+    let e = c.start(get_events(), Expect::Json, RETRIES);
+    c.next(d, T0 + 20.0, None);
+    c.next(e, T0 + 20.0, None);
+    let error = failed(c.next(d, T0 + 600.0, None));
+    assert_eq!((error.code, error.retry_after_ms), (ErrorCode::RateLimited, None));
+    assert_eq!(error.path.as_deref(), Some("/events"));
+    assert_eq!(c.take_woken(), [e]);
+}
+
+#[test]
+fn a_stopped_call_gives_back_its_place_in_the_queue_and_in_flight() {
+    let mut c = calls_with(Budgets::unlimited(), 1, 60_000.0);
+    let a = c.start(get_events(), Expect::Json, RETRIES);
+    let b = c.start(get_events(), Expect::Json, RETRIES);
+    let d = c.start(get_events(), Expect::Json, RETRIES);
+    sent(&c.next(a, T0, None));
+    c.next(b, T0, None);
+    c.next(d, T0, None);
+    let e = failed(c.stop(b, false, T0));
+    assert_eq!((e.code, e.path.as_deref()), (ErrorCode::Aborted, Some("/events")));
+    assert_eq!(c.take_woken(), [d]);
+    // A's deadline passes while it is on its way: its in-flight place frees, and D, waiting for one, wakes.
+    assert!(matches!(c.next(d, T0, None), Need::Wait { ms: Some(_), event: None }));
+    assert_eq!(failed(c.stop(a, true, T0 + 5.0)).code, ErrorCode::Timeout);
+    assert_eq!(c.take_woken(), [d]);
+    sent(&c.next(d, T0 + 5.0, None));
+    // finish() of a call midway gives back what it holds, as stop() does.
+    c.finish(d, T0 + 6.0);
+    let f = c.start(get_events(), Expect::Json, RETRIES);
+    sent(&c.next(f, T0 + 6.0, None));
+}
+
+#[test]
+fn books_and_checked_bytes_are_read_and_a_body_that_does_not_read_is_retried() {
+    let mut c = calls();
+    let id = c.start(order_book("123").unwrap(), Expect::Book, RETRIES);
+    assert!(sent(&c.next(id, T0, None)).bytes);
+    let book = br#"{"market":"0x1","asset_id":"123","timestamp":"1","hash":"","bids":[{"price":"0.5","size":"10"}],"asks":[]}"#;
+    assert!(matches!(
+        c.supply(id, T0, Reply { bytes: Some(b"{\"bids\":".to_vec()), ..answer(200) }),
+        Need::Wait { event: Some(Event::Retry { .. }), .. }
+    ));
+    sent(&c.next(id, T0, None));
+    assert_eq!(c.supply(id, T0, Reply { bytes: Some(book.to_vec()), ..answer(200) }), Need::Done("null".into()));
+    assert_eq!(c.take_book(id).unwrap().best_bid().map(|l| l.price), Some(500_000));
+
+    let id = c.start(order_book("123").unwrap(), Expect::Bytes(|b| Ok(json_string(&b.len().to_string()))), RETRIES);
+    sent(&c.next(id, T0, None));
+    assert_eq!(c.supply(id, T0, Reply { bytes: Some(vec![1, 2, 3]), ..answer(200) }), Need::Done("\"3\"".into()));
+}
+
+#[test]
+fn the_clock_reads_any_answer_and_sets_the_signing_offset() {
+    let mut c = calls();
+    // A 404 with a Date header: whole seconds, read as the middle of the second.
+    let id = c.start(server_time(), Expect::Clock, RETRIES);
+    sent(&c.next(id, T0, None));
+    let reply = Reply { date: Some("Tue, 14 Nov 2023 22:13:30 GMT"), sent: T0 - 10.0, ..answer(404) };
+    let need = c.supply(id, T0 + 10.0, reply);
+    // 2023-11-14T22:13:30.5Z is 1,700,000,010,500 ms; the local clock read 1,700,000,000,000 halfway.
+    assert_eq!(need, Need::Done("10500".into()));
+    assert_eq!(c.clock_offset_ms, 10_500.0);
+    // GET /time's body in seconds, and an answer that tells no time (not retried: the service has none).
+    let id = c.start(server_time(), Expect::Clock, RETRIES);
+    sent(&c.next(id, T0, None));
+    assert_eq!(
+        c.supply(id, T0, Reply { text: Some("1699999990"), sent: T0, ..answer(200) }),
+        Need::Done("-9500".into())
+    );
+    let id = c.start(server_time(), Expect::Clock, RETRIES);
+    sent(&c.next(id, T0, None));
+    assert_eq!(failed(c.supply(id, T0, Reply { text: Some("soon"), ..answer(200) })).code, ErrorCode::Decode);
+}
+
+#[test]
+fn needs_read_as_the_json_the_driver_takes() {
+    let mut c = calls();
+    let id = c.start(cancel_order("0xabc").unwrap(), Expect::Json, RETRIES);
+    let need = c.next(id, T0, Some(&creds()));
+    let v: serde_json::Value = serde_json::from_str(&need.to_json(&[4, 9], None)).unwrap();
+    assert_eq!(v[0], 0);
+    assert_eq!(v[1], serde_json::json!([4, 9]));
+    assert_eq!(v[2], format!("{BASE}/order"));
+    assert_eq!(v[3], "DELETE");
+    assert_eq!(v[4]["Content-Type"], "application/json");
+    assert_eq!(v[4]["SERVICE_API_KEY"], API_KEY);
+    assert_eq!(v[5], r#"{"orderId":"0xabc"}"#);
+    assert_eq!((v[6].as_u64(), v[7].as_u64()), (Some(1), Some(0)));
+
+    let retry =
+        c.supply(id, T0, Reply { retry_after: Some("2"), text: Some(r#"{"error":"slow \"down\""}"#), ..answer(429) });
+    let v: serde_json::Value = serde_json::from_str(&c.encode(id, &retry)).unwrap();
+    assert_eq!(
+        v,
+        serde_json::json!([1, [], 2000, ["retry", 2000, 1, {
+        "code": "RATE_LIMITED",
+        "message": "DELETE /order failed with status 429: slow \"down\"",
+        "status": 429, "method": "DELETE", "path": "/order", "retryAfterMs": 2000, "body": "slow \"down\"",
+    }, "DELETE", "/order"]])
+    );
+    let v: serde_json::Value = serde_json::from_str(&Need::Wait { ms: None, event: None }.to_json(&[], None)).unwrap();
+    assert_eq!(v, serde_json::json!([1, [], null, null]));
+    let v: serde_json::Value = serde_json::from_str(&Need::Done("12".into()).to_json(&[], None)).unwrap();
+    assert_eq!(v, serde_json::json!([2, [], 12]));
+    let e = Error::invalid("limit", "must be a whole number");
+    let v: serde_json::Value = serde_json::from_str(&Need::Fail(e).to_json(&[], None)).unwrap();
+    assert_eq!(v[2]["param"], "limit");
+    assert_eq!(v[2]["code"], "INVALID_PARAMS");
+}

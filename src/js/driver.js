@@ -1,0 +1,279 @@
+// The one driver of every REST call (reads, pages, trading steps, the clock, a stream's snapshots): it asks
+// the call's machine in wasm what it needs (`next`), does it (fetch, a timer, a wait for its turn), and
+// tells the machine what happened (`supply`, `stop`). Every decision (budgets, queue order, signing,
+// redirects, what an answer means, retries and backoff) is the machine's (src/api/call.rs); this file
+// does the I/O, the deadline and the abort signal, and makes the PredictKitError the caller sees.
+//
+// Everything here that touches a caller's value (a signal, a fetch and what it returns, an onEvent
+// listener) does so through intrinsics captured at load and inside try/catch: no exception may unwind
+// through wasm, and every promise made here is handled.
+
+const getterOf = (proto, name) => Object.getOwnPropertyDescriptor(proto, name)?.get;
+const abortedOf = getterOf(AbortSignal.prototype, "aborted");
+const reasonOf = getterOf(AbortSignal.prototype, "reason");
+const addListener = EventTarget.prototype.addEventListener;
+const removeListener = EventTarget.prototype.removeEventListener;
+const arrayBufferLengthOf = getterOf(ArrayBuffer.prototype, "byteLength");
+const parse = JSON.parse;
+/** Timers of 2^31 ms or more fire at once in browsers and Node: longer waits are chained. */
+const MAX_TIMER_MS = 2147483647;
+/** The largest 2xx body read as bytes (a book: crate::bounds::MAX_BOOK_BYTES). */
+const MAX_BYTES = 64 << 20;
+/** How much of a non-2xx body is kept for the error (crate::bounds::MAX_ERROR_BODY). */
+const MAX_ERROR_CHARS = 4096;
+
+/** The name every error thrown by the library carries (src/wasm/interop.rs: ERROR_NAME). */
+const ERROR_NAME = "PredictKitError";
+const FACTS = ["param", "status", "method", "path", "retryAfterMs", "body"];
+
+/** A PredictKitError from the machine's description of it (src/api/call.rs: error_json). */
+export function makeError(d, cause) {
+  const e = cause === undefined ? new Error(d.message) : new Error(d.message, { cause });
+  e.name = ERROR_NAME;
+  e.code = d.code;
+  for (const key of FACTS) if (d[key] !== undefined) e[key] = d[key];
+  return e;
+}
+
+function abortReason(signal) {
+  return reasonOf?.call(signal) ?? new DOMException("This operation was aborted", "AbortError");
+}
+
+/** Throws unless `signal` is a genuine AbortSignal (a look-alike or a Proxy has no aborted state). */
+export function checkSignal(signal) {
+  abortedOf.call(signal);
+}
+
+function onAbortOf(signal, listener) {
+  addListener.call(signal, "abort", listener, { once: true });
+  return () => removeListener.call(signal, "abort", listener);
+}
+
+/** Calls `fn` after `ms` (any length: long waits are chained); returns what `clearLater` takes. */
+function later(fn, ms) {
+  const handle = { timer: undefined };
+  const arm = (left) => {
+    handle.timer = left > MAX_TIMER_MS ? setTimeout(() => arm(left - MAX_TIMER_MS), MAX_TIMER_MS) : setTimeout(fn, Math.max(0, left));
+  };
+  arm(ms);
+  return handle;
+}
+
+function clearLater(handle) {
+  if (handle) clearTimeout(handle.timer);
+}
+
+function ignore() {}
+
+/**
+ * Settles like `promise` (any value: a thenable that throws rejects), or rejects as soon as `signal` aborts.
+ * `promise` is always handled: when the signal wins, its later rejection is dropped, never left unhandled.
+ */
+function raceAbort(promise, signal) {
+  return new Promise((resolve, reject) => {
+    const settled = new Promise((inner) => inner(promise));
+    if (abortedOf.call(signal)) {
+      settled.then(undefined, ignore);
+      return reject(abortReason(signal));
+    }
+    const forget = onAbortOf(signal, () => reject(abortReason(signal)));
+    settled.then(
+      (v) => (forget(), resolve(v)),
+      (e) => (forget(), reject(e)),
+    );
+  });
+}
+
+/**
+ * One call's cancellation: aborts its signal when the caller's signal aborts or the deadline passes,
+ * and remembers which it was. The caller's signal has passed `checkSignal`.
+ */
+class Scope {
+  constructor(callerSignal, timeoutMs) {
+    this.controller = new AbortController();
+    this.signal = this.controller.signal;
+    this.timedOut = false;
+    if (callerSignal) {
+      const onAbort = () => this.controller.abort(abortReason(callerSignal));
+      if (abortedOf.call(callerSignal)) onAbort();
+      else this.forget = onAbortOf(callerSignal, onAbort);
+    }
+    if (Number.isFinite(timeoutMs) && timeoutMs > 0) {
+      this.timer = later(() => {
+        this.timedOut = true;
+        this.controller.abort(new DOMException("The operation timed out", "TimeoutError"));
+      }, timeoutMs);
+    }
+  }
+  get aborted() {
+    return this.signal.aborted;
+  }
+  finish() {
+    clearLater(this.timer);
+    this.forget?.();
+  }
+}
+
+/**
+ * One HTTP exchange with `fetchFn` (the caller's, or the global `fetch`), as plain data; it never throws.
+ * Whatever the fetch, its Response or its body does wrong comes back as `kind` 1 (no usable Response) or
+ * 2 (the body could not be read), and the fetch and the body are both raced against `signal`, so a fetch
+ * that ignores the signal, or a body that never ends, cannot outlive the call. A 2xx body is read as bytes
+ * (`bytes`, at most MAX_BYTES, else kind 3) or text; any other status's body as text, at most
+ * MAX_ERROR_CHARS of it; `sent` is when the fetch was made.
+ */
+export async function exchange(fetchFn, url, init, bytes, signal) {
+  const sent = Date.now();
+  let response;
+  try {
+    response = await raceAbort(new Promise((resolve) => resolve((fetchFn ?? globalThis.fetch)(url, init))), signal);
+  } catch (cause) {
+    return { kind: 1, cause, sent };
+  }
+  const answer = { kind: 0, sent };
+  let ok;
+  try {
+    const status = response.status;
+    if (!Number.isInteger(status) || status < 0 || status > 999) throw new TypeError("fetch resolved to something other than a Response");
+    answer.status = status;
+    answer.flags = (response.type === "opaqueredirect" ? 1 : 0) | (response.redirected === true ? 2 : 0);
+    const headers = response.headers;
+    const header = (name) => {
+      const value = headers.get(name);
+      return typeof value === "string" ? value.slice(0, 200) : undefined;
+    };
+    answer.retryAfter = header("retry-after");
+    answer.date = header("date");
+    ok = status >= 200 && status < 300;
+  } catch (cause) {
+    return { kind: 1, cause, sent };
+  }
+  try {
+    const body = await raceAbort(ok && bytes ? response.arrayBuffer() : response.text(), signal);
+    if (ok && bytes) {
+      const length = arrayBufferLengthOf.call(body);
+      if (length > MAX_BYTES) return { ...answer, kind: 3 };
+      answer.body = new Uint8Array(body, 0, length);
+    } else if (typeof body === "string") {
+      answer.body = ok ? body : body.slice(0, MAX_ERROR_CHARS);
+    } else {
+      throw new TypeError("the body is not text");
+    }
+  } catch (cause) {
+    return { ...answer, kind: 2, cause };
+  }
+  return answer;
+}
+
+/**
+ * Waits `ms` (null: until woken), or until the machine wakes the call (`waiters`, by its id). Resolves to
+ * false if the call's signal aborted meanwhile.
+ */
+function pause(ms, scope, waiters, id) {
+  return new Promise((resolve) => {
+    if (scope.aborted) return resolve(false);
+    let timer;
+    const done = (going) => {
+      clearLater(timer);
+      forget();
+      if (waiters.get(id) === wake) waiters.delete(id);
+      resolve(going);
+    };
+    const wake = () => done(true);
+    const forget = onAbortOf(scope.signal, () => done(false));
+    if (ms !== null) timer = later(wake, ms);
+    waiters.set(id, wake);
+  });
+}
+
+function wakeAll(waiters, ids) {
+  for (const id of ids) waiters.get(id)?.();
+}
+
+/** Tells `onEvent` that the call waits for budget or is about to be retried; a listener that throws is ignored. */
+function tell(onEvent, [type, delayMs, attempt, error, method, path], cause) {
+  if (typeof onEvent !== "function") return;
+  const event = { type, method, path, delayMs };
+  if (error) {
+    event.attempt = attempt;
+    event.error = makeError(error, cause);
+  }
+  try {
+    onEvent(event);
+  } catch {
+    // A listener that throws must not break the call.
+  }
+}
+
+/**
+ * Runs one call (`call`, the machine's handle, freed here however the call ends) to its end. Resolves, by
+ * `shape`: 0 the parsed JSON body, 1 the OrderBook the machine read, 2 the machine's result, 3 the body's
+ * bytes, 4 `[result, bytes]`; rejects with a PredictKitError.
+ */
+export async function drive(call, fetchFn, callerSignal, timeoutMs, onEvent, waiters, shape) {
+  const scope = new Scope(callerSignal, timeoutMs);
+  const id = call.id;
+  let body;
+  let cause;
+  try {
+    // An aborted call sends nothing.
+    let need = parse(scope.aborted ? call.stop(scope.timedOut) : call.next());
+    for (;;) {
+      wakeAll(waiters, need[1]);
+      if (need[0] === 0) {
+        const [, , url, method, headers, text, manual, bytes] = need;
+        const init = { method, headers, signal: scope.signal };
+        if (text !== null) init.body = text;
+        if (manual) init.redirect = "manual";
+        const r = await exchange(fetchFn, url, init, bytes === 1, scope.signal);
+        if (scope.aborted) {
+          need = parse(call.stop(scope.timedOut));
+          continue;
+        }
+        cause = r.cause;
+        let flags = r.flags ?? 0;
+        let said = typeof r.body === "string" ? r.body : undefined;
+        body = r.body;
+        if (r.kind === 0 && !bytes && r.status >= 200 && r.status < 300 && shape === 0) {
+          try {
+            body = parse(r.body);
+            flags |= 4;
+            said = undefined;
+          } catch (e) {
+            cause = e;
+            said = r.body.slice(0, 400);
+          }
+        } else if (typeof said === "string") {
+          said = said.slice(0, MAX_ERROR_CHARS);
+        }
+        const given = bytes && r.body instanceof Uint8Array ? r.body : undefined;
+        need = parse(call.supply(r.kind, r.status ?? 0, flags, r.retryAfter, r.date, said, given, r.sent));
+      } else if (need[0] === 1) {
+        const [, , ms, event] = need;
+        if (event) tell(onEvent, event, cause);
+        const going = await pause(ms, scope, waiters, id);
+        need = parse(going && !scope.aborted ? call.next() : call.stop(scope.timedOut));
+      } else if (need[0] === 2) {
+        if (shape === 0) return body;
+        if (shape === 1) return call.book();
+        if (shape === 2) return need[2];
+        if (shape === 3) return body;
+        return [need[2], body];
+      } else {
+        const code = need[2].code;
+        throw makeError(need[2], code === "NETWORK" || code === "DECODE" ? cause : undefined);
+      }
+    }
+  } finally {
+    scope.finish();
+    if (waiters.get(id)) waiters.delete(id);
+    call.free();
+  }
+}
+
+/** 53 random bits from the platform's cryptographic generator: an order's salt, the backoff's seed. */
+export function randomSalt() {
+  const words = new Uint32Array(2);
+  globalThis.crypto.getRandomValues(words);
+  return (words[0] & 0x1fffff) * 0x100000000 + words[1];
+}
