@@ -4,20 +4,20 @@
 
 use std::sync::Arc;
 
-use axum::body::Bytes;
-use axum::extract::{FromRequest, Path, Request, State};
+use axum::extract::{Path, State};
 use axum::http::Uri;
 use axum::routing::{delete, get};
 use axum::Router;
 use serde_json::{json, Map, Value};
 
-use crate::auth::authenticate;
+use crate::app::App;
 use crate::dataset::{Catalog, Order};
-use crate::params::{ok_json, ApiError, ApiResult, Params};
+use crate::params::{ok_json, ApiError, ApiResult, Params, ORDERS_PAGE, TRADES_PAGE};
+use crate::signed::Signed;
 use crate::stream::{order_event, OrderEventType};
+use crate::sync::lock;
 use crate::text::{decimal, iso};
 use crate::trading::{cancel_placed, ledger};
-use crate::{lock, App, ORDERS_PAGE, TRADES_PAGE};
 
 pub fn routes() -> Router<Arc<App>> {
     Router::new()
@@ -28,56 +28,15 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/cancel-market-orders", delete(cancel_market_orders))
 }
 
-/// The account a request's SERVICE_* headers authenticate (a catalog account or a created key; else 401),
-/// and the body they were checked over: extracted by every signed route, in place of the body.
-pub(crate) struct Signed {
-    pub account: usize,
-    pub body: Bytes,
-}
-
-/// The largest body a signed route reads (axum's default limit for `Bytes`).
-const MAX_BODY: usize = 2 * 1024 * 1024;
-
-impl FromRequest<Arc<App>> for Signed {
-    type Rejection = ApiError;
-
-    async fn from_request(request: Request, app: &Arc<App>) -> Result<Self, ApiError> {
-        let (parts, body) = request.into_parts();
-        let body = axum::body::to_bytes(body, MAX_BODY)
-            .await
-            .map_err(|_| ApiError::bad("the body is unreadable or too long"))?;
-        let account = authenticate(
-            |key| app.accounts.by_key(key),
-            &app.auth,
-            &parts.headers,
-            parts.method.as_str(),
-            parts.uri.path(),
-            &body,
-        )?;
-        Ok(Signed { account, body })
-    }
-}
-
 /// A row of a list that holds placed orders or trades (rendered at once: there are few) and catalog ones.
 enum Row {
     Placed(Value),
     Catalog(usize),
 }
 
-/// An order's status as the service reports it.
-pub fn order_status(o: &Order, canceled: bool) -> &'static str {
-    if canceled {
-        "CANCELED"
-    } else if o.size_matched > 0 {
-        "MATCHED"
-    } else {
-        "LIVE"
-    }
-}
-
 pub fn order_json(c: &Catalog, o: &Order, canceled: bool) -> Value {
     let m = &c.markets[o.market];
-    let status = order_status(o, canceled);
+    let status = o.status(canceled);
     json!({
         "associateTrades": if o.size_matched > 0 { vec![format!("{}-trade", &o.id[2..18])] } else { Vec::new() },
         "id": o.id, "status": status, "market": m.condition_id, "originalSize": o.original_size.to_string(),

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use subtle::ConstantTimeEq;
 
 use crate::dataset::{Account, Catalog};
-use crate::lock;
+use crate::sync::lock;
 
 pub struct Accounts {
     catalog: Arc<Catalog>,

@@ -8,10 +8,11 @@ use axum::routing::get;
 use axum::Router;
 use serde_json::{json, Value};
 
+use crate::app::App;
 use crate::dataset::Catalog;
 use crate::params::{is_address, is_condition_id, offset_page, ok_json, ApiError, ApiResult, Params};
+use crate::sync::lock;
 use crate::text::{iso, round6};
-use crate::{lock, App};
 
 /// A row of GET /trades: a trade of a placed order (rendered at once: there are few) or a catalog fill.
 #[derive(Clone)]

@@ -10,12 +10,13 @@ use serde_json::{json, Value};
 
 use axum::http::StatusCode;
 
+use crate::app::App;
 use crate::books::BookKind;
 use crate::params::{ok_json, ApiError, ApiResult, Params};
 use crate::stream::{TickError, TICK_MAX};
+use crate::sync::lock;
 use crate::trading::version_number;
 use crate::trading::Version;
-use crate::{lock, App};
 
 pub fn routes() -> Router<Arc<App>> {
     Router::new()
@@ -206,8 +207,8 @@ async fn info(State(app): State<Arc<App>>) -> ApiResult {
             "series": c.series.len(), "tags": c.tags.len(), "creators": c.creators.len(), "comments": c.comments.len(),
             "trades": c.fills.len(), "closed_positions": c.closed_positions.len(), "orders": c.orders.len(),
         },
-        "page_sizes": { "markets": crate::MARKETS_PAGE, "sampling_markets": crate::SAMPLING_PAGE,
-                        "data_orders": crate::ORDERS_PAGE, "data_trades": crate::TRADES_PAGE },
+        "page_sizes": { "markets": crate::params::MARKETS_PAGE, "sampling_markets": crate::params::SAMPLING_PAGE,
+                        "data_orders": crate::params::ORDERS_PAGE, "data_trades": crate::params::TRADES_PAGE },
         "special_books": books,
         "real_books": real,
         "wallets": c.wallets.iter().map(|w| w.address.clone()).collect::<Vec<_>>(),

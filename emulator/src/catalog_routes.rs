@@ -11,8 +11,8 @@ use crate::dataset::{Catalog, Comment, Creator, Event, Market, Series, Tag};
 use crate::text::{decimal, iso, micro_f64};
 use axum::http::StatusCode;
 
+use crate::app::App;
 use crate::params::{join, json_text, offset_page, ok_json, ApiError, ApiResult, Params};
-use crate::App;
 
 pub fn routes() -> Router<Arc<App>> {
     Router::new()

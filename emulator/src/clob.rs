@@ -10,11 +10,11 @@ use axum::routing::{get, post};
 use axum::Router;
 use serde_json::{json, Map, Value};
 
+use crate::app::App;
 use crate::books::{history, midpoint};
 use crate::dataset::{Catalog, Market, USDC};
-use crate::params::{is_condition_id, json_text, ok_json, ApiError, ApiResult, Params};
+use crate::params::{is_condition_id, json_text, ok_json, ApiError, ApiResult, Params, MARKETS_PAGE, SAMPLING_PAGE};
 use crate::text::{decimal, iso, micro_f64};
-use crate::{App, MARKETS_PAGE, SAMPLING_PAGE};
 
 pub fn routes() -> Router<Arc<App>> {
     Router::new()

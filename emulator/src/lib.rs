@@ -5,6 +5,7 @@ mod account;
 mod accounts;
 mod activity;
 mod admin;
+mod app;
 pub mod auth;
 mod books;
 mod catalog_routes;
@@ -13,7 +14,9 @@ mod dataset;
 mod faults;
 pub mod limits;
 mod params;
+mod signed;
 mod stream;
+mod sync;
 mod text;
 pub mod trading;
 
@@ -21,7 +24,7 @@ use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use axum::body::{Body, Bytes};
@@ -35,11 +38,14 @@ use tower::ServiceExt;
 use tower_http::cors::{AllowHeaders, Any, CorsLayer};
 use tower_http::services::ServeDir;
 
+use app::App;
 pub use auth::TimestampUnit;
 pub use dataset::{Account, Catalog};
 use faults::{Fault, FaultKind, Faults};
 use limits::Limiter;
 use params::{error, Cursors};
+pub use params::{MARKETS_PAGE, ORDERS_PAGE, SAMPLING_PAGE, TRADES_PAGE};
+use sync::lock;
 
 /// How to run the emulator.
 #[derive(Clone, Debug)]
@@ -92,45 +98,7 @@ impl Config {
     }
 }
 
-/// Page sizes of the cursor-paged lists.
-pub const MARKETS_PAGE: usize = 100;
-pub const SAMPLING_PAGE: usize = 100;
-pub const ORDERS_PAGE: usize = 100;
-pub const TRADES_PAGE: usize = 100;
 const LOG_CAPACITY: usize = 10_000;
-
-pub(crate) struct App {
-    pub catalog: Arc<Catalog>,
-    pub cursors: Cursors,
-    pub auth: auth::AuthSettings,
-    pub limits: bool,
-    pub canceled: Mutex<Vec<bool>>,
-    pub faults: Mutex<Faults>,
-    pub log: Mutex<VecDeque<serde_json::Value>>,
-    pub limiter: Mutex<Limiter>,
-    /// The streaming channels: live books, sockets, stream faults.
-    pub stream: stream::Hub,
-    /// The catalog's accounts and the API keys created from wallet signatures.
-    pub accounts: Arc<accounts::Accounts>,
-    /// Chain, order version, and the orders placed and their trades.
-    pub trading: trading::Trading,
-}
-
-pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-impl App {
-    pub fn reset(&self) {
-        lock(&self.canceled).iter_mut().for_each(|c| *c = false);
-        self.trading.reset();
-        self.accounts.reset();
-        lock(&self.faults).clear();
-        lock(&self.log).clear();
-        lock(&self.limiter).clear();
-        self.stream.reset();
-    }
-}
 
 /// A bound emulator, ready to serve.
 pub struct Emulator {

@@ -136,6 +136,12 @@ pub fn is_condition_id(text: &str) -> bool {
     is_hex_id(text, 64)
 }
 
+/// Page sizes of the cursor-paged lists.
+pub const MARKETS_PAGE: usize = 100;
+pub const SAMPLING_PAGE: usize = 100;
+pub const ORDERS_PAGE: usize = 100;
+pub const TRADES_PAGE: usize = 100;
+
 /// Cursor paging: `next_cursor` is the Base64 text of a decimal offset (`MA==` = 0).
 #[derive(Clone, Copy)]
 pub struct Cursors {

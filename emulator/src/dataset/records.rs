@@ -177,6 +177,19 @@ pub struct Order {
     pub created: i64,
 }
 
+impl Order {
+    /// The order's status as the service reports it.
+    pub fn status(&self, canceled: bool) -> &'static str {
+        if canceled {
+            "CANCELED"
+        } else if self.size_matched > 0 {
+            "MATCHED"
+        } else {
+            "LIVE"
+        }
+    }
+}
+
 /// A fill of an account (GET /data/trades).
 pub struct AccountTrade {
     pub id: String,

@@ -9,7 +9,7 @@ use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 use sha1::{Digest, Sha1};
 
-use super::Shapes;
+use super::shapes::Shapes;
 use crate::books::BookFields;
 use crate::text::{decimal, parse_micro, push_decimal};
 

@@ -14,8 +14,8 @@ use serde_json::{Map, Value};
 use tokio::time::Instant;
 
 use super::{Channel, Out};
+use crate::app::App;
 use crate::params::error;
-use crate::App;
 
 /// The close code of a user subscription whose credentials are wrong.
 pub const UNAUTHORIZED: u16 = 4001;

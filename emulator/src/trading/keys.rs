@@ -20,9 +20,9 @@ use sha2::Sha256;
 use super::ecdsa;
 use super::eip712::clob_auth_digest;
 use super::order::{parse_address, parse_u256};
+use crate::app::App;
 use crate::dataset::Account;
 use crate::params::{ok_json, ApiError, ApiResult};
-use crate::App;
 
 /// The L1 headers: the address, its signature of the `ClobAuth` message, the time in seconds and the nonce. The
 /// interface names them `SERVICE_*` (the upstream clients' `POLY_ADDRESS`, `POLY_SIGNATURE`, `POLY_TIMESTAMP`,

@@ -28,7 +28,8 @@ use axum::Router;
 
 pub use eip712::{Exchanges, Version};
 
-use crate::{lock, App};
+use crate::app::App;
+use crate::sync::lock;
 
 pub(crate) use place::{cancel_placed, expire, place_order};
 

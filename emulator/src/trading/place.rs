@@ -16,13 +16,14 @@ use super::engine::{self, Level, Taker};
 use super::ledger::{self, Ledger, MakerFill, Placed, Trade, HUNDREDTH};
 use super::order::{self, OrderType, Refusal, Side as OrderSide, SignatureType, Submitted, VERSION_MISMATCH};
 use super::precision::{self, Rules};
-use crate::account::Signed;
+use crate::app::App;
 use crate::dataset::Account;
 use crate::params::{ok_json, ApiError, ApiResult};
+use crate::signed::Signed;
 use crate::stream::book::parse_fixed;
 use crate::stream::{now_ms, Change, Effects, LiveBook, OrderEventType, Side};
+use crate::sync::lock;
 use crate::text::decimal;
-use crate::{lock, App};
 
 /// The most orders one `POST /orders` takes.
 pub const MAX_BATCH: usize = 15;

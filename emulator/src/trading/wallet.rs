@@ -13,8 +13,8 @@ use serde_json::{json, Value};
 
 use super::order::parse_address;
 use super::{ecdsa, typed_data};
+use crate::app::App;
 use crate::params::json_text;
-use crate::App;
 
 /// The development chains' well-known keys (the standard test mnemonic's first accounts).
 const KEYS: [&str; 5] = [

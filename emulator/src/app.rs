@@ -1,0 +1,44 @@
+//! The emulator's shared state, which every route handler is given: the catalog, the settings the routes read,
+//! and the state of each part (request faults, log and rate limits, streams, accounts, trading).
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+
+use crate::accounts::Accounts;
+use crate::auth::AuthSettings;
+use crate::dataset::Catalog;
+use crate::faults::Faults;
+use crate::limits::Limiter;
+use crate::params::Cursors;
+use crate::stream::Hub;
+use crate::sync::lock;
+use crate::trading::Trading;
+
+pub(crate) struct App {
+    pub catalog: Arc<Catalog>,
+    pub cursors: Cursors,
+    pub auth: AuthSettings,
+    pub limits: bool,
+    pub canceled: Mutex<Vec<bool>>,
+    pub faults: Mutex<Faults>,
+    pub log: Mutex<VecDeque<serde_json::Value>>,
+    pub limiter: Mutex<Limiter>,
+    /// The streaming channels: live books, sockets, stream faults.
+    pub stream: Hub,
+    /// The catalog's accounts and the API keys created from wallet signatures.
+    pub accounts: Arc<Accounts>,
+    /// Chain, order version, and the orders placed and their trades.
+    pub trading: Trading,
+}
+
+impl App {
+    pub fn reset(&self) {
+        lock(&self.canceled).iter_mut().for_each(|c| *c = false);
+        self.trading.reset();
+        self.accounts.reset();
+        lock(&self.faults).clear();
+        lock(&self.log).clear();
+        lock(&self.limiter).clear();
+        self.stream.reset();
+    }
+}
