@@ -9,22 +9,17 @@ pub const FIRST_CURSOR: &str = "MA==";
 /// The end cursor the upstream service sends (Base64 of "-1").
 pub const END_CURSOR: &str = "LTE=";
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Mode {
-    Cursor,
-    Offset { limit: u64, max_offset: u64 },
-}
-
-/// The state of one iteration.
+/// The state of one iteration. Whether a page follows, and with what params, is [`following`]: the same
+/// rule as a page's `hasNextPage()` and `getNextPage()`.
 #[derive(Clone, Debug)]
 pub struct Pager {
-    mode: Mode,
-    params: Params,
-    cursor: String,
-    offset: u64,
+    paging: Paging,
+    /// The params of the next page; none once the list has ended or `maxItems` are had.
+    next: Option<Params>,
+    /// The `next_cursor` the last page carried (before any page, the first page's).
+    last_cursor: String,
     /// Items still wanted, from `maxItems`.
     remaining: Option<u64>,
-    done: bool,
     pages: u64,
     items: u64,
 }
@@ -52,17 +47,18 @@ pub fn max_items(value: &Value) -> Result<Option<u64>, Error> {
 
 impl Pager {
     /// A cursor-paged list, from `params.next_cursor` or the first page.
-    pub fn cursor(params: Params, max_items: Option<u64>) -> Self {
+    pub fn cursor(mut params: Params, max_items: Option<u64>) -> Self {
         let cursor = match params.get("next_cursor") {
             Value::Str(c) if !c.is_empty() => c.clone(),
             _ => FIRST_CURSOR.to_owned(),
         };
-        Self::new(Mode::Cursor, params, cursor, 0, max_items)
+        params.set("next_cursor", Value::Str(cursor.clone()));
+        Self { last_cursor: cursor, ..Self::new(Paging::Cursor, params, max_items) }
     }
 
     /// An offset-paged list. The page size is the caller's `limit`, else `page_size` (the route's
     /// largest, so that iteration takes as few requests as it can); `max_offset` is the route's bound.
-    pub fn offset(params: Params, page_size: u64, max_offset: u64, max_items: Option<u64>) -> Result<Self, Error> {
+    pub fn offset(mut params: Params, page_size: u64, max_offset: u64, max_items: Option<u64>) -> Result<Self, Error> {
         let limit = match params.get("limit") {
             Value::Number(n) if *n == 0.0 => return Err(Error::invalid("limit", "must be at least 1 to iterate")),
             Value::Number(n) if n.is_finite() && *n > 0.0 && n.fract() == 0.0 => *n as u64,
@@ -74,37 +70,28 @@ impl Pager {
             Value::Number(n) if n.is_finite() && *n >= 0.0 && n.fract() == 0.0 => *n as u64,
             _ => 0,
         };
-        Ok(Self::new(Mode::Offset { limit, max_offset }, params, String::new(), offset, max_items))
+        params.set("limit", Value::Number(limit as f64));
+        params.set("offset", Value::Number(offset as f64));
+        Ok(Self::new(Paging::Offset { max_offset }, params, max_items))
     }
 
-    fn new(mode: Mode, params: Params, cursor: String, offset: u64, remaining: Option<u64>) -> Self {
-        let done = remaining == Some(0);
-        Self { mode, params, cursor, offset, remaining, done, pages: 0, items: 0 }
+    fn new(paging: Paging, params: Params, remaining: Option<u64>) -> Self {
+        let next = (remaining != Some(0)).then_some(params);
+        Self { paging, next, last_cursor: String::new(), remaining, pages: 0, items: 0 }
     }
 
     pub fn is_done(&self) -> bool {
-        self.done
+        self.next.is_none()
     }
 
-    /// The cursor of the next page.
+    /// The `next_cursor` the last page carried (empty when it carried none); before any page, the first's.
     pub fn next_cursor(&self) -> &str {
-        &self.cursor
+        &self.last_cursor
     }
 
     /// The params of the next page, or `None` when the iteration is over.
     pub fn next_params(&self) -> Option<Params> {
-        if self.done {
-            return None;
-        }
-        let mut params = self.params.clone();
-        match self.mode {
-            Mode::Cursor => params.set("next_cursor", Value::Str(self.cursor.clone())),
-            Mode::Offset { limit, .. } => {
-                params.set("limit", Value::Number(limit as f64));
-                params.set("offset", Value::Number(self.offset as f64));
-            }
-        }
-        Some(params)
+        self.next.clone()
     }
 
     /// Records a page of `len` items (and, for cursor lists, the `next_cursor` it carried).
@@ -119,22 +106,12 @@ impl Pager {
         }
         self.pages += 1;
         self.items += take;
-        let wanted_more = self.remaining != Some(0);
-        self.done = !wanted_more
-            || match self.mode {
-                Mode::Cursor => {
-                    let next = next_cursor.unwrap_or("");
-                    // An empty page, the end markers, or a cursor that does not move all end the list.
-                    let end = len == 0 || next.is_empty() || next == END_CURSOR || next == self.cursor;
-                    self.cursor = next.to_owned();
-                    end
-                }
-                Mode::Offset { limit, max_offset } => {
-                    self.offset = self.offset.saturating_add(len64);
-                    len64 < limit || self.offset > max_offset
-                }
-            };
-        PageStep { take: take as usize, done: self.done, pages: self.pages, items: self.items }
+        self.last_cursor = next_cursor.unwrap_or_default().to_owned();
+        let current = self.next.take();
+        if self.remaining != Some(0) {
+            self.next = current.and_then(|params| following(&params, self.paging, len, next_cursor));
+        }
+        PageStep { take: take as usize, done: self.next.is_none(), pages: self.pages, items: self.items }
     }
 }
 

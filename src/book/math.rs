@@ -115,6 +115,55 @@ pub struct FeeRate {
     pub exponent: u32,
 }
 
+impl FeeRate {
+    /// A fee rate in any of the shapes the service writes one: `{ rate, exponent }` (GET /fee-rate's
+    /// `fee_schedule`, or alone), `{ r, e }` (a CLOB market's `fd`, or alone).
+    pub fn from_value(value: &crate::api::Value) -> Result<FeeRate, Error> {
+        use crate::api::Value;
+        let bad = || Error::invalid("feeRate", "must be { rate, exponent }, { r, e } or a GET /fee-rate answer");
+        let Value::Object(fields) = value else { return Err(bad()) };
+        fn get<'a>(fields: &'a [(String, Value)], key: &str) -> &'a Value {
+            fields.iter().find(|(k, _)| k == key).map_or(&Value::Undefined, |(_, v)| v)
+        }
+        let present = |v: &Value| !matches!(v, Value::Undefined | Value::Null);
+        let pair = |inner: &Value, rate: &str, exponent: &str| match inner {
+            Value::Object(f) => Ok((get(f, rate).clone(), get(f, exponent).clone())),
+            _ => Err(bad()),
+        };
+        let (schedule, fd) = (get(fields, "fee_schedule"), get(fields, "fd"));
+        let (rate, exponent) = if present(schedule) {
+            pair(schedule, "rate", "exponent")?
+        } else if present(fd) {
+            pair(fd, "r", "e")?
+        } else if present(get(fields, "rate")) {
+            pair(value, "rate", "exponent")?
+        } else {
+            pair(value, "r", "e")?
+        };
+        let rate = match rate {
+            Value::Number(r) if r.is_finite() && r >= 0.0 => r,
+            _ => return Err(bad()),
+        };
+        let exponent = match exponent {
+            Value::Number(e) if (0.0..=64.0).contains(&e) && e.fract() == 0.0 => e as u32,
+            _ => return Err(bad()),
+        };
+        Ok(FeeRate { rate, exponent })
+    }
+}
+
+/// [`calculate_fee`] of a caller's `size` and `price`, checked: a size that is finite and not negative, a
+/// price between 0 and 1.
+pub fn checked_fee(fee: FeeRate, size: f64, price: f64) -> Result<f64, Error> {
+    if !(size.is_finite() && size >= 0.0) {
+        return Err(Error::invalid("size", "must be a finite non-negative number"));
+    }
+    if !(0.0..=1.0).contains(&price) {
+        return Err(Error::invalid("price", "must be between 0 and 1"));
+    }
+    Ok(calculate_fee(fee, size, price))
+}
+
 /// Exponents beyond this are computed in floating point only.
 const EXACT_EXPONENT: u32 = 4;
 
@@ -154,6 +203,41 @@ fn exact_fee(fee: FeeRate, size: f64, price: f64) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fee_rates_are_read_in_every_shape_the_service_writes() {
+        use crate::api::Value;
+        fn obj(pairs: &[(&str, Value)]) -> Value {
+            Value::Object(pairs.iter().map(|(k, v)| ((*k).to_owned(), v.clone())).collect())
+        }
+        let n = Value::Number;
+        let quarter_squared = FeeRate { rate: 0.25, exponent: 2 };
+        let table = [
+            (obj(&[("rate", n(0.25)), ("exponent", n(2.0))]), Some(quarter_squared)),
+            (obj(&[("r", n(0.25)), ("e", n(2.0))]), Some(quarter_squared)),
+            (
+                obj(&[("fee_schedule", obj(&[("rate", n(0.25)), ("exponent", n(2.0))])), ("base_fee", n(0.0))]),
+                Some(quarter_squared),
+            ),
+            (obj(&[("fd", obj(&[("r", n(0.25)), ("e", n(2.0))])), ("mts", n(0.01))]), Some(quarter_squared)),
+            (obj(&[("rate", n(-0.1)), ("exponent", n(1.0))]), None),
+            (obj(&[("rate", n(0.1)), ("exponent", n(1.5))]), None),
+            (obj(&[("rate", n(0.1)), ("exponent", n(65.0))]), None),
+            (obj(&[("fee_schedule", n(1.0))]), None),
+            (obj(&[("rate", Value::Str("0.1".into())), ("exponent", n(1.0))]), None),
+            (n(0.25), None),
+        ];
+        for (i, (value, want)) in table.into_iter().enumerate() {
+            match (FeeRate::from_value(&value), want) {
+                (Ok(got), Some(want)) => assert_eq!(got, want, "row {i}"),
+                (Err(e), None) => assert_eq!(e.param.as_deref(), Some("feeRate"), "row {i}"),
+                (got, want) => panic!("row {i}: {got:?} vs {want:?}"),
+            }
+        }
+        assert_eq!(checked_fee(quarter_squared, 100.0, 0.5).unwrap(), 1.5625);
+        assert_eq!(checked_fee(quarter_squared, -1.0, 0.5).unwrap_err().param.as_deref(), Some("size"));
+        assert_eq!(checked_fee(quarter_squared, 1.0, 1.5).unwrap_err().param.as_deref(), Some("price"));
+    }
     use serde_json::Value;
 
     fn vectors(name: &str) -> Value {

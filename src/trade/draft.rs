@@ -4,7 +4,7 @@
 
 use super::amounts::{self, units_text, Amounts, MarketRules};
 use super::eip712::{decode_hex, Address, U256};
-use super::order::{Order, SignatureType, Version, MAX_SALT};
+use super::order::{Exchanges, Order, SignatureType, Version, MAX_SALT};
 use crate::api::{JsonWriter, Params, Value};
 use crate::book::math::{calculate_fee, FeeRate};
 use crate::book::{fixed, OrderType, Side};
@@ -237,6 +237,72 @@ pub struct Draft {
     pub fee_rate_bps: u64,
     pub order_type: OrderType,
     pub post_only: bool,
+}
+
+/// What a draft is built from besides the order's params, as the trading flow gathered it.
+pub struct DraftInputs<'a> {
+    /// The exchange's order version, as GET /version told it (1 or 2).
+    pub version: Option<f64>,
+    /// The market of the order's token (GET /clob-markets).
+    pub info: &'a MarketInfo,
+    /// The token's base fee in basis points (GET /fee-rate), which a V1 order signs.
+    pub fee: Option<f64>,
+    /// GET /book's bytes, for a market order without a price.
+    pub book: Option<Vec<u8>>,
+}
+
+impl Draft {
+    /// The draft of an order: its version, the exchange of its market (the settings' or the published
+    /// one), its price (given, or the book's market price for its amount), its amounts at `now_s` by the
+    /// market's rules, and the fee a V1 order signs. A token the market does not list is refused.
+    pub fn assemble(
+        req: &OrderRequest,
+        inputs: DraftInputs<'_>,
+        settings: &crate::trade::settings::TradingSettings,
+        now_s: u64,
+    ) -> Result<Draft, Error> {
+        let DraftInputs { version, info, fee, book } = inputs;
+        let version = match version {
+            Some(1.0) => Version::V1,
+            Some(2.0) => Version::V2,
+            _ => return Err(Error::invalid("version", "must be 1 or 2")),
+        };
+        if !info.tokens.is_empty() && !info.tokens.contains(&req.token_id) {
+            return Err(Error::invalid("tokenId", "is not a token of this market (conditionId)"));
+        }
+        let price = match req.kind {
+            Kind::Limit { price, .. } | Kind::Market { price: Some(price), .. } => price,
+            Kind::Market { amount, price: None } => {
+                let book =
+                    book.ok_or_else(|| Error::invalid("book", "is required for a market order without a price"))?;
+                crate::book::OrderBook::from_vec(book)?.market_price(req.side, amount, req.order_type)?
+            }
+        };
+        let fee_rate_bps = match (version, fee) {
+            (Version::V2, _) => 0,
+            (Version::V1, Some(f)) if f.fract() == 0.0 && (0.0..=1e9).contains(&f) => f as u64,
+            _ => return Err(Error::invalid("fee", "must be the fee rate in basis points")),
+        };
+        let exchanges =
+            settings.exchanges.or_else(|| Exchanges::known(settings.chain_id, version)).ok_or_else(|| {
+                Error::invalid(
+                    "exchanges",
+                    "is required: no exchange is published for this chainId (give { exchange, negRiskExchange })",
+                )
+            })?;
+        Ok(Draft {
+            version,
+            chain_id: settings.chain_id,
+            exchange: exchanges.for_market(info.rules.neg_risk),
+            token_id: req.token_id.clone(),
+            side: req.side,
+            amounts: req.amounts(&info.rules, price, now_s)?,
+            expiration: req.expiration,
+            fee_rate_bps,
+            order_type: req.order_type,
+            post_only: req.post_only,
+        })
+    }
 }
 
 fn side_text(side: Side) -> &'static str {
@@ -478,6 +544,58 @@ mod tests {
         ];
         for (json, market, param) in table {
             assert_eq!(OrderRequest::parse(&params(json), market).unwrap_err().param.as_deref(), Some(param), "{json}");
+        }
+    }
+
+    #[test]
+    fn a_draft_is_assembled_from_what_the_flow_gathered() {
+        use crate::trade::settings::TradingSettings;
+        let settings = |json: &str| {
+            let p = params(json);
+            TradingSettings::read(&mut |name| Ok(p.get(name).clone())).unwrap()
+        };
+        let polygon = settings("{}");
+        let unknown_chain = settings(r#"{"chainId":5}"#);
+        let info = MarketInfo::from_answer(br#"{"mts":0.01,"mos":5,"nr":true,"t":[{"t":"123"},{"t":"456"}]}"#).unwrap();
+        let book = br#"{"market":"0x1","asset_id":"123","timestamp":"1","hash":"","bids":[],"asks":[{"price":"0.6","size":"100"},{"price":"0.55","size":"10"}]}"#;
+        let limit =
+            OrderRequest::parse(&params(r#"{"tokenId":"123","side":"BUY","price":0.5,"size":10}"#), false).unwrap();
+        let market = OrderRequest::parse(&params(r#"{"tokenId":"123","side":"BUY","amount":20}"#), true).unwrap();
+        let other =
+            OrderRequest::parse(&params(r#"{"tokenId":"789","side":"BUY","price":0.5,"size":10}"#), false).unwrap();
+        let inputs = |version: f64, fee: Option<f64>, book: Option<&[u8]>| DraftInputs {
+            version: Some(version),
+            info: &info,
+            fee,
+            book: book.map(<[u8]>::to_vec),
+        };
+        let now = 1_700_000_000;
+        // (request, inputs, settings, the draft's price in micro units and fee, or the parameter refused)
+        let v2 = Draft::assemble(&limit, inputs(2.0, None, None), &polygon, now).unwrap();
+        assert_eq!((v2.version, v2.fee_rate_bps, v2.chain_id), (Version::V2, 0, 137));
+        assert_eq!(v2.exchange, Exchanges::known(137, Version::V2).unwrap().for_market(true), "the neg-risk exchange");
+        let v1 = Draft::assemble(&limit, inputs(1.0, Some(30.0), None), &polygon, now).unwrap();
+        assert_eq!((v1.version, v1.fee_rate_bps), (Version::V1, 30));
+        // A market order without a price takes the book's: 20 USDC reach into the 0.6 level.
+        let from_book = Draft::assemble(&market, inputs(2.0, None, Some(book)), &polygon, now).unwrap();
+        let from_limit = Draft::assemble(
+            &OrderRequest::parse(&params(r#"{"tokenId":"123","side":"BUY","amount":20,"price":0.6}"#), true).unwrap(),
+            inputs(2.0, None, None),
+            &polygon,
+            now,
+        )
+        .unwrap();
+        assert_eq!(from_book.amounts, from_limit.amounts);
+        let refused = [
+            (Draft::assemble(&limit, inputs(3.0, None, None), &polygon, now), "version"),
+            (Draft::assemble(&limit, inputs(1.0, None, None), &polygon, now), "fee"),
+            (Draft::assemble(&limit, inputs(1.0, Some(0.5), None), &polygon, now), "fee"),
+            (Draft::assemble(&other, inputs(2.0, None, None), &polygon, now), "tokenId"),
+            (Draft::assemble(&market, inputs(2.0, None, None), &polygon, now), "book"),
+            (Draft::assemble(&limit, inputs(2.0, None, None), &unknown_chain, now), "exchanges"),
+        ];
+        for (i, (result, param)) in refused.into_iter().enumerate() {
+            assert_eq!(result.unwrap_err().param.as_deref(), Some(param), "row {i}");
         }
     }
 

@@ -5,7 +5,7 @@ use js_sys::{Number, Object};
 use wasm_bindgen::prelude::*;
 
 use super::book::{amount_units, read_order_type};
-use super::interop::{book_json, field, is_absent, items, read_f64, read_str, set};
+use super::interop::{book_json, field, items, read_f64, read_str, set, to_value};
 use crate::book::math::{self, FeeRate, Rounding, MAX_DECIMALS, ROUNDING_CONFIG};
 use crate::book::{fixed, sha1_hex, Level, Side};
 use crate::error::Error;
@@ -189,38 +189,6 @@ pub fn calculate_fee(
     #[wasm_bindgen(unchecked_param_type = "number")] size: &JsValue,
     #[wasm_bindgen(unchecked_param_type = "number")] price: &JsValue,
 ) -> Result<f64, JsValue> {
-    let fee = read_fee_rate(fee_rate)?;
-    let (size, price) = (read_f64(size, "size")?, read_f64(price, "price")?);
-    if !(size.is_finite() && size >= 0.0) {
-        return Err(Error::invalid("size", "must be a finite non-negative number").into());
-    }
-    if !(0.0..=1.0).contains(&price) {
-        return Err(Error::invalid("price", "must be between 0 and 1").into());
-    }
-    Ok(math::calculate_fee(fee, size, price))
-}
-
-fn read_fee_rate(value: &JsValue) -> Result<FeeRate, Error> {
-    let bad = || Error::invalid("feeRate", "must be { rate, exponent }, { r, e } or a GET /fee-rate answer");
-    if !value.is_object() {
-        return Err(bad());
-    }
-    let get = |obj: &JsValue, key| if obj.is_object() { field(obj, key, "feeRate") } else { Err(bad()) };
-    let schedule = get(value, "fee_schedule")?;
-    let fd = get(value, "fd")?;
-    let (rate, exponent) = if !is_absent(&schedule) {
-        (get(&schedule, "rate")?, get(&schedule, "exponent")?)
-    } else if !is_absent(&fd) {
-        (get(&fd, "r")?, get(&fd, "e")?)
-    } else if !is_absent(&get(value, "rate")?) {
-        (get(value, "rate")?, get(value, "exponent")?)
-    } else {
-        (get(value, "r")?, get(value, "e")?)
-    };
-    let rate = rate.as_f64().filter(|r| r.is_finite() && *r >= 0.0).ok_or_else(bad)?;
-    let exponent = match exponent.as_f64() {
-        Some(e) if (0.0..=64.0).contains(&e) && e.fract() == 0.0 => e as u32,
-        _ => return Err(bad()),
-    };
-    Ok(FeeRate { rate, exponent })
+    let fee = FeeRate::from_value(&to_value(fee_rate, "feeRate")?)?;
+    Ok(math::checked_fee(fee, read_f64(size, "size")?, read_f64(price, "price")?)?)
 }

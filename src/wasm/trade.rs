@@ -11,11 +11,11 @@ use super::interop::{field, get, is_absent, items, read_bytes, read_str, rejecte
 use crate::api::call::Expect;
 use crate::api::{self, HttpRequest, Params, Value};
 use crate::error::{Error, ErrorCode};
-use crate::trade::draft::{signed_from_params, signed_json, Draft, Kind, MarketInfo, OrderRequest};
+use crate::trade::draft::{signed_from_params, signed_json, Draft, DraftInputs, Kind, MarketInfo, OrderRequest};
 use crate::trade::eip712::{parse_signature, Address, U256};
 use crate::trade::flow::{after_refusal, answers, create_after_derive, AfterRefusal};
 use crate::trade::keys::{credentials_from_answer, ClobAuth};
-use crate::trade::order::{self, order_body, orders_body, Exchanges, Order, Placement, Version, MAX_BATCH};
+use crate::trade::order::{self, order_body, orders_body, Order, Placement, MAX_BATCH};
 use crate::trade::settings::TradingSettings;
 
 /// Reads `chainId` (default 137), `signatureType`, `funder`, `exchanges: { exchange, negRiskExchange }` and
@@ -173,47 +173,14 @@ impl Client {
         book: JsValue,
     ) -> Result<JsValue, JsValue> {
         let req = OrderRequest::parse(&params(&order, "params")?, market.is_truthy())?;
-        let version = match version.as_f64() {
-            Some(1.0) => Version::V1,
-            Some(2.0) => Version::V2,
-            _ => return Err(Error::invalid("version", "must be 1 or 2").into()),
-        };
         let info = MarketInfo::from_answer(&read_bytes(&info, "market", MAX_ANSWER)?)?;
-        if !info.tokens.is_empty() && !info.tokens.contains(&req.token_id) {
-            return Err(Error::invalid("tokenId", "is not a token of this market (conditionId)").into());
-        }
-        let price = match req.kind {
-            Kind::Limit { price, .. } | Kind::Market { price: Some(price), .. } => price,
-            Kind::Market { amount, price: None } => crate::book::OrderBook::from_vec(read_bytes(
-                &book, "book", MAX_ANSWER,
-            )?)?
-            .market_price(req.side, amount, req.order_type)?,
+        // The book is read only when the price is to come from it.
+        let book = match req.kind {
+            Kind::Market { price: None, .. } => Some(read_bytes(&book, "book", MAX_ANSWER)?),
+            _ => None,
         };
-        let fee_rate_bps = match (version, fee.as_f64()) {
-            (Version::V2, _) => 0,
-            (Version::V1, Some(f)) if f.fract() == 0.0 && (0.0..=1e9).contains(&f) => f as u64,
-            _ => return Err(Error::invalid("fee", "must be the fee rate in basis points").into()),
-        };
-        let settings = &self.inner.trading;
-        let exchanges =
-            settings.exchanges.or_else(|| Exchanges::known(settings.chain_id, version)).ok_or_else(|| {
-                Error::invalid(
-                    "exchanges",
-                    "is required: no exchange is published for this chainId (give { exchange, negRiskExchange })",
-                )
-            })?;
-        let draft = Draft {
-            version,
-            chain_id: settings.chain_id,
-            exchange: exchanges.for_market(info.rules.neg_risk),
-            token_id: req.token_id.clone(),
-            side: req.side,
-            amounts: req.amounts(&info.rules, price, now_s(self))?,
-            expiration: req.expiration,
-            fee_rate_bps,
-            order_type: req.order_type,
-            post_only: req.post_only,
-        };
+        let inputs = DraftInputs { version: version.as_f64(), info: &info, fee: fee.as_f64(), book };
+        let draft = Draft::assemble(&req, inputs, &self.inner.trading, now_s(self))?;
         Ok(json(&draft.to_json(&info)))
     }
 
