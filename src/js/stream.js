@@ -9,8 +9,6 @@
 // that hands frames to the socket's `onmessage`) waits for it, and beyond MAX_REENTRANT such frames in one
 // delivery they are refused with an `error` event, so the core is never entered again mid-frame.
 
-/** Events kept for a `for await` that is slower than the stream; past this the oldest are dropped. */
-const MAX_QUEUED = 10000;
 /** Frames one delivery takes that came while it was under way; more are refused (an `error` event). */
 const MAX_REENTRANT = 1000;
 const MAX_TIMER_MS = 2147483647;
@@ -86,16 +84,18 @@ export function platformDigest() {
   return digestSha1 !== null;
 }
 
-export function openStream(core, url, WebSocketImpl, onEvent, signal) {
-  return new Stream(core, url, WebSocketImpl, onEvent, signal);
+export function openStream(core, url, WebSocketImpl, onEvent, signal, maxQueued) {
+  return new Stream(core, url, WebSocketImpl, onEvent, signal, maxQueued);
 }
 
 class Stream {
   // Private: the core makes the subscription message, which for the user channel holds the credentials.
   #core;
 
-  constructor(core, url, WebSocketImpl, onEvent, signal) {
+  constructor(core, url, WebSocketImpl, onEvent, signal, maxQueued) {
     this.#core = core;
+    /** Events kept for a `for await` that is slower than the stream; past this the oldest are dropped. */
+    this._maxQueued = maxQueued;
     this._url = url;
     this._WebSocket = WebSocketImpl;
     this._onEvent = onEvent;
@@ -239,7 +239,7 @@ class Stream {
     if (!this._iterating) return;
     const waiter = this._waiters.shift();
     if (waiter) return waiter({ done: false, value: event });
-    if (this._queue.length - this._head >= MAX_QUEUED) {
+    if (this._queue.length - this._head >= this._maxQueued) {
       this._queue[this._head++] = undefined;
       this._dropped++;
     }
@@ -527,8 +527,8 @@ class Stream {
           if (!report) return;
           if (report.due) this._digest(report.due);
           this._report(report);
-          // A failed snapshot is asked for again after a second; a stale one after the core's backoff.
-          if (report.retry) setTimeout(() => this._snapshots(), typeof report.retry === "number" ? report.retry : 1000);
+          // A failed or stale snapshot is asked for again after the core's delay.
+          if (report.retry) setTimeout(() => this._snapshots(), report.retry);
           else this._snapshots();
         })
         .catch(() => {

@@ -10,3 +10,6 @@ pub mod options;
 pub mod protocol;
 #[cfg(test)]
 mod shapes_tests;
+
+mod session;
+pub use session::{Session, MAX_QUEUED_EVENTS, SNAPSHOT_RETRY_MS};

@@ -16,10 +16,11 @@ use crate::api::call::Expect;
 use crate::api::{Params, Value};
 use crate::bounds::MAX_BOOK_BYTES;
 use crate::error::{Error, ErrorCode};
-use crate::stream::health::{Action, Health, Status};
+use crate::stream::health::{Action, Status};
 use crate::stream::live::{FrameReport, Hasher, LiveBooks, State, PLATFORM_FROM};
 use crate::stream::options;
-use crate::stream::protocol::{self, Channel, Followed};
+use crate::stream::protocol::{self, Channel};
+use crate::stream::{Session, MAX_QUEUED_EVENTS, SNAPSHOT_RETRY_MS};
 
 #[wasm_bindgen(module = "/src/js/stream.js")]
 extern "C" {
@@ -31,6 +32,7 @@ extern "C" {
         socket: &JsValue,
         on_event: &JsValue,
         signal: &JsValue,
+        max_queued: u32,
     ) -> Result<JsValue, JsValue>;
 
     /// Whether the platform has a SHA-1 (crypto.subtle) the driver can hand checks to.
@@ -47,16 +49,10 @@ const STREAM_TYPES: &str = include_str!("stream.d.ts");
 pub struct StreamCore {
     inner: Rc<Inner>,
     channel: Channel,
-    state: Rc<RefCell<CoreState>>,
+    state: Rc<RefCell<Session>>,
     /// Where the driver writes a text frame's UTF-8 (`frameBuffer`), so that it is encoded once, natively,
     /// straight into wasm memory.
     inbox: RefCell<Vec<u8>>,
-}
-
-struct CoreState {
-    ids: Followed,
-    books: LiveBooks,
-    health: Health,
 }
 
 /// Opens a stream of `channel` for `ids` with `options`; the JS object the caller gets.
@@ -86,26 +82,17 @@ pub(super) fn open(
     if channel == Channel::User && inner.credentials.borrow().is_none() {
         return Err(crate::auth::missing_credentials().into());
     }
-    let mut books = LiveBooks::new(settings.verify);
+    let mut session = Session::new(channel, ids, settings.verify, settings.health);
     if platform_digest() {
-        books.set_hasher(Hasher::Platform { from: PLATFORM_FROM });
-    }
-    if channel == Channel::Market {
-        for id in &ids {
-            books.subscribe(id);
-        }
+        session.books.set_hasher(Hasher::Platform { from: PLATFORM_FROM });
     }
     let core = StreamCore {
         inner: inner.clone(),
         channel,
-        state: Rc::new(RefCell::new(CoreState {
-            ids: Followed::new(ids),
-            books,
-            health: Health::new(settings.health),
-        })),
+        state: Rc::new(RefCell::new(session)),
         inbox: RefCell::new(Vec::new()),
     };
-    open_stream(core, &settings.url, &socket, &on_event, &signal)
+    open_stream(core, &settings.url, &socket, &on_event, &signal, MAX_QUEUED_EVENTS)
 }
 
 /// Room in the inbox that is kept between frames whatever they need (larger room is given back once frames
@@ -122,7 +109,7 @@ const CLOSE: u32 = 4;
 // Few exports, each doing one kind of thing: every export costs the wasm its own shim.
 #[wasm_bindgen]
 impl StreamCore {
-    fn with<R>(&self, otherwise: R, f: impl FnOnce(&mut CoreState) -> R) -> R {
+    fn with<R>(&self, otherwise: R, f: impl FnOnce(&mut Session) -> R) -> R {
         self.state.try_borrow_mut().map_or(otherwise, |mut s| f(&mut s))
     }
 
@@ -319,26 +306,8 @@ impl StreamCore {
     /// nothing changes.
     pub fn follow(&self, subscribe: bool, ids: &JsValue) -> Result<Option<String>, JsValue> {
         let ids = protocol::ids(self.channel, &to_value(ids, "ids")?)?;
-        let changed = self.with(Ok(Vec::new()), |s| {
-            // Refused whole beyond the bound (`INVALID_PARAMS`): nothing changes and nothing is sent.
-            let changed = s.ids.changes(self.channel, subscribe, ids)?;
-            s.ids.apply(subscribe, &changed);
-            if !subscribe {
-                s.books.unsubscribe(&changed);
-            } else if self.channel == Channel::Market {
-                for id in &changed {
-                    s.books.subscribe(id);
-                }
-            }
-            Ok::<_, Error>(changed)
-        })?;
-        if changed.is_empty() {
-            return Ok(None);
-        }
-        Ok(Some(match self.channel {
-            Channel::Market => protocol::operation(subscribe, &changed),
-            Channel::User => protocol::user_operation(subscribe, &changed),
-        }))
+        // Refused whole beyond the bound (`INVALID_PARAMS`): nothing changes and nothing is sent.
+        Ok(self.with(Ok(None), |s| s.follow(subscribe, ids))?)
     }
 
     /// The error event's error for the frames refused because they came while a frame was being applied
@@ -393,7 +362,7 @@ impl StreamCore {
             },
         };
         let Some((retry_ms, changed, resync, due)) = applied else {
-            set(&out, "retry", &JsValue::TRUE);
+            set(&out, "retry", &SNAPSHOT_RETRY_MS.into());
             return report(&out, &[], &[], None);
         };
         if let Some(ms) = retry_ms {
