@@ -217,7 +217,9 @@ export function makeKit() {
       postOnly: false, expiration: "0", makerAmount: "5000000", takerAmount: "10000000", feeRateBps: "0",
     });
     const s = (arity, args = () => []) => ({ arity, args });
-    const client = {
+    // The REST methods (tests/js/surface.test.mjs holds these names and arities, options included, equal to
+    // the core's route table).
+    const rest = {
       cancelMarketOrders: s(2, () => [{ market: cond }, req()]),
       cancelOrder: s(2, () => [data.orderId, req()]),
       getBatchPricesHistory: s(2, () => [{ markets: [tok] }, req()]),
@@ -247,6 +249,9 @@ export function makeKit() {
       getTrades: s(2, () => [{ limit: 1 }, req()]),
       getUserTrades: s(2, () => [{}, req()]),
       publicSearch: s(2, () => [{ q: "bitcoin" }, req()]),
+    };
+    const client = {
+      ...rest,
       // The binding's entry for the REST methods (the named methods above are one line of JS over it): every
       // position, a page included, gets every hostile value.
       callRest: s(4, () => ["getEvents", { limit: 1 }, req(), undefined]),
@@ -300,7 +305,7 @@ export function makeKit() {
       "new Client": () => [[0, "{ onEvent throws }", { ...table["new Client"].args()[0], onEvent: thrower("onEvent") }],
         [0, "{ fetch: throwing function Proxy }", { ...table["new Client"].args()[0], fetch: throwingFunctionProxy }]],
     };
-    return { table, extra };
+    return { table, extra, rest: Object.keys(rest) };
   }
 
   /**
