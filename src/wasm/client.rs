@@ -3,22 +3,20 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use js_sys::{Array, Function, Object, Promise};
+use js_sys::{Array, Function, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::call::{run, Inner, Shape};
 use super::interop::{
-    field, get, is_absent, items, opt_string, option, read_opt_str, read_params, read_str, rejected, req_string, set,
-    to_value,
+    field, is_absent, opt_string, option, read_opt_str, read_params, read_str, rejected, req_string, to_value,
 };
-use super::pages::PageReader;
 use super::signing::read_credentials;
 use crate::api::call::{BaseUrls, Calls, CallsSettings, Expect};
 use crate::api::methods::{endpoint, Answer, Args, Endpoint, ENDPOINTS};
 use crate::api::options::ClientSettings;
 use crate::api::retry::RetryPolicy;
-use crate::api::{self, base_url, HttpRequest, Paging, Params, TimestampUnit, Value};
+use crate::api::{self, base_url, HttpRequest, TimestampUnit};
 use crate::error::Error;
 
 /// A client of the service. Create one per service and share it: it holds the rate budgets.
@@ -70,58 +68,6 @@ impl Client {
             Answer::Book => self.send(options, Ok(request), Expect::Book, Shape::Book),
         }
     }
-
-    /// A reader of every page of the list method `name` called with `first` (`options`: the iteration's),
-    /// for the package's `for await` (`src/js/package/pages.mjs`).
-    #[wasm_bindgen(js_name = pageReader, skip_typescript)]
-    pub fn page_reader(&self, name: JsValue, first: JsValue, options: JsValue) -> Result<PageReader, JsValue> {
-        let endpoint = find(&name)?;
-        let params = match endpoint.args {
-            Args::Cursor(_) => endpoint.iteration_params(Params::default(), opt_text(Some(&first), "next_cursor")?),
-            _ => read_params(Some(&first))?,
-        };
-        Ok(self.reader(endpoint, params, &options)?)
-    }
-
-    /// The first argument of the call for the page after `page` (an answer of the list method `name`
-    /// called with `first`), or undefined when no page follows (`INVALID_PARAMS` when `strict`): the
-    /// core's `following`.
-    #[wasm_bindgen(js_name = nextPageArgument, skip_typescript)]
-    pub fn next_page_argument(
-        &self,
-        name: JsValue,
-        first: JsValue,
-        page: JsValue,
-        strict: JsValue,
-    ) -> Result<JsValue, JsValue> {
-        let endpoint = find(&name)?;
-        let listing = endpoint.listing.ok_or_else(|| Error::invalid("method", "is not a list"))?;
-        let cursor_args = matches!(endpoint.args, Args::Cursor(_));
-        let params = if cursor_args {
-            endpoint.iteration_params(Params::default(), opt_text(Some(&first), "next_cursor")?)
-        } else {
-            read_params(Some(&first))?
-        };
-        // Through the bounded, catching readers: the page is any value a caller passes.
-        let (list, next_cursor) = match listing.paging {
-            Paging::Cursor => (get(&page, "data"), opt_text(Some(&get(&page, "next_cursor")), "next_cursor")?),
-            Paging::Offset { .. } => (page, None),
-        };
-        let len = items(&list, "page")?.map_or(0, |a| a.length() as usize);
-        let Some(next) = api::following(&params, listing.paging, len, next_cursor.as_deref()) else {
-            if strict.is_truthy() {
-                return Err(Error::invalid("getNextPage", "no page follows this one (see hasNextPage())").into());
-            }
-            return Ok(JsValue::UNDEFINED);
-        };
-        if cursor_args {
-            return Ok(match next.get("next_cursor") {
-                Value::Str(c) => JsValue::from_str(c),
-                _ => JsValue::UNDEFINED,
-            });
-        }
-        Ok(params_to_js(&next))
-    }
 }
 
 #[wasm_bindgen]
@@ -156,68 +102,10 @@ impl Client {
     }
 }
 
-#[cfg(feature = "stream")]
-#[wasm_bindgen]
-impl Client {
-    /// Opens the market channel for `assetIds`: the service's events (`book`, `price_change`,
-    /// `tick_size_change`, `last_trade_price`, ...) for `for await` or `onEvent`, and a live `OrderBook` per
-    /// asset, checked against the service's hash and resynchronised from a fresh snapshot when it drifts.
-    /// PING every 10 s; a missing PONG reconnects, a silent subscription is renewed (`stallAfterMs`), and
-    /// reconnects back off from 1 s to 60 s.
-    ///
-    /// @example
-    /// const stream = client.marketStream([tokenId], { onEvent: (e) => e.event_type === "book_update" && render(stream.book(tokenId)) });
-    /// for await (const event of stream) if (event.event_type === "status") showStatus(event.status);
-    #[wasm_bindgen(js_name = marketStream, unchecked_return_type = "MarketStream")]
-    pub fn market_stream(
-        &self,
-        #[wasm_bindgen(js_name = assetIds, unchecked_param_type = "string[]")] asset_ids: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "MarketStreamOptions")] options: Option<JsValue>,
-    ) -> Result<JsValue, JsValue> {
-        super::stream::open(&self.inner, crate::stream::protocol::Channel::Market, &asset_ids, options.as_ref())
-    }
-
-    /// Opens the user channel for the account's orders and trades in `markets` (condition ids; empty for
-    /// all). Needs credentials; they go only in the socket's subscription message, never in a URL, an event
-    /// or an error.
-    ///
-    /// @example
-    /// for await (const event of client.userStream([])) if (event.event_type === "order") refresh(event.id);
-    #[wasm_bindgen(js_name = userStream, unchecked_return_type = "UserStream")]
-    pub fn user_stream(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string[]")] markets: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "StreamOptions")] options: Option<JsValue>,
-    ) -> Result<JsValue, JsValue> {
-        super::stream::open(&self.inner, crate::stream::protocol::Channel::User, &markets, options.as_ref())
-    }
-}
-
 /// The REST method a JS method named.
-fn find(name: &JsValue) -> Result<&'static Endpoint, Error> {
+pub(super) fn find(name: &JsValue) -> Result<&'static Endpoint, Error> {
     let not_one = || Error::invalid("method", "is not a REST method");
     read_str(name, "method", 64).map_err(|_| not_one()).and_then(|name| endpoint(&name).ok_or_else(not_one))
-}
-
-/// A params object of the core as a plain JS object (a page's next params).
-pub(super) fn params_to_js(params: &Params) -> JsValue {
-    let obj = Object::new();
-    for (key, value) in &params.0 {
-        set(&obj, key, &value_to_js(value));
-    }
-    obj.into()
-}
-
-fn value_to_js(value: &Value) -> JsValue {
-    match value {
-        Value::Null => JsValue::NULL,
-        Value::Bool(b) => JsValue::from_bool(*b),
-        Value::Number(n) => JsValue::from_f64(*n),
-        Value::Str(s) => JsValue::from_str(s),
-        Value::Array(items) => items.iter().map(value_to_js).collect::<Array>().into(),
-        Value::Object(fields) => params_to_js(&Params(fields.clone())),
-        Value::Undefined | Value::Other => JsValue::UNDEFINED,
-    }
 }
 
 impl Client {
@@ -262,7 +150,7 @@ fn text(value: &JsValue, param: &'static str) -> Result<String, Error> {
     read_str(value, param, 4096)
 }
 
-fn opt_text(value: Option<&JsValue>, param: &'static str) -> Result<Option<String>, Error> {
+pub(super) fn opt_text(value: Option<&JsValue>, param: &'static str) -> Result<Option<String>, Error> {
     value.map_or(Ok(None), |v| read_opt_str(v, param, 4096))
 }
 
@@ -292,7 +180,7 @@ fn read_options(options: &JsValue) -> Result<Inner, Error> {
     };
 
     #[cfg(feature = "trade")]
-    let trading = super::trade::read_trading(options)?;
+    let trading = crate::trade::settings::TradingSettings::read(&mut |name| option(options, name))?;
     let creds = field(options, "credentials", "credentials")?;
     let credentials = if is_absent(&creds) { None } else { Some(read_credentials(&creds)?) };
 

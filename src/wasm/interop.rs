@@ -287,3 +287,24 @@ pub fn rejected(error: Error) -> Promise {
 pub fn freed_error() -> JsValue {
     Error::new(ErrorCode::Freed, "this object was freed: free() was called on it, so it can no longer be used").into()
 }
+
+/// A params object of the core as a plain JS object (a page's next params).
+pub(super) fn params_to_js(params: &Params) -> JsValue {
+    let obj = Object::new();
+    for (key, value) in &params.0 {
+        set(&obj, key, &value_to_js(value));
+    }
+    obj.into()
+}
+
+fn value_to_js(value: &Value) -> JsValue {
+    match value {
+        Value::Null => JsValue::NULL,
+        Value::Bool(b) => JsValue::from_bool(*b),
+        Value::Number(n) => JsValue::from_f64(*n),
+        Value::Str(s) => JsValue::from_str(s),
+        Value::Array(items) => items.iter().map(value_to_js).collect::<Array>().into(),
+        Value::Object(fields) => params_to_js(&Params(fields.clone())),
+        Value::Undefined | Value::Other => JsValue::UNDEFINED,
+    }
+}

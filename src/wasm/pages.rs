@@ -8,10 +8,11 @@ use std::cell::RefCell;
 use js_sys::Object;
 use wasm_bindgen::prelude::*;
 
-use super::client::{params_to_js, Client};
+use super::client::{find, opt_text, Client};
 use super::interop::{entries, get, is_absent, items, read_str, set, to_value};
+use super::interop::{params_to_js, read_params};
 use crate::api::methods::{Args, Endpoint};
-use crate::api::{max_items, Pager, Paging, Params, Value};
+use crate::api::{self, max_items, Pager, Paging, Params, Value};
 use crate::error::{Error, ErrorCode};
 
 /// One iteration of a list method. Internal: the list methods' page promises iterate through it, so it is
@@ -174,5 +175,60 @@ impl PageReader {
             set(&out, "info", &info);
         }
         Ok(out.into())
+    }
+}
+
+#[wasm_bindgen]
+impl Client {
+    /// A reader of every page of the list method `name` called with `first` (`options`: the iteration's),
+    /// for the package's `for await` (`src/js/package/pages.mjs`).
+    #[wasm_bindgen(js_name = pageReader, skip_typescript)]
+    pub fn page_reader(&self, name: JsValue, first: JsValue, options: JsValue) -> Result<PageReader, JsValue> {
+        let endpoint = find(&name)?;
+        let params = match endpoint.args {
+            Args::Cursor(_) => endpoint.iteration_params(Params::default(), opt_text(Some(&first), "next_cursor")?),
+            _ => read_params(Some(&first))?,
+        };
+        Ok(self.reader(endpoint, params, &options)?)
+    }
+
+    /// The first argument of the call for the page after `page` (an answer of the list method `name`
+    /// called with `first`), or undefined when no page follows (`INVALID_PARAMS` when `strict`): the
+    /// core's `following`.
+    #[wasm_bindgen(js_name = nextPageArgument, skip_typescript)]
+    pub fn next_page_argument(
+        &self,
+        name: JsValue,
+        first: JsValue,
+        page: JsValue,
+        strict: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let endpoint = find(&name)?;
+        let listing = endpoint.listing.ok_or_else(|| Error::invalid("method", "is not a list"))?;
+        let cursor_args = matches!(endpoint.args, Args::Cursor(_));
+        let params = if cursor_args {
+            endpoint.iteration_params(Params::default(), opt_text(Some(&first), "next_cursor")?)
+        } else {
+            read_params(Some(&first))?
+        };
+        // Through the bounded, catching readers: the page is any value a caller passes.
+        let (list, next_cursor) = match listing.paging {
+            Paging::Cursor => (get(&page, "data"), opt_text(Some(&get(&page, "next_cursor")), "next_cursor")?),
+            Paging::Offset { .. } => (page, None),
+        };
+        let len = items(&list, "page")?.map_or(0, |a| a.length() as usize);
+        let Some(next) = api::following(&params, listing.paging, len, next_cursor.as_deref()) else {
+            if strict.is_truthy() {
+                return Err(Error::invalid("getNextPage", "no page follows this one (see hasNextPage())").into());
+            }
+            return Ok(JsValue::UNDEFINED);
+        };
+        if cursor_args {
+            return Ok(match next.get("next_cursor") {
+                Value::Str(c) => JsValue::from_str(c),
+                _ => JsValue::UNDEFINED,
+            });
+        }
+        Ok(params_to_js(&next))
     }
 }

@@ -10,6 +10,7 @@ use wasm_bindgen::prelude::*;
 
 use super::book::OrderBook;
 use super::call::{run, Inner, Shape};
+use super::client::Client;
 use super::interop::{error_with_cause, field, is_absent, read_bytes, read_signal, read_str, set, to_value};
 use crate::api;
 use crate::api::call::Expect;
@@ -55,13 +56,45 @@ pub struct StreamCore {
     inbox: RefCell<Vec<u8>>,
 }
 
+#[cfg(feature = "stream")]
+#[wasm_bindgen]
+impl Client {
+    /// Opens the market channel for `assetIds`: the service's events (`book`, `price_change`,
+    /// `tick_size_change`, `last_trade_price`, ...) for `for await` or `onEvent`, and a live `OrderBook` per
+    /// asset, checked against the service's hash and resynchronised from a fresh snapshot when it drifts.
+    /// PING every 10 s; a missing PONG reconnects, a silent subscription is renewed (`stallAfterMs`), and
+    /// reconnects back off from 1 s to 60 s.
+    ///
+    /// @example
+    /// const stream = client.marketStream([tokenId], { onEvent: (e) => e.event_type === "book_update" && render(stream.book(tokenId)) });
+    /// for await (const event of stream) if (event.event_type === "status") showStatus(event.status);
+    #[wasm_bindgen(js_name = marketStream, unchecked_return_type = "MarketStream")]
+    pub fn market_stream(
+        &self,
+        #[wasm_bindgen(js_name = assetIds, unchecked_param_type = "string[]")] asset_ids: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "MarketStreamOptions")] options: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        open(&self.inner, crate::stream::protocol::Channel::Market, &asset_ids, options.as_ref())
+    }
+
+    /// Opens the user channel for the account's orders and trades in `markets` (condition ids; empty for
+    /// all). Needs credentials; they go only in the socket's subscription message, never in a URL, an event
+    /// or an error.
+    ///
+    /// @example
+    /// for await (const event of client.userStream([])) if (event.event_type === "order") refresh(event.id);
+    #[wasm_bindgen(js_name = userStream, unchecked_return_type = "UserStream")]
+    pub fn user_stream(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string[]")] markets: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "StreamOptions")] options: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        open(&self.inner, crate::stream::protocol::Channel::User, &markets, options.as_ref())
+    }
+}
+
 /// Opens a stream of `channel` for `ids` with `options`; the JS object the caller gets.
-pub(super) fn open(
-    inner: &Rc<Inner>,
-    channel: Channel,
-    ids: &JsValue,
-    options: Option<&JsValue>,
-) -> Result<JsValue, JsValue> {
+fn open(inner: &Rc<Inner>, channel: Channel, ids: &JsValue, options: Option<&JsValue>) -> Result<JsValue, JsValue> {
     let ids = protocol::ids(channel, &to_value(ids, "ids")?)?;
     let options = options.filter(|o| !is_absent(o)).cloned().unwrap_or_else(|| Object::new().into());
     let Value::Object(fields) = to_value(&options, "options")? else {

@@ -16,14 +16,6 @@ use crate::trade::eip712::{parse_signature, Address, U256};
 use crate::trade::flow::{after_refusal, answers, create_after_derive, AfterRefusal};
 use crate::trade::keys::{credentials_from_answer, ClobAuth};
 use crate::trade::order::{self, order_body, orders_body, Order, Placement, MAX_BATCH};
-use crate::trade::settings::TradingSettings;
-
-/// Reads `chainId` (default 137), `signatureType`, `funder`, `exchanges: { exchange, negRiskExchange }` and
-/// `signTimeoutMs` by the core's rules (`TradingSettings`). What the client learns of the service (version,
-/// markets, fee rates) is the driver's to keep.
-pub fn read_trading(options: &JsValue) -> Result<TradingSettings, Error> {
-    TradingSettings::read(&mut |name| super::interop::option(options, name))
-}
 
 /// The longest answer of a trading read (a book is the longest).
 const MAX_ANSWER: u32 = crate::bounds::MAX_BOOK_BYTES;
@@ -155,7 +147,7 @@ impl Client {
         let condition = req.condition_id.as_deref().map_or(JsValue::UNDEFINED, JsValue::from_str);
         let needs_book = matches!(req.kind, Kind::Market { price: None, .. });
         let row = Array::of3(&JsValue::from_str(&req.token_id), &condition, &JsValue::from_bool(needs_book));
-        row.push(&super::client::params_to_js(&read));
+        row.push(&super::interop::params_to_js(&read));
         Ok(row)
     }
 
