@@ -1,3 +1,4 @@
+// @ts-check
 // The one driver of every REST call (reads, pages, trading steps, the clock, a stream's snapshots): it asks
 // the call's machine in wasm what it needs (`next`), does it (fetch, a timer, a wait for its turn), and
 // tells the machine what happened (`supply`, `stop`). Every decision (budgets, queue order, signing,
@@ -8,12 +9,95 @@
 // listener) does so through intrinsics captured at load and inside try/catch: no exception may unwind
 // through wasm, and every promise made here is handled.
 
+/**
+ * A call's handle (src/wasm/call.rs: CallHandle). `next`, `supply` and `stop` answer what the call needs
+ * next, as the JSON text of a `Need` (src/api/call.rs: Need::to_json).
+ * @typedef {object} CallHandle
+ * @property {number} id
+ * @property {() => string} next
+ * @property {(kind: number, status: number, flags: number, retryAfter: string | undefined, date: string | undefined,
+ *   text: string | undefined, bytes: Uint8Array | undefined, sent: number) => string} supply
+ *   How the attempt ended (`kind`: 0 an answer, 1 none, 2 a cut body, 3 a body too large; `flags`: 1 an
+ *   opaque redirect, 2 redirected, 4 the JSON body parsed here).
+ * @property {(timedOut: boolean) => string} stop The call's signal aborted (`timedOut`: its deadline passed).
+ * @property {() => unknown} book The OrderBook a finished GET /book read.
+ * @property {() => void} free
+ */
+
+/**
+ * An error as the machine describes it (src/api/call.rs: write_error).
+ * @typedef {object} ErrorJson
+ * @property {string} code
+ * @property {string} message
+ * @property {string} [param]
+ * @property {number} [status]
+ * @property {string} [method]
+ * @property {string} [path]
+ * @property {number} [retryAfterMs]
+ * @property {string} [body]
+ */
+
+/** @typedef {Error & Omit<ErrorJson, "message">} PredictKitError */
+
+/**
+ * A wait's event: `[type, delayMs, attempt, error, method, path]` (method and path: the call's request's).
+ * @typedef {[type: string, delayMs: number, attempt: number, error: ErrorJson | null, method?: string,
+ *   path?: string]} EventJson
+ */
+
+/**
+ * What the call needs (src/api/call.rs: Need::to_json), after the ids of the calls to wake: a request to
+ * send (`manual`: redirects are not followed; `bytes`: a 2xx body is read as bytes), a wait (`ms` null: until
+ * woken), its result, or its error.
+ * @typedef {[kind: 0, woken: number[], url: string, method: string, headers: Record<string, string>,
+ *     body: string | null, manual: number, bytes: number]
+ *   | [kind: 1, woken: number[], ms: number | null, event: EventJson | null]
+ *   | [kind: 2, woken: number[], result: unknown]
+ *   | [kind: 3, woken: number[], error: ErrorJson]} Need
+ */
+
+/**
+ * What `onEvent` is told (src/wasm/client.d.ts: ClientEvent).
+ * @typedef {{ type: string, method?: string, path?: string, delayMs: number, attempt?: number,
+ *   error?: PredictKitError }} ClientEvent
+ */
+
+/**
+ * A fetch as the caller gave it (or the global one): anything may come back, or be thrown.
+ * @typedef {(url: string, init: RequestInit) => unknown} FetchLike
+ */
+
+/**
+ * The wake-up function of each waiting call of one client, by the call's id.
+ * @typedef {Map<number, () => void>} Waiters
+ */
+
+/**
+ * One HTTP exchange as plain data (see `exchange`).
+ * @typedef {object} Exchange
+ * @property {number} kind 0 an answer, 1 no usable Response, 2 the body could not be read, 3 a body too large
+ * @property {number} sent
+ * @property {unknown} [cause]
+ * @property {number} [status]
+ * @property {number} [flags]
+ * @property {string} [retryAfter]
+ * @property {string} [date]
+ * @property {string | Uint8Array} [body]
+ */
+
+/**
+ * A prototype's own getter of `name`, if it has one.
+ * @param {object} proto
+ * @param {PropertyKey} name
+ * @returns {((this: any) => any) | undefined}
+ */
 const getterOf = (proto, name) => Object.getOwnPropertyDescriptor(proto, name)?.get;
-const abortedOf = getterOf(AbortSignal.prototype, "aborted");
+const abortedOf = /** @type {(this: AbortSignal) => boolean} */ (getterOf(AbortSignal.prototype, "aborted"));
+/** @type {((this: AbortSignal) => unknown) | undefined} absent from older browsers */
 const reasonOf = getterOf(AbortSignal.prototype, "reason");
 const addListener = EventTarget.prototype.addEventListener;
 const removeListener = EventTarget.prototype.removeEventListener;
-const arrayBufferLengthOf = getterOf(ArrayBuffer.prototype, "byteLength");
+const arrayBufferLengthOf = /** @type {(this: unknown) => number} */ (getterOf(ArrayBuffer.prototype, "byteLength"));
 const parse = JSON.parse;
 /** Timers of 2^31 ms or more fire at once in browsers and Node: longer waits are chained. */
 const MAX_TIMER_MS = 2147483647;
@@ -24,34 +108,62 @@ const MAX_ERROR_CHARS = 4096;
 
 /** The name every error thrown by the library carries (src/wasm/interop.rs: ERROR_NAME). */
 const ERROR_NAME = "PredictKitError";
+/** @type {readonly (keyof ErrorJson)[]} */
 const FACTS = ["param", "status", "method", "path", "retryAfterMs", "body"];
 
-/** A PredictKitError from the machine's description of it (src/api/call.rs: error_json). */
+/**
+ * A PredictKitError from the machine's description of it (src/api/call.rs: write_error).
+ * @param {ErrorJson} d
+ * @param {unknown} [cause]
+ * @returns {PredictKitError}
+ */
 export function makeError(d, cause) {
-  const e = cause === undefined ? new Error(d.message) : new Error(d.message, { cause });
+  const e = /** @type {PredictKitError} */ (
+    cause === undefined ? new Error(d.message) : new Error(d.message, { cause })
+  );
   e.name = ERROR_NAME;
   e.code = d.code;
-  for (const key of FACTS) if (d[key] !== undefined) e[key] = d[key];
+  const facts = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (e));
+  for (const key of FACTS) if (d[key] !== undefined) facts[key] = d[key];
   return e;
 }
 
+/** @param {AbortSignal} signal */
 function abortReason(signal) {
   return reasonOf?.call(signal) ?? new DOMException("This operation was aborted", "AbortError");
 }
 
-/** Throws unless `signal` is a genuine AbortSignal (a look-alike or a Proxy has no aborted state). */
+/**
+ * Throws unless `signal` is a genuine AbortSignal (a look-alike or a Proxy has no aborted state).
+ * @param {unknown} signal
+ */
 export function checkSignal(signal) {
-  abortedOf.call(signal);
+  abortedOf.call(/** @type {AbortSignal} */ (signal));
 }
 
+/**
+ * Calls `listener` once when `signal` aborts; returns what stops listening.
+ * @param {AbortSignal} signal
+ * @param {() => void} listener
+ * @returns {() => void}
+ */
 function onAbortOf(signal, listener) {
   addListener.call(signal, "abort", listener, { once: true });
   return () => removeListener.call(signal, "abort", listener);
 }
 
-/** Calls `fn` after `ms` (any length: long waits are chained); returns what `clearLater` takes. */
+/** @typedef {{ timer: ReturnType<typeof setTimeout> | undefined }} Later */
+
+/**
+ * Calls `fn` after `ms` (any length: long waits are chained); returns what `clearLater` takes.
+ * @param {() => void} fn
+ * @param {number} ms
+ * @returns {Later}
+ */
 function later(fn, ms) {
+  /** @type {Later} */
   const handle = { timer: undefined };
+  /** @param {number} left */
   const arm = (left) => {
     handle.timer = left > MAX_TIMER_MS ? setTimeout(() => arm(left - MAX_TIMER_MS), MAX_TIMER_MS) : setTimeout(fn, Math.max(0, left));
   };
@@ -59,6 +171,7 @@ function later(fn, ms) {
   return handle;
 }
 
+/** @param {Later | undefined} handle */
 function clearLater(handle) {
   if (handle) clearTimeout(handle.timer);
 }
@@ -68,9 +181,13 @@ function ignore() {}
 /**
  * Settles like `promise` (any value: a thenable that throws rejects), or rejects as soon as `signal` aborts.
  * `promise` is always handled: when the signal wins, its later rejection is dropped, never left unhandled.
+ * @param {unknown} promise
+ * @param {AbortSignal} signal
+ * @returns {Promise<unknown>}
  */
 function raceAbort(promise, signal) {
   return new Promise((resolve, reject) => {
+    /** @type {Promise<unknown>} */
     const settled = new Promise((inner) => inner(promise));
     if (abortedOf.call(signal)) {
       settled.then(undefined, ignore);
@@ -89,6 +206,10 @@ function raceAbort(promise, signal) {
  * and remembers which it was. The caller's signal has passed `checkSignal`.
  */
 class Scope {
+  /**
+   * @param {AbortSignal | undefined | null} callerSignal
+   * @param {number} timeoutMs
+   */
   constructor(callerSignal, timeoutMs) {
     this.controller = new AbortController();
     this.signal = this.controller.signal;
@@ -121,15 +242,23 @@ class Scope {
  * that ignores the signal, or a body that never ends, cannot outlive the call. A 2xx body is read as bytes
  * (`bytes`, at most MAX_BYTES, else kind 3) or text; any other status's body as text, at most
  * MAX_ERROR_CHARS of it; `sent` is when the fetch was made.
+ * @param {FetchLike | undefined | null} fetchFn
+ * @param {string} url
+ * @param {RequestInit} init
+ * @param {boolean} bytes
+ * @param {AbortSignal} signal
+ * @returns {Promise<Exchange>}
  */
 export async function exchange(fetchFn, url, init, bytes, signal) {
   const sent = Date.now();
+  /** @type {any} what the caller's fetch resolved to: read only inside try blocks */
   let response;
   try {
     response = await raceAbort(new Promise((resolve) => resolve((fetchFn ?? globalThis.fetch)(url, init))), signal);
   } catch (cause) {
     return { kind: 1, cause, sent };
   }
+  /** @type {Exchange} */
   const answer = { kind: 0, sent };
   let ok;
   try {
@@ -138,6 +267,7 @@ export async function exchange(fetchFn, url, init, bytes, signal) {
     answer.status = status;
     answer.flags = (response.type === "opaqueredirect" ? 1 : 0) | (response.redirected === true ? 2 : 0);
     const headers = response.headers;
+    /** @param {string} name */
     const header = (name) => {
       const value = headers.get(name);
       return typeof value === "string" ? value.slice(0, 200) : undefined;
@@ -153,7 +283,7 @@ export async function exchange(fetchFn, url, init, bytes, signal) {
     if (ok && bytes) {
       const length = arrayBufferLengthOf.call(body);
       if (length > MAX_BYTES) return { ...answer, kind: 3 };
-      answer.body = new Uint8Array(body, 0, length);
+      answer.body = new Uint8Array(/** @type {ArrayBuffer} */ (body), 0, length);
     } else if (typeof body === "string") {
       answer.body = ok ? body : body.slice(0, MAX_ERROR_CHARS);
     } else {
@@ -168,11 +298,18 @@ export async function exchange(fetchFn, url, init, bytes, signal) {
 /**
  * Waits `ms` (null: until woken), or until the machine wakes the call (`waiters`, by its id). Resolves to
  * false if the call's signal aborted meanwhile.
+ * @param {number | null} ms
+ * @param {Scope} scope
+ * @param {Waiters} waiters
+ * @param {number} id
+ * @returns {Promise<boolean>}
  */
 function pause(ms, scope, waiters, id) {
   return new Promise((resolve) => {
     if (scope.aborted) return resolve(false);
+    /** @type {Later | undefined} */
     let timer;
+    /** @param {boolean} going */
     const done = (going) => {
       clearLater(timer);
       forget();
@@ -186,13 +323,23 @@ function pause(ms, scope, waiters, id) {
   });
 }
 
+/**
+ * @param {Waiters} waiters
+ * @param {number[]} ids
+ */
 function wakeAll(waiters, ids) {
   for (const id of ids) waiters.get(id)?.();
 }
 
-/** Tells `onEvent` that the call waits for budget or is about to be retried; a listener that throws is ignored. */
+/**
+ * Tells `onEvent` that the call waits for budget or is about to be retried; a listener that throws is ignored.
+ * @param {unknown} onEvent
+ * @param {EventJson} event
+ * @param {unknown} cause
+ */
 function tell(onEvent, [type, delayMs, attempt, error, method, path], cause) {
   if (typeof onEvent !== "function") return;
+  /** @type {ClientEvent} */
   const event = { type, method, path, delayMs };
   if (error) {
     event.attempt = attempt;
@@ -209,19 +356,31 @@ function tell(onEvent, [type, delayMs, attempt, error, method, path], cause) {
  * Runs one call (`call`, the machine's handle, freed here however the call ends) to its end. Resolves, by
  * `shape`: 0 the parsed JSON body, 1 the OrderBook the machine read, 2 the machine's result, 3 the body's
  * bytes, 4 `[result, bytes]`; rejects with a PredictKitError.
+ * @param {CallHandle} call
+ * @param {FetchLike | undefined | null} fetchFn
+ * @param {AbortSignal | undefined | null} callerSignal checked by `checkSignal` (src/js/readers.js)
+ * @param {number} timeoutMs
+ * @param {unknown} onEvent
+ * @param {Waiters} waiters
+ * @param {number} shape
+ * @returns {Promise<unknown>}
  */
 export async function drive(call, fetchFn, callerSignal, timeoutMs, onEvent, waiters, shape) {
   const scope = new Scope(callerSignal, timeoutMs);
   const id = call.id;
+  /** @type {unknown} */
   let body;
+  /** @type {unknown} */
   let cause;
   try {
     // An aborted call sends nothing.
+    /** @type {Need} */
     let need = parse(scope.aborted ? call.stop(scope.timedOut) : call.next());
     for (;;) {
       wakeAll(waiters, need[1]);
       if (need[0] === 0) {
         const [, , url, method, headers, text, manual, bytes] = need;
+        /** @type {RequestInit} */
         const init = { method, headers, signal: scope.signal };
         if (text !== null) init.body = text;
         if (manual) init.redirect = "manual";
@@ -232,22 +391,24 @@ export async function drive(call, fetchFn, callerSignal, timeoutMs, onEvent, wai
         }
         cause = r.cause;
         let flags = r.flags ?? 0;
-        let said = typeof r.body === "string" ? r.body : undefined;
+        const status = r.status ?? 0;
+        const reply = typeof r.body === "string" ? r.body : undefined;
+        let said = reply;
         body = r.body;
-        if (r.kind === 0 && !bytes && r.status >= 200 && r.status < 300 && shape === 0) {
+        if (r.kind === 0 && !bytes && reply !== undefined && status >= 200 && status < 300 && shape === 0) {
           try {
-            body = parse(r.body);
+            body = parse(reply);
             flags |= 4;
             said = undefined;
           } catch (e) {
             cause = e;
-            said = r.body.slice(0, 400);
+            said = reply.slice(0, 400);
           }
         } else if (typeof said === "string") {
           said = said.slice(0, MAX_ERROR_CHARS);
         }
         const given = bytes && r.body instanceof Uint8Array ? r.body : undefined;
-        need = parse(call.supply(r.kind, r.status ?? 0, flags, r.retryAfter, r.date, said, given, r.sent));
+        need = parse(call.supply(r.kind, status, flags, r.retryAfter, r.date, said, given, r.sent));
       } else if (need[0] === 1) {
         const [, , ms, event] = need;
         if (event) tell(onEvent, event, cause);

@@ -380,6 +380,17 @@ fn test(args: &[String]) -> Result<bool> {
     ));
     done("type test", t);
 
+    // The hand-written JS (the wasm snippets and the package's files), by its JSDoc.
+    let t = step("JS type check (tsc --strict --checkJs tests/jscheck)");
+    tally.add(Suite::run_checked(
+        "jscheck",
+        Command::new("node")
+            .arg(root.join("node_modules/typescript/bin/tsc"))
+            .arg("-p")
+            .arg(root.join("tests/jscheck")),
+    ));
+    done("JS type check", t);
+
     // src/lib.rs denies unwrap, expect, panics and indexing in library code; clippy enforces it. The wasm
     // target compiles the core and the binding alike.
     let t = step("lint: no panic paths in library code (cargo clippy, wasm32)");

@@ -1,3 +1,4 @@
+// @ts-check
 // `predictkit/bundler`: the wasm-bindgen `bundler` build, which imports predictkit_bg.wasm as an ES module.
 // Only for bundlers with WebAssembly ESM integration (webpack 5 with experiments.asyncWebAssembly, Vite with
 // vite-plugin-wasm). It is ready on import; `init()` is kept as a no-op so code written for the default

@@ -1,3 +1,4 @@
+// @ts-check
 // The Client's REST methods. The binding exports one entry for all of them (`callRest`), and the route
 // table is the core's (src/api/methods.rs, listed by `Client.restMethods()`): each JS method here is one
 // line over that entry, which is smaller than one wasm export per method. The list methods answer a page
@@ -10,8 +11,32 @@ import { iteratePages } from "./pages.mjs";
 const installed = Symbol("predictkit.methods");
 
 /**
+ * A Client as the REST methods use it: the binding's entries for them (src/wasm/client.rs, src/wasm/pages.rs).
+ * @typedef {object} RestClient
+ * @property {(name: string, a?: unknown, b?: unknown, c?: unknown) => Promise<unknown>} callRest
+ *   One call of the REST method `name` (its arguments, then the call's options).
+ * @property {(name: string, first: unknown, page: object, fail: boolean) => unknown} nextPageArgument
+ *   The first argument of the page after `page` (undefined when none follows; with `fail`, throws then).
+ * @property {import("./pages.mjs").PagingClient["pageReader"]} pageReader
+ */
+
+/**
+ * The wasm-bindgen module of a build, as the REST methods use it.
+ * @typedef {object} Glue
+ * @property {{ prototype: object, restMethods(): [name: string, count: number, list: boolean][] }} Client
+ *   `restMethods()`: the route table (src/api/methods.rs: ENDPOINTS).
+ * @property {() => Error} freedError
+ */
+
+/**
+ * A web build's module: its wasm-bindgen initialisers too.
+ * @typedef {Glue & { default(options?: any): Promise<unknown>, initSync(options?: any): unknown }} WebGlue
+ */
+
+/**
  * Defines the REST methods on `glue.Client` (idempotent), once the module is instantiated: the table comes
  * from the wasm. Like every method, each throws `FREED` for a freed client (or anything but a client).
+ * @param {Glue} glue
  */
 export function installMethods(glue) {
   const proto = glue.Client.prototype;
@@ -20,12 +45,16 @@ export function installMethods(glue) {
   for (const [name, , list] of glue.Client.restMethods()) {
     const method = live(
       list
-        ? function (first, options) {
-            return pagePromise(this, name, first, options);
-          }
-        : function (a, b, c) {
-            return this.callRest(name, a, b, c);
-          },
+        ? /** @type {(this: RestClient, first: unknown, options: unknown) => PagePromise} */ (
+            function (first, options) {
+              return pagePromise(this, name, first, options);
+            }
+          )
+        : /** @type {(this: RestClient, a: unknown, b: unknown, c: unknown) => Promise<unknown>} */ (
+            function (a, b, c) {
+              return this.callRest(name, a, b, c);
+            }
+          ),
       glue,
     );
     Object.defineProperty(method, "name", { value: name });
@@ -36,17 +65,25 @@ export function installMethods(glue) {
 /**
  * `init` and `initSync` of a web build (`glue`): wasm-bindgen's, then the REST methods are defined (they
  * come from the instantiated module), and those of `install` (the trading methods of the full build).
+ * @param {WebGlue} glue
+ * @param {(glue: WebGlue) => void} [install]
  */
 export function initializers(glue, install) {
+  /**
+   * @template T
+   * @param {T} exports
+   */
   const ready = (exports) => {
     installMethods(glue);
     install?.(glue);
     return exports;
   };
   return {
+    /** @param {unknown} [options] */
     async init(options) {
       return ready(await glue.default(options));
     },
+    /** @param {unknown} [options] */
     initSync(options) {
       return ready(glue.initSync(options));
     },
@@ -57,22 +94,38 @@ export function initializers(glue, install) {
  * A list method's answer, a Promise of one page that is also an AsyncIterable of every item. Nothing is
  * sent until it is awaited (one page, the same page however often it is awaited) or iterated (every item,
  * from a fresh iteration each time).
+ * @extends {Promise<unknown>}
  */
 class PagePromise extends Promise {
-  // Promises derived with then/catch/finally are plain Promises.
+  /**
+   * Promises derived with then/catch/finally are plain Promises.
+   * @override
+   */
   static get [Symbol.species]() {
     return Promise;
   }
 
+  /** @type {(page: unknown) => void} */
   #start;
   #started = false;
+  /** @type {RestClient} */
   #client;
+  /** @type {string} */
   #name;
+  /** @type {unknown} */
   #first;
+  /** @type {unknown} */
   #options;
 
+  /**
+   * @param {RestClient} client
+   * @param {string} name
+   * @param {unknown} first
+   * @param {unknown} options
+   */
   constructor(client, name, first, options) {
-    let start;
+    /** @type {(page: unknown) => void} */
+    let start = () => {};
     super((resolve) => (start = resolve));
     this.#start = start;
     this.#client = client;
@@ -81,6 +134,14 @@ class PagePromise extends Promise {
     this.#options = options;
   }
 
+  /**
+   * @template [T1=unknown]
+   * @template [T2=never]
+   * @param {((page: unknown) => T1 | PromiseLike<T1>) | null} [onFulfilled]
+   * @param {((reason: any) => T2 | PromiseLike<T2>) | null} [onRejected]
+   * @returns {Promise<T1 | T2>}
+   * @override
+   */
   then(onFulfilled, onRejected) {
     if (!this.#started) {
       this.#started = true;
@@ -99,11 +160,24 @@ class PagePromise extends Promise {
   }
 }
 
+/**
+ * @param {RestClient} client
+ * @param {string} name
+ * @param {unknown} first
+ * @param {unknown} options
+ */
 function pagePromise(client, name, first, options) {
   return new PagePromise(client, name, first, options);
 }
 
-/** The service's answer, with `hasNextPage()` and `getNextPage()` (not enumerable: JSON is unchanged). */
+/**
+ * The service's answer, with `hasNextPage()` and `getNextPage()` (not enumerable: JSON is unchanged).
+ * @param {RestClient} client
+ * @param {string} name
+ * @param {unknown} first
+ * @param {unknown} options
+ * @param {unknown} page
+ */
 function withPaging(client, name, first, options, page) {
   if (typeof page !== "object" || page === null) return page;
   // The core decides whether a page follows and with what params (api::following).

@@ -1,3 +1,4 @@
+// @ts-check
 // Use after free(), for every class the wasm exports. A freed object's handle is 0, and a call that
 // reached wasm with it would throw a bare Error from inside the module; so every method and accessor
 // checks the handle first and throws a PredictKitError with code FREED instead. free() (and
@@ -5,9 +6,30 @@
 // runs while a method of the same object is still running (from a callback or a getter the method
 // invoked) is completed by the module when that method returns.
 
+/** @type {Set<PropertyKey>} */
 const skipped = new Set(["constructor", "__destroy_into_raw", "__wbg_ptr"]);
 
-/** Guards the classes among `glue`'s exports (idempotent). */
+/**
+ * The wasm-bindgen module of a build, as the guard uses it: its classes among its exports, and the error
+ * of a freed object.
+ * @typedef {{ freedError(): Error }} Glue
+ */
+
+/**
+ * An instance of a wasm-bindgen class, as the guard sees it: its handle is 0 once freed (or absent from
+ * anything but an instance).
+ * @typedef {{ __wbg_ptr?: number } | null | undefined} Receiver
+ */
+
+/**
+ * A method of a wasm-bindgen class, or one defined on it (eight parameters at most).
+ * @typedef {(this: any, a?: any, b?: any, c?: any, d?: any, e?: any, f?: any, g?: any, h?: any) => any} Method
+ */
+
+/**
+ * Guards the classes among `glue`'s exports (idempotent).
+ * @param {Glue} glue
+ */
 export function guardClasses(glue) {
   for (const value of Object.values(glue)) {
     const proto = typeof value === "function" ? value.prototype : undefined;
@@ -15,7 +37,8 @@ export function guardClasses(glue) {
     Object.defineProperty(proto, guarded, { value: true });
     for (const key of Reflect.ownKeys(proto)) {
       if (skipped.has(key)) continue;
-      const d = Object.getOwnPropertyDescriptor(proto, key);
+      // An own key has a descriptor.
+      const d = /** @type {PropertyDescriptor} */ (Object.getOwnPropertyDescriptor(proto, key));
       if (key === "free" || key === Symbol.dispose) d.value = release(d.value);
       else if (typeof d.value === "function") d.value = live(d.value, glue);
       else if (d.get) d.get = live(d.get, glue);
@@ -27,7 +50,12 @@ export function guardClasses(glue) {
 
 const guarded = Symbol("predictkit.guarded");
 
-/** `method` with the freed-object check of every method (also used for the REST methods, defined later). */
+/**
+ * `method` with the freed-object check of every method (also used for the REST methods, defined later).
+ * @param {Method} method
+ * @param {Glue} glue
+ * @returns {Method}
+ */
 export function live(method, glue) {
   // Fixed parameters rather than rest and apply (eight: a call handle's `supply`): this wraps the book's
   // hot getters.
@@ -37,6 +65,11 @@ export function live(method, glue) {
   };
 }
 
+/**
+ * `free` that does nothing once the object is freed.
+ * @param {(this: Receiver) => void} free
+ * @returns {(this: Receiver) => void}
+ */
 function release(free) {
   return function () {
     if (!this?.__wbg_ptr) return;

@@ -1,3 +1,4 @@
+// @ts-check
 // The package's entry for browsers and bundlers: the wasm-bindgen `web` build. Call `await init()` once;
 // it fetches predictkit_bg.wasm next to web/predictkit.js (`new URL(..., import.meta.url)`, which Vite,
 // webpack 5 and Parcel 2 turn into an emitted asset), or pass `{ module_or_path }`.

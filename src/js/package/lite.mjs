@@ -1,3 +1,4 @@
+// @ts-check
 // `predictkit/lite`: the reading build for pages. The same Client, OrderBook and helpers as the default
 // entry, without streaming (marketStream, userStream) and trading (API keys from a wallet, orders), at
 // about two thirds of the size. Call `await init()` once, as with the default entry.

@@ -1,3 +1,4 @@
+// @ts-check
 // The Node entry for `require`: the wasm-bindgen `nodejs` build, which reads predictkit_bg.wasm from disk
 // and is ready when loaded. Its JS snippets are ES modules loaded with require(), hence Node ^20.19 or >= 22.12.
 "use strict";
@@ -8,7 +9,9 @@ require("./guard.mjs").guardClasses(predictkit);
 require("./client.mjs").installMethods(predictkit);
 require("./trade.mjs").installTrading(predictkit);
 
-for (const name of Object.keys(predictkit)) exports[name] = predictkit[name];
+/** @type {Record<string, unknown>} */
+const bindings = predictkit;
+for (const name of Object.keys(bindings)) /** @type {Record<string, unknown>} */ (exports)[name] = bindings[name];
 
 const signers = require("./signers.mjs");
 exports.walletSigner = signers.walletSigner;

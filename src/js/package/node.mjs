@@ -1,3 +1,4 @@
+// @ts-check
 // The Node entry for `import`: the same CommonJS instance that `require("predictkit")` loads (so there is
 // one wasm instance and one set of classes per process), re-exported as ES module bindings.
 export * from "./node/predictkit.js";

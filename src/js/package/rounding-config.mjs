@@ -1,3 +1,4 @@
+// @ts-check
 // The upstream clients' ROUNDING_CONFIG as a constant. wasm-bindgen exports functions, not values, and
 // the web build's functions work only after init(), so the table is written out here; the package tests
 // check that it equals roundingConfig() in every build.

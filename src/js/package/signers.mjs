@@ -1,18 +1,48 @@
+// @ts-check
 // Signers for trading. PredictKit never holds a private key: it asks a signer `{ address, signTypedData }`
 // to sign an `eth_signTypedData_v4` document (`EIP712Domain` included, integers as decimal strings) and
 // takes back the signature. These adapters make one from the wallets pages use; none of those libraries
-// is a dependency of this package.
+// is a dependency of this package. Their declarations are pkg/signers.d.mts.
 
-/** `INVALID_PARAMS`, as the library's own errors are (`isPredictKitError` is true of it). */
+/**
+ * An `eth_signTypedData_v4` document as the library writes it (src/wasm/trade.d.ts: TypedData).
+ * @typedef {object} TypedData
+ * @property {Record<string, { name: string, type: string }[]>} types
+ * @property {object} domain
+ * @property {string} primaryType
+ * @property {Record<string, string>} message
+ */
+
+/**
+ * What the library asks to sign with (src/wasm/trade.d.ts: Signer).
+ * @typedef {{ readonly address: string, signTypedData(typedData: TypedData): unknown }} Signer
+ */
+
+/**
+ * `INVALID_PARAMS`, as the library's own errors are (`isPredictKitError` is true of it).
+ * @param {string} param
+ * @param {string} message
+ */
 function invalid(param, message) {
   return Object.assign(new Error(`${param}: ${message}`), { name: "PredictKitError", code: "INVALID_PARAMS", param });
 }
 
+/**
+ * @param {string} param
+ * @param {string} message
+ * @returns {never}
+ */
 function fail(param, message) {
   throw invalid(param, message);
 }
 
-/** Reads a caller's value through `read`; a getter or Proxy trap that throws is `INVALID_PARAMS`. */
+/**
+ * Reads a caller's value through `read`; a getter or Proxy trap that throws is `INVALID_PARAMS`.
+ * @template T
+ * @param {string} param
+ * @param {() => T} read
+ * @returns {T}
+ */
 function readSafely(param, read) {
   try {
     return read();
@@ -21,16 +51,24 @@ function readSafely(param, read) {
   }
 }
 
-/** The document's own types without `EIP712Domain` (viem and ethers derive it from the domain). */
+/**
+ * The document's own types without `EIP712Domain` (viem and ethers derive it from the domain).
+ * @param {TypedData} typedData
+ */
 function messageTypes(typedData) {
+  /** @type {TypedData["types"]} */
   const types = {};
   for (const [name, fields] of Object.entries(typedData.types)) if (name !== "EIP712Domain") types[name] = fields;
   return types;
 }
 
-/** The message with its integer fields as bigints, as viem encodes them (it does not parse strings). */
+/**
+ * The message with its integer fields as bigints, as viem encodes them (it does not parse strings).
+ * @param {TypedData} typedData
+ */
 function bigintMessage(typedData) {
   const fields = typedData.types[typedData.primaryType] ?? [];
+  /** @type {Record<string, string | bigint>} */
   const message = { ...typedData.message };
   for (const { name, type } of fields) if (/^u?int\d*$/.test(type)) message[name] = BigInt(message[name]);
   return message;
@@ -42,6 +80,9 @@ function bigintMessage(typedData) {
  * @example
  * const [address] = await window.ethereum.request({ method: "eth_requestAccounts" });
  * const signer = walletSigner(window.ethereum, address);
+ * @param {{ request(args: { method: string, params?: unknown[] }): Promise<unknown> }} provider
+ * @param {string} address
+ * @returns {Signer}
  */
 export function walletSigner(provider, address) {
   const request = readSafely("provider", () => provider?.request);
@@ -49,6 +90,7 @@ export function walletSigner(provider, address) {
   if (typeof address !== "string" || address.length > 64) fail("address", "must be the account's address");
   return Object.freeze({
     address,
+    /** @param {TypedData} typedData */
     signTypedData: (typedData) =>
       provider.request({ method: "eth_signTypedData_v4", params: [address, JSON.stringify(typedData)] }),
   });
@@ -59,6 +101,9 @@ export function walletSigner(provider, address) {
  *
  * @example
  * const signer = viemSigner(createWalletClient({ account, chain: polygon, transport: custom(window.ethereum) }));
+ * @param {{ address?: string, account?: { address: string } | string,
+ *   signTypedData(args: any): Promise<string> }} accountOrClient
+ * @returns {Signer}
  */
 export function viemSigner(accountOrClient) {
   const [account, address, sign, isClient] = readSafely("accountOrClient", () => {
@@ -71,6 +116,7 @@ export function viemSigner(accountOrClient) {
   }
   return Object.freeze({
     address,
+    /** @param {TypedData} typedData */
     signTypedData: (typedData) =>
       accountOrClient.signTypedData({
         ...(isClient ? { account } : {}),
@@ -88,6 +134,9 @@ export function viemSigner(accountOrClient) {
  *
  * @example
  * const signer = await ethersSigner(await new BrowserProvider(window.ethereum).getSigner());
+ * @param {{ getAddress(): Promise<string>,
+ *   signTypedData(domain: any, types: any, value: any): Promise<string> }} signer
+ * @returns {Promise<Signer>}
  */
 export async function ethersSigner(signer) {
   const [sign, getAddress] = readSafely("signer", () => [signer?.signTypedData, signer?.getAddress]);
@@ -101,6 +150,7 @@ export async function ethersSigner(signer) {
   if (typeof address !== "string") fail("signer", "answered getAddress() with something other than an address");
   return Object.freeze({
     address,
+    /** @param {TypedData} typedData */
     signTypedData: (typedData) => signer.signTypedData(typedData.domain, messageTypes(typedData), typedData.message),
   });
 }
