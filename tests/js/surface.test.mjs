@@ -195,13 +195,28 @@ function agree(lines) {
 
 // --- The tests -------------------------------------------------------------------------------------------
 
-test("Client.restMethods() is what the package installs on Client.prototype", () => {
+test("Client.restMethods() is what the package installs on Client.prototype, list methods answering a page promise", async () => {
   const table = routeTable();
   const lines = [];
-  for (const name of table.keys()) {
-    const method = Object.getOwnPropertyDescriptor(pk.Client.prototype, name)?.value;
-    if (typeof method !== "function") lines.push(`Client.prototype lacks ${name}`);
-    else if (method.name !== name) lines.push(`Client.prototype.${name} is named ${method.name}`);
+  // Nothing is sent: a page promise waits to be awaited, and every other call is aborted before it starts.
+  const client = new pk.Client({ baseUrl: "http://127.0.0.1:9", fetch: () => new Promise(() => {}) });
+  const signal = AbortSignal.abort();
+  try {
+    for (const [name, { arity, list }] of table) {
+      const method = Object.getOwnPropertyDescriptor(pk.Client.prototype, name)?.value;
+      if (typeof method !== "function") {
+        lines.push(`Client.prototype lacks ${name}`);
+        continue;
+      }
+      if (method.name !== name) lines.push(`Client.prototype.${name} is named ${method.name}`);
+      const answer = method.call(client, ...Array(arity).fill(undefined), { signal });
+      const paged = typeof answer?.[Symbol.asyncIterator] === "function";
+      if (!(answer instanceof Promise)) lines.push(`Client.prototype.${name} answers no Promise`);
+      else if (paged !== list) lines.push(`Client.prototype.${name} ${paged ? "answers" : "does not answer"} a page promise`);
+      if (!paged) await answer.catch(() => {});
+    }
+  } finally {
+    client.free();
   }
   agree(lines);
 });
