@@ -421,6 +421,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::type_complexity)]
     fn bounds_at_and_past_their_edges() {
         let edges: Vec<(fn(&Params) -> Result<HttpRequest, Error>, &str, f64, f64, Vec<(&str, Value)>)> = vec![
             (trades, "limit", 0.0, 10_000.0, vec![]),

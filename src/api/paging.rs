@@ -169,6 +169,7 @@ mod tests {
     use super::*;
 
     #[test]
+    #[allow(clippy::type_complexity)]
     fn the_page_after_a_page() {
         let n = |v: f64| Value::Number(v);
         let s = |v: &str| Value::Str(v.to_owned());

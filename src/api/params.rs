@@ -347,6 +347,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::type_complexity)]
     fn every_rule_is_enforced_and_named() {
         let cases: Vec<(Vec<(&str, Value)>, &str, &str)> = vec![
             (vec![], "user", "user: is required"),

@@ -312,28 +312,57 @@ fn digits_value(w: u64, n: usize) -> u64 {
 #[inline(always)]
 fn swar_decimal(b: &[u8], at: usize) -> Option<(u64, usize)> {
     let w = load8(b, at)?;
-    let int_digits = (non_digits(w).trailing_zeros() / 8) as usize;
+    let stops = non_digits(w);
+    let int_digits = (stops.trailing_zeros() / 8) as usize;
     if int_digits == 0 || int_digits == 8 {
         return None;
     }
-    let int = digits_value(w, int_digits);
     match (w >> (8 * int_digits)) as u8 {
-        b'"' => Some((int * fixed::SCALE, int_digits)),
-        b'.' => {
-            let f = load8(b, at + int_digits + 1)?;
-            let frac_digits = (non_digits(f).trailing_zeros() / 8) as usize;
-            if frac_digits == 0 || frac_digits > 6 || (f >> (8 * frac_digits)) as u8 != b'"' {
-                return None;
-            }
-            let pad = match PAD.get(frac_digits) {
-                Some(&pad) => pad,
-                None => return None,
-            };
-            let frac = digits_value(f, frac_digits) * pad;
-            Some((int * fixed::SCALE + frac, int_digits + 1 + frac_digits))
-        }
+        b'"' => Some((digits_value(w, int_digits) * fixed::SCALE, int_digits)),
+        b'.' => match one_word_fraction(b, at, w, stops, int_digits) {
+            Some(found) => Some(found),
+            None => two_word_fraction(b, at, digits_value(w, int_digits), int_digits),
+        },
         _ => None,
     }
+}
+
+/// A decimal with a point whose digits all sit in the word `w` read at `at` (at most eight bytes, the
+/// closing quote in the word or right after it, as in "0.48" and "0.489996"): the point is taken out and
+/// the digits read as one number, int × 10^f + fraction, then scaled. `None` when the shape is another.
+#[inline(always)]
+fn one_word_fraction(b: &[u8], at: usize, w: u64, stops: u64, int_digits: usize) -> Option<(u64, usize)> {
+    if int_digits >= 7 {
+        return None;
+    }
+    // The first byte after the point's digits: a stop in the word, or the byte after the word.
+    let after = stops >> (8 * (int_digits + 1));
+    let frac_digits = if after == 0 { 7 - int_digits } else { (after.trailing_zeros() / 8) as usize };
+    let len = int_digits + 1 + frac_digits;
+    if frac_digits == 0 || !matches!(b.get(at + len), Some(b'"')) {
+        return None;
+    }
+    let int_bytes = (1u64 << (8 * int_digits)) - 1;
+    let digits = (w & int_bytes) | ((w >> 8) & !int_bytes);
+    let pad = PAD.get(frac_digits).copied()?;
+    Some((digits_value(digits, int_digits + frac_digits) * pad, len))
+}
+
+/// The fraction of a longer decimal from a second word read after the point (`int` is the value of the
+/// digits before it).
+#[inline(always)]
+fn two_word_fraction(b: &[u8], at: usize, int: u64, int_digits: usize) -> Option<(u64, usize)> {
+    let f = load8(b, at + int_digits + 1)?;
+    let frac_digits = (non_digits(f).trailing_zeros() / 8) as usize;
+    if frac_digits == 0 || frac_digits > 6 || (f >> (8 * frac_digits)) as u8 != b'"' {
+        return None;
+    }
+    let pad = match PAD.get(frac_digits) {
+        Some(&pad) => pad,
+        None => return None,
+    };
+    let frac = digits_value(f, frac_digits) * pad;
+    Some((int * fixed::SCALE + frac, int_digits + 1 + frac_digits))
 }
 
 /// The same shapes a byte at a time (near the end of the input, and for up to 13 integer digits).
@@ -543,6 +572,45 @@ mod tests {
             assert_eq!(swar_decimal(padded.as_bytes(), 0), None, "{bad}");
         }
         assert_eq!(non_digits(u64::from_le_bytes(*b"09/:\x80\xb0\xff0")), 0x0080_8080_8080_0000);
+    }
+
+    #[test]
+    fn every_shape_of_decimal_reads_as_the_exact_parser_reads_it() {
+        // 1 to 8 digits before the point and 0 to 7 after it, each length with a few digit patterns, then
+        // the quote, and the input ending there or going on: the fast readers agree with `fixed::parse`
+        // or decline.
+        let mut seed = 7u32;
+        let mut digit = move || {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            b'0' + (seed >> 16) as u8 % 10
+        };
+        for int_len in 1..=8 {
+            for frac_len in 0..=7 {
+                for pattern in 0..6 {
+                    let mut text: Vec<u8> = (0..int_len).map(|_| digit()).collect();
+                    if frac_len > 0 {
+                        text.push(b'.');
+                        text.extend(
+                            (0..frac_len).map(|i| if pattern == 0 && i + 1 < frac_len { b'0' } else { digit() }),
+                        );
+                    }
+                    let want = fixed::parse(&text);
+                    for tail in ["\"", "\"}", "\",\"size\":\"1\"}]"] {
+                        let mut input = text.clone();
+                        input.extend_from_slice(tail.as_bytes());
+                        let shown = String::from_utf8_lossy(&input).into_owned();
+                        if let Some((value, len)) = quoted_decimal(&input, 0) {
+                            assert_eq!((Some(value), len), (want, text.len()), "{shown}");
+                        } else {
+                            assert!(int_len > 7 || frac_len > 6, "{shown} declined");
+                        }
+                        if let Some((value, len)) = swar_decimal(&input, 0) {
+                            assert_eq!((Some(value), len), (want, text.len()), "{shown}");
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]
