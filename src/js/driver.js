@@ -208,7 +208,7 @@ function tell(onEvent, [type, delayMs, attempt, error, method, path], cause) {
 /**
  * Runs one call (`call`, the machine's handle, freed here however the call ends) to its end. Resolves, by
  * `shape`: 0 the parsed JSON body, 1 the OrderBook the machine read, 2 the machine's result, 3 the body's
- * bytes, 4 `[result, bytes]`; rejects with a PredictKitError.
+ * bytes, 5 nothing (what the answer was parsed into goes to the call's owner); rejects with a PredictKitError.
  */
 export async function drive(call, fetchFn, callerSignal, timeoutMs, onEvent, waiters, shape) {
   const scope = new Scope(callerSignal, timeoutMs);
@@ -258,7 +258,7 @@ export async function drive(call, fetchFn, callerSignal, timeoutMs, onEvent, wai
         if (shape === 1) return call.book();
         if (shape === 2) return need[2];
         if (shape === 3) return body;
-        return [need[2], body];
+        return call.keep();
       } else {
         const code = need[2].code;
         throw makeError(need[2], code === "NETWORK" || code === "DECODE" ? cause : undefined);

@@ -180,6 +180,7 @@ impl OrderRequest {
     /// `buildOrder`'s `{ tokenId, side, price, size, orderType = "GTC", expiration?, postOnly?, conditionId? }`
     /// or `buildMarketOrder`'s `{ tokenId, side, amount, orderType = "FOK", price?, conditionId? }`.
     /// Unknown keys are refused (a misspelt `postonly` must not be dropped silently).
+    #[inline(never)]
     pub fn parse(params: &Params, market: bool) -> Result<Self, Error> {
         let keys = if market { MARKET_KEYS } else { LIMIT_KEYS };
         if let Some((k, _)) = params.0.iter().find(|(k, _)| !keys.contains(&k.as_str())) {
@@ -247,14 +248,15 @@ pub struct DraftInputs<'a> {
     pub info: &'a MarketInfo,
     /// The token's base fee in basis points (GET /fee-rate), which a V1 order signs.
     pub fee: Option<f64>,
-    /// GET /book's bytes, for a market order without a price.
-    pub book: Option<Vec<u8>>,
+    /// GET /book's book, for a market order without a price.
+    pub book: Option<&'a crate::book::OrderBook>,
 }
 
 impl Draft {
     /// The draft of an order: its version, the exchange of its market (the settings' or the published
     /// one), its price (given, or the book's market price for its amount), its amounts at `now_s` by the
     /// market's rules, and the fee a V1 order signs. A token the market does not list is refused.
+    #[inline(never)]
     pub fn assemble(
         req: &OrderRequest,
         inputs: DraftInputs<'_>,
@@ -275,7 +277,7 @@ impl Draft {
             Kind::Market { amount, price: None } => {
                 let book =
                     book.ok_or_else(|| Error::invalid("book", "is required for a market order without a price"))?;
-                crate::book::OrderBook::from_vec(book)?.market_price(req.side, amount, req.order_type)?
+                book.market_price(req.side, amount, req.order_type)?
             }
         };
         let fee_rate_bps = match (version, fee) {
@@ -324,6 +326,7 @@ fn type_text(t: OrderType) -> &'static str {
 impl Draft {
     /// The draft as JSON for the caller: amounts as the exchange counts them (10^-6 units, text), the
     /// price and size they mean, and the fee a taker would pay at that price (cash), when the market has one.
+    #[inline(never)]
     pub fn to_json(&self, market: &MarketInfo) -> String {
         let (shares, cash) = self.amounts.shares_and_cash(self.side);
         let mut w = JsonWriter::object();
@@ -393,6 +396,7 @@ impl Draft {
     }
 
     /// The order to sign: `signer` signs for `maker`; the salt and (V2) the time make it unique.
+    #[inline(never)]
     pub fn order(
         &self,
         signer: Address,
@@ -563,11 +567,12 @@ mod tests {
         let market = OrderRequest::parse(&params(r#"{"tokenId":"123","side":"BUY","amount":20}"#), true).unwrap();
         let other =
             OrderRequest::parse(&params(r#"{"tokenId":"789","side":"BUY","price":0.5,"size":10}"#), false).unwrap();
-        let inputs = |version: f64, fee: Option<f64>, book: Option<&[u8]>| DraftInputs {
+        let book = crate::book::OrderBook::from_vec(book.to_vec()).unwrap();
+        let inputs = |version: f64, fee: Option<f64>, book: Option<&'static crate::book::OrderBook>| DraftInputs {
             version: Some(version),
             info: &info,
             fee,
-            book: book.map(<[u8]>::to_vec),
+            book,
         };
         let now = 1_700_000_000;
         // (request, inputs, settings, the draft's price in micro units and fee, or the parameter refused)
@@ -577,7 +582,8 @@ mod tests {
         let v1 = Draft::assemble(&limit, inputs(1.0, Some(30.0), None), &polygon, now).unwrap();
         assert_eq!((v1.version, v1.fee_rate_bps), (Version::V1, 30));
         // A market order without a price takes the book's: 20 USDC reach into the 0.6 level.
-        let from_book = Draft::assemble(&market, inputs(2.0, None, Some(book)), &polygon, now).unwrap();
+        let from_book =
+            Draft::assemble(&market, inputs(2.0, None, Some(Box::leak(Box::new(book)))), &polygon, now).unwrap();
         let from_limit = Draft::assemble(
             &OrderRequest::parse(&params(r#"{"tokenId":"123","side":"BUY","amount":20,"price":0.6}"#), true).unwrap(),
             inputs(2.0, None, None),

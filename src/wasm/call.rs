@@ -46,8 +46,8 @@ pub enum Shape {
     Result = 2,
     /// The body's bytes (a `Uint8Array`).
     Bytes = 3,
-    /// `[result, bytes]`.
-    ResultBytes = 4,
+    /// Nothing: what the answer was parsed into goes to the call's owner (`run_into`).
+    Kept = 5,
 }
 
 /// The settings of one call: the client's, overridden by the call's options.
@@ -74,6 +74,9 @@ impl CallOptions {
 /// What every call of one client shares.
 pub struct Inner {
     pub calls: RefCell<Calls>,
+    /// What the client has learnt of the service for its orders.
+    #[cfg(feature = "trade")]
+    pub learnt: RefCell<crate::trade::placing::Learnt>,
     /// The caller's `fetch` (else the global one, read at each attempt).
     pub fetch: Option<Function>,
     /// Held only in Rust memory; zeroed when the client is freed.
@@ -133,8 +136,23 @@ impl Inner {
 
 /// Starts a call of `request` under `options` and returns the promise the driver settles.
 pub fn run(inner: &Rc<Inner>, request: HttpRequest, options: &CallOptions, expect: Expect, shape: Shape) -> Promise {
+    run_into(inner, request, options, expect, shape, None)
+}
+
+/// Where a call's product goes when it is done.
+pub type Sink = Rc<RefCell<Option<Box<dyn std::any::Any>>>>;
+
+/// As [`run`], the answer's product (`Expect::Parse`) going to `sink` when the call is done.
+pub fn run_into(
+    inner: &Rc<Inner>,
+    request: HttpRequest,
+    options: &CallOptions,
+    expect: Expect,
+    shape: Shape,
+    sink: Option<Sink>,
+) -> Promise {
     let id = inner.calls.borrow_mut().start(request, expect, CallLimits { max_retries: options.max_retries });
-    let handle = CallHandle { inner: inner.clone(), id };
+    let handle = CallHandle { inner: inner.clone(), id, sink };
     let fetch = inner.fetch.as_ref().map_or(JsValue::UNDEFINED, JsValue::from);
     let on_event = inner.on_event.as_ref().map_or(JsValue::UNDEFINED, JsValue::from);
     drive(handle, &fetch, &options.signal, options.timeout_ms, &on_event, &inner.waiters, shape as u32)
@@ -145,6 +163,7 @@ pub fn run(inner: &Rc<Inner>, request: HttpRequest, options: &CallOptions, expec
 pub struct CallHandle {
     inner: Rc<Inner>,
     id: u32,
+    sink: Option<Sink>,
 }
 
 /// The machine was busy (a call re-entered it): the call ends rather than wait for ever.
@@ -217,6 +236,15 @@ impl CallHandle {
     /// The book a finished GET /book read.
     pub fn book(&self) -> Option<OrderBook> {
         self.take_book().map(OrderBook::from)
+    }
+
+    /// Hands what a finished call's answer was parsed into to the call's owner.
+    pub fn keep(&self) {
+        let Some(sink) = &self.sink else { return };
+        let product = self.inner.calls.try_borrow_mut().ok().and_then(|mut c| c.take_product(self.id));
+        if let Ok(mut slot) = sink.try_borrow_mut() {
+            *slot = product;
+        }
     }
 }
 

@@ -26,19 +26,11 @@ export function installTrading(glue) {
   }
 }
 
-// What each client has learnt of the service: the order version, each token's market, V1 fee rates.
-const learnt = new WeakMap();
-function memory(client) {
-  let m = learnt.get(client);
-  if (!m) learnt.set(client, (m = { version: undefined, markets: new Map(), fees: new Map() }));
-  return m;
-}
-
 const methods = {
   /** GET /version: the exchange's order version (1 or 2), read afresh. */
   async getVersion(options) {
     this.tradeCall(options);
-    return version(this, options, true);
+    return this.tradeSend("version", undefined, undefined, options);
   },
   async createApiKey(signer, nonce, options) {
     return apiKey(this, readSigner(signer), nonce, options, "createKey");
@@ -56,14 +48,10 @@ const methods = {
     }
   },
   async buildOrder(params, options) {
-    const order = readOrder(this, params, false);
-    this.tradeCall(options);
-    return draft(this, order, options, false);
+    return build(this, params, false, options);
   },
   async buildMarketOrder(params, options) {
-    const order = readOrder(this, params, true);
-    this.tradeCall(options);
-    return draft(this, order, options, false);
+    return build(this, params, true, options);
   },
   async signOrder(orderDraft, signer, options) {
     const s = readSigner(signer);
@@ -84,58 +72,22 @@ const methods = {
   },
 };
 
-/** The order version: learnt once, or read afresh when `fresh`. */
-async function version(client, options, fresh) {
-  const m = memory(client);
-  if (m.version === undefined || fresh) m.version = await client.tradeSend("version", undefined, undefined, options);
-  return m.version;
-}
-
 /**
- * An order's draft (and what it was built from): the version, the token's market (from the book when the
- * params name none; learnt once per token), the book for a market order without a price, the V1 fee rate.
+ * An order's draft: the order (read once, `client.tradeWork`) asks for the reads it still needs (what the
+ * client has learnt of the service spares the others), each run with the call's options.
  */
-async function draft(client, order, options, fresh) {
-  const { token, condition, needsBook, params, market } = order;
-  const v = await version(client, options, fresh);
-  const m = memory(client);
-  let known = m.markets.get(token);
-  if (known && condition !== undefined && known.condition !== condition) known = undefined;
-  let book;
-  if (!known) {
-    let found = condition;
-    if (found === undefined) {
-      [found, book] = await client.tradeSend("book", token, undefined, options);
-      if (found == null) throw decodeError("GET /book: the book names no market");
-    }
-    known = { condition: found, info: await client.tradeSend("market", found, undefined, options) };
-  }
-  if (needsBook && !book) [, book] = await client.tradeSend("book", token, undefined, options);
-  let fee = 0;
-  if (v === 1) {
-    fee = m.fees.get(token);
-    if (fee === undefined) m.fees.set(token, (fee = await client.tradeSend("fee", token, undefined, options)));
-  }
-  let built;
+async function build(client, params, market, options) {
+  const work = client.tradeWork(params, market, false);
   try {
-    built = client.tradeDraft(params, market, v, known.info, fee, book);
-  } catch (e) {
-    // The market is learnt (once) unless it does not list the token.
-    if (e.param !== "tokenId") m.markets.set(token, known);
-    throw e;
+    client.tradeCall(options);
+    for (;;) {
+      const need = JSON.parse(work.next(undefined));
+      if (need[0] !== "read") return need[1];
+      await work.read(options);
+    }
+  } finally {
+    work.free();
   }
-  m.markets.set(token, known);
-  return built;
-}
-
-/**
- * An order's params read once (`tradeOrder`): the token, the condition if given, whether the price comes
- * from the book, and a plain copy of the params that every build reads (the caller's object may change
- * while requests are under way).
- */
-function readOrder(client, params, market) {
-  const [token, condition, needsBook, copy] = client.tradeOrder(params, market);
-  return { token, condition, needsBook, params: copy, market };
 }
 
 /** Has the signer sign a draft; resolves to the signed order. */
@@ -159,25 +111,31 @@ async function apiKey(client, s, nonce, options, step) {
   }
 }
 
-/** Builds, signs and places an order; a version change rebuilds and signs it once more. */
+/**
+ * Builds, signs and places an order: the order (`client.tradeWork`, in wasm from its params to the POST
+ * body) says what it needs next; a version change rebuilds and signs it once more, a 400 forgets the
+ * token's market (src/trade/placing.rs).
+ */
 async function place(client, params, signer, options, market) {
-  const order = readOrder(client, params, market);
-  const s = readSigner(signer);
-  // Everything is checked before the first request: the options, the signer's address, the credentials.
-  const [signal, timeoutMs] = client.tradeCall(options, true, s.address);
-  for (let rebuilt = false; ; rebuilt = true) {
-    const built = await draft(client, order, options, rebuilt);
-    const signed = await sign(client, built, s, signal, timeoutMs);
-    try {
-      // Posted as built and signed (its terms were checked with the draft; the options only carry the call's).
-      return await client.tradeSend("place", signed, undefined, options);
-    } catch (e) {
-      const next = client.tradeNext("place", e, rebuilt);
-      if (next === "rebuild") continue;
-      // Refused: the market's tick size may have changed.
-      if (next === "forget") memory(client).markets.delete(order.token);
-      throw e;
+  const work = client.tradeWork(params, market, true);
+  try {
+    const s = readSigner(signer);
+    // Everything is checked before the first request: the options, the signer's address, the credentials.
+    const [signal, timeoutMs] = client.tradeCall(options, true, s.address);
+    for (;;) {
+      const need = JSON.parse(work.next(s.address));
+      if (need[0] === "read") await work.read(options);
+      else if (need[0] === "sign") work.signed(await ask(s, need[1], signal, timeoutMs));
+      else {
+        try {
+          return await work.post(options);
+        } catch (e) {
+          if (!work.refused(e)) throw e;
+        }
+      }
     }
+  } finally {
+    work.free();
   }
 }
 
@@ -249,8 +207,4 @@ function invalid(param, rule) {
   const e = error("INVALID_PARAMS", `${param}: ${rule}`);
   e.param = param;
   return e;
-}
-
-function decodeError(message) {
-  return error("DECODE", message);
 }
