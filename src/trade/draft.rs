@@ -180,7 +180,6 @@ impl OrderRequest {
     /// `buildOrder`'s `{ tokenId, side, price, size, orderType = "GTC", expiration?, postOnly?, conditionId? }`
     /// or `buildMarketOrder`'s `{ tokenId, side, amount, orderType = "FOK", price?, conditionId? }`.
     /// Unknown keys are refused (a misspelt `postonly` must not be dropped silently).
-    #[inline(never)]
     pub fn parse(params: &Params, market: bool) -> Result<Self, Error> {
         let keys = if market { MARKET_KEYS } else { LIMIT_KEYS };
         if let Some((k, _)) = params.0.iter().find(|(k, _)| !keys.contains(&k.as_str())) {
@@ -256,7 +255,6 @@ impl Draft {
     /// The draft of an order: its version, the exchange of its market (the settings' or the published
     /// one), its price (given, or the book's market price for its amount), its amounts at `now_s` by the
     /// market's rules, and the fee a V1 order signs. A token the market does not list is refused.
-    #[inline(never)]
     pub fn assemble(
         req: &OrderRequest,
         inputs: DraftInputs<'_>,
@@ -326,7 +324,6 @@ fn type_text(t: OrderType) -> &'static str {
 impl Draft {
     /// The draft as JSON for the caller: amounts as the exchange counts them (10^-6 units, text), the
     /// price and size they mean, and the fee a taker would pay at that price (cash), when the market has one.
-    #[inline(never)]
     pub fn to_json(&self, market: &MarketInfo) -> String {
         let (shares, cash) = self.amounts.shares_and_cash(self.side);
         let mut w = JsonWriter::object();
@@ -396,7 +393,6 @@ impl Draft {
     }
 
     /// The order to sign: `signer` signs for `maker`; the salt and (V2) the time make it unique.
-    #[inline(never)]
     pub fn order(
         &self,
         signer: Address,

@@ -283,7 +283,6 @@ pub fn digest(domain: &Domain, message: &Struct<'_>) -> [u8; 32] {
 }
 
 /// The `eth_signTypedData_v4` document: `{ types, domain, primaryType, message }`, `EIP712Domain` included.
-#[inline(never)]
 pub fn typed_data_json(domain: &Domain, message: &Struct<'_>) -> String {
     let domain_fields = domain.fields();
     let domain_struct = Struct { name: "EIP712Domain", fields: &domain_fields };

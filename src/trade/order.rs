@@ -222,7 +222,6 @@ impl Order {
     }
 
     /// The `eth_signTypedData_v4` document for the wallet.
-    #[inline(never)]
     pub fn typed_data(&self, domain: &Domain) -> String {
         typed_data_json(domain, &Struct { name: "Order", fields: &self.fields() })
     }

@@ -155,7 +155,6 @@ impl Placing {
     }
 
     /// Takes the pending read's answer.
-    #[inline(never)]
     pub fn learn(&mut self, learnt: &mut Learnt, answer: Box<dyn Any>) -> Result<(), Error> {
         self.pending = None;
         let answer = match answer.downcast::<Version>() {
@@ -191,7 +190,6 @@ impl Placing {
     }
 
     /// What the order needs next, at `now_ms` (the client's clock); `signer` signs it, with `salt`.
-    #[inline(never)]
     pub fn next(
         &mut self,
         learnt: &mut Learnt,
@@ -283,7 +281,6 @@ impl Placing {
     }
 
     /// The POST of the signed order for the API key `owner`.
-    #[inline(never)]
     pub fn post_request(&self, owner: &str) -> Result<HttpRequest, Error> {
         let (Some(draft), Some(order), Some(signature)) = (&self.draft, &self.order, &self.signature) else {
             return Err(Error::decode("the order is not signed"));
