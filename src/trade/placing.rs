@@ -5,7 +5,7 @@
 
 use std::any::Any;
 
-use super::draft::{base_fee, Draft, DraftInputs, Kind, MarketInfo, OrderRequest};
+use super::draft::{Draft, DraftInputs, Kind, MarketInfo, OrderRequest};
 use super::eip712::Address;
 use super::flow::{after_refusal, AfterRefusal};
 use super::order::{domain, order_body, Order, Placement, Version};
@@ -87,17 +87,19 @@ pub enum Step {
 struct FeeAnswer(u64);
 
 /// Parses a read's answer; an answer that does not read is retried by the call machine like a garbled one.
+#[cfg(feature = "trade")]
 pub fn parse(read: &Read, body: Vec<u8>) -> Result<Box<dyn Any>, Error> {
     parser(read)(body)
 }
 
 /// The parser of a read's answer, for the call machine (`Expect::Parse`).
+#[cfg(feature = "trade")]
 pub fn parser(read: &Read) -> crate::api::call::Parser {
     match read {
         Read::Version => |body| Ok(Box::new(Version::from_answer(&body)?)),
         Read::Book => |body| Ok(Box::new(OrderBook::from_vec(body)?)),
         Read::Market(_) => |body| Ok(Box::new(MarketInfo::from_answer(&body)?)),
-        Read::Fee => |body| Ok(Box::new(FeeAnswer(base_fee(&body)?))),
+        Read::Fee => |body| Ok(Box::new(FeeAnswer(super::draft::base_fee(&body)?))),
     }
 }
 

@@ -47,6 +47,7 @@ pub enum Shape {
     /// The body's bytes (a `Uint8Array`).
     Bytes = 3,
     /// Nothing: what the answer was parsed into goes to the call's owner (`run_into`).
+    #[cfg(feature = "trade")]
     Kept = 5,
 }
 
@@ -136,26 +137,36 @@ impl Inner {
 
 /// Starts a call of `request` under `options` and returns the promise the driver settles.
 pub fn run(inner: &Rc<Inner>, request: HttpRequest, options: &CallOptions, expect: Expect, shape: Shape) -> Promise {
-    run_into(inner, request, options, expect, shape, None)
+    let id = inner.calls.borrow_mut().start(request, expect, CallLimits { max_retries: options.max_retries });
+    start(
+        inner,
+        CallHandle {
+            inner: inner.clone(),
+            id,
+            #[cfg(feature = "trade")]
+            sink: None,
+        },
+        options,
+        shape,
+    )
 }
 
-/// Where a call's product goes when it is done.
-pub type Sink = Rc<RefCell<Option<Box<dyn std::any::Any>>>>;
-
-/// As [`run`], the answer's product (`Expect::Parse`) going to `sink` when the call is done.
-pub fn run_into(
-    inner: &Rc<Inner>,
-    request: HttpRequest,
-    options: &CallOptions,
-    expect: Expect,
-    shape: Shape,
-    sink: Option<Sink>,
-) -> Promise {
-    let id = inner.calls.borrow_mut().start(request, expect, CallLimits { max_retries: options.max_retries });
-    let handle = CallHandle { inner: inner.clone(), id, sink };
+/// Gives a started call's handle to the driver.
+fn start(inner: &Rc<Inner>, handle: CallHandle, options: &CallOptions, shape: Shape) -> Promise {
     let fetch = inner.fetch.as_ref().map_or(JsValue::UNDEFINED, JsValue::from);
     let on_event = inner.on_event.as_ref().map_or(JsValue::UNDEFINED, JsValue::from);
     drive(handle, &fetch, &options.signal, options.timeout_ms, &on_event, &inner.waiters, shape as u32)
+}
+
+/// Where a call's product goes when it is done.
+#[cfg(feature = "trade")]
+pub type Sink = Rc<RefCell<Option<Box<dyn std::any::Any>>>>;
+
+/// As [`run`], the answer's product (`Expect::Parse`) going to `sink` when the call is done.
+#[cfg(feature = "trade")]
+pub fn run_into(inner: &Rc<Inner>, request: HttpRequest, options: &CallOptions, expect: Expect, sink: Sink) -> Promise {
+    let id = inner.calls.borrow_mut().start(request, expect, CallLimits { max_retries: options.max_retries });
+    start(inner, CallHandle { inner: inner.clone(), id, sink: Some(sink) }, options, Shape::Kept)
 }
 
 /// One call as its driver sees it. Internal: only `drive` holds one, and frees it when the call ends.
@@ -163,6 +174,7 @@ pub fn run_into(
 pub struct CallHandle {
     inner: Rc<Inner>,
     id: u32,
+    #[cfg(feature = "trade")]
     sink: Option<Sink>,
 }
 
@@ -239,6 +251,7 @@ impl CallHandle {
     }
 
     /// Hands what a finished call's answer was parsed into to the call's owner.
+    #[cfg(feature = "trade")]
     pub fn keep(&self) {
         let Some(sink) = &self.sink else { return };
         let product = self.inner.calls.try_borrow_mut().ok().and_then(|mut c| c.take_product(self.id));

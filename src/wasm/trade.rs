@@ -279,8 +279,9 @@ impl Client {
     }
 }
 
-/// An order on its way (`tradeWork`): its driver asks what it needs (`next`), runs its reads (`read`), hands
-/// the wallet's signature (`signed`), posts it (`post`), and tells a refusal (`refused`). Internal.
+/// An order on its way (`tradeWork`): its driver asks what it needs (`next`, handing the wallet's answer
+/// when it was asked to sign), sends what it needs sent (`send`: a read, or the order), and tells a refusal
+/// (`refused`). Internal.
 #[wasm_bindgen(skip_typescript)]
 pub struct OrderWork {
     inner: Rc<Inner>,
@@ -291,10 +292,12 @@ pub struct OrderWork {
 
 #[wasm_bindgen]
 impl OrderWork {
-    /// What the order needs: `["read"]`, `["sign", typedData]` (for the signer of `address`), `["post"]`
-    /// or `["draft", draft]`, as JSON.
-    pub fn next(&self, address: JsValue) -> Result<String, JsValue> {
+    /// What the order needs: `["read"]` or `["post"]` (then `send`), `["sign", typedData]` (for the signer
+    /// of `address`; its answer comes with the next `next`), or `["draft", draft]`, as JSON. `answer` is the
+    /// wallet's answer to the last `sign` (`SIGNER` unless it is a signature).
+    pub fn next(&self, address: JsValue, answer: JsValue) -> Result<String, JsValue> {
         let signer = if address.is_undefined() { None } else { Some(signer_address(&address)?) };
+        let signature = if answer.is_undefined() { None } else { Some(signature(&answer)?) };
         // The clock and the salt are read before anything is borrowed.
         let now = self.inner.now_ms();
         let salt = super::call::random_salt() as u64;
@@ -302,6 +305,9 @@ impl OrderWork {
         else {
             return Err(Error::decode("the order is busy").into());
         };
+        if let Some(signature) = signature {
+            placing.signed(signature);
+        }
         if let Some(answer) = self.inbox.try_borrow_mut().ok().and_then(|mut a| a.take()) {
             placing.learn(&mut learnt, answer)?;
         }
@@ -313,43 +319,28 @@ impl OrderWork {
         })
     }
 
-    /// Runs the read the order needs, under the call's `options`; its answer goes to the order.
-    pub fn read(&self, options: JsValue) -> Promise {
-        let built = (|| {
-            let placing = self.placing.try_borrow().map_err(|_| Error::decode("the order is busy"))?;
-            let read = placing.pending().ok_or_else(|| Error::decode("the order needs no read"))?;
-            Ok::<_, Error>((placing.request(read)?, parser(read)))
-        })();
-        let (request, parse) = match built {
-            Ok(built) => built,
+    /// Sends what the order needs sent, under the call's `options`: the read it needs (its answer goes to the
+    /// order), or the signed order for the client's API key (resolves to the service's answer).
+    pub fn send(&self, options: JsValue) -> Promise {
+        let call = match self.inner.call_options(Some(&options)) {
+            Ok(call) => call,
             Err(e) => return rejected(e),
         };
-        match self.inner.call_options(Some(&options)) {
-            Ok(call) => {
-                run_into(&self.inner, request, &call, Expect::Parse(parse), Shape::Kept, Some(self.inbox.clone()))
+        let built = (|| {
+            let placing = self.placing.try_borrow().map_err(|_| Error::decode("the order is busy"))?;
+            if let Some(read) = placing.pending() {
+                return Ok::<_, Error>((placing.request(read)?, Some(parser(read))));
             }
+            let owner = self.inner.credentials.borrow().as_ref().map(|c| c.api_key().to_owned());
+            Ok((placing.post_request(&owner.ok_or_else(crate::auth::missing_credentials)?)?, None))
+        })();
+        match built {
+            Ok((request, Some(parse))) => {
+                run_into(&self.inner, request, &call, Expect::Parse(parse), self.inbox.clone())
+            }
+            Ok((request, None)) => run(&self.inner, request, &call, Expect::Json, Shape::Json),
             Err(e) => rejected(e),
         }
-    }
-
-    /// The wallet's answer as the order's signature (`v` normalised), or `SIGNER`.
-    pub fn signed(&self, answer: JsValue) -> Result<(), JsValue> {
-        let signature = signature(&answer)?;
-        self.placing.try_borrow_mut().map_err(|_| Error::decode("the order is busy"))?.signed(signature);
-        Ok(())
-    }
-
-    /// Posts the signed order for the client's API key, under the call's `options`; resolves to the answer.
-    pub fn post(&self, options: JsValue) -> Promise {
-        let owner = self.inner.credentials.borrow().as_ref().map(|c| c.api_key().to_owned());
-        let built = owner.ok_or_else(crate::auth::missing_credentials).and_then(|owner| {
-            self.placing.try_borrow().map_err(|_| Error::decode("the order is busy"))?.post_request(&owner)
-        });
-        let (request, call) = match (built, self.inner.call_options(Some(&options))) {
-            (Ok(request), Ok(call)) => (request, call),
-            (Err(e), _) | (_, Err(e)) => return rejected(e),
-        };
-        run(&self.inner, request, &call, Expect::Json, Shape::Json)
     }
 
     /// The service refused the order with `error`: true when it is to be rebuilt and signed once more.

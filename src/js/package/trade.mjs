@@ -81,9 +81,9 @@ async function build(client, params, market, options) {
   try {
     client.tradeCall(options);
     for (;;) {
-      const need = JSON.parse(work.next(undefined));
+      const need = JSON.parse(work.next(undefined, undefined));
       if (need[0] !== "read") return need[1];
-      await work.read(options);
+      await work.send(options);
     }
   } finally {
     work.free();
@@ -122,13 +122,15 @@ async function place(client, params, signer, options, market) {
     const s = readSigner(signer);
     // Everything is checked before the first request: the options, the signer's address, the credentials.
     const [signal, timeoutMs] = client.tradeCall(options, true, s.address);
+    let answer;
     for (;;) {
-      const need = JSON.parse(work.next(s.address));
-      if (need[0] === "read") await work.read(options);
-      else if (need[0] === "sign") work.signed(await ask(s, need[1], signal, timeoutMs));
+      const need = JSON.parse(work.next(s.address, answer));
+      answer = undefined;
+      if (need[0] === "sign") answer = await ask(s, need[1], signal, timeoutMs);
+      else if (need[0] === "read") await work.send(options);
       else {
         try {
-          return await work.post(options);
+          return await work.send(options);
         } catch (e) {
           if (!work.refused(e)) throw e;
         }
