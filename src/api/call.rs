@@ -40,6 +40,10 @@ impl BaseUrls {
     }
 }
 
+/// Parses an answer's bytes into what a call's owner takes.
+#[cfg(feature = "trade")]
+pub type Parser = fn(Vec<u8>) -> Result<Box<dyn std::any::Any>, Error>;
+
 /// What a 2xx answer is read as.
 #[derive(Clone, Copy)]
 pub enum Expect {
@@ -49,6 +53,9 @@ pub enum Expect {
     Book,
     /// The bytes, checked and summed up by the function as a small JSON result (the driver keeps the bytes).
     Bytes(fn(&[u8]) -> Result<String, Error>),
+    /// The bytes, parsed by the function into what the call's owner takes (`Calls::take_product`).
+    #[cfg(feature = "trade")]
+    Parse(Parser),
     /// Any answer, whatever its status, read for the service's clock (GET /time): the result is the offset
     /// to add to the local clock, which the machine signs with from then on.
     Clock,
@@ -155,6 +162,8 @@ struct Call {
     state: State,
     manual: bool,
     book: Option<crate::book::OrderBook>,
+    #[cfg(feature = "trade")]
+    product: Option<Box<dyn std::any::Any>>,
 }
 
 /// The calls of one client and what they share: the rate budgets, the in-flight limit, a queue per scope.
@@ -220,7 +229,17 @@ impl Calls {
     /// Starts a call of `request`; its id is for `next`, `supply`, `stop` and `finish`.
     pub fn start(&mut self, request: HttpRequest, expect: Expect, limits: CallLimits) -> u32 {
         let manual = refuses_redirects(request.header_names());
-        let call = Call { request, expect, limits, retries: 0, state: State::Ready, manual, book: None };
+        let call = Call {
+            request,
+            expect,
+            limits,
+            retries: 0,
+            state: State::Ready,
+            manual,
+            book: None,
+            #[cfg(feature = "trade")]
+            product: None,
+        };
         match self.free.pop() {
             Some(id) => {
                 if let Some(slot) = self.calls.get_mut(id as usize) {
@@ -257,6 +276,12 @@ impl Calls {
     pub fn encode(&mut self, id: u32, need: &Need) -> String {
         let woken = self.take_woken();
         need.to_json(&woken, self.call(id).map(|c| &c.request))
+    }
+
+    /// What a finished [`Expect::Parse`] call's answer was parsed into.
+    #[cfg(feature = "trade")]
+    pub fn take_product(&mut self, id: u32) -> Option<Box<dyn std::any::Any>> {
+        self.calls.get_mut(id as usize)?.as_mut()?.product.take()
     }
 
     /// The book a finished [`Expect::Book`] call read.
@@ -476,7 +501,7 @@ impl Calls {
             headers,
             body: request.body.clone(),
             manual: call.manual,
-            bytes: matches!(call.expect, Expect::Book | Expect::Bytes(_)),
+            bytes: !matches!(call.expect, Expect::Json | Expect::Clock),
         })
     }
 
@@ -562,6 +587,12 @@ impl Calls {
                 // A key route's answer holds the key's secret and passphrase.
                 zeroize::Zeroize::zeroize(&mut bytes);
                 result.map_err(garbled)
+            }
+            #[cfg(feature = "trade")]
+            Expect::Parse(parse) => {
+                let bytes = reply.bytes.ok_or_else(|| garbled(Error::decode("expected a byte body")))?;
+                call.product = Some(parse(bytes).map_err(garbled)?);
+                Ok("null".into())
             }
             Expect::Clock => Err(garbled(gone())),
         }

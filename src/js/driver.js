@@ -21,6 +21,7 @@
  *   opaque redirect, 2 redirected, 4 the JSON body parsed here).
  * @property {(timedOut: boolean) => string} stop The call's signal aborted (`timedOut`: its deadline passed).
  * @property {() => unknown} book The OrderBook a finished GET /book read.
+ * @property {() => void} keep Hands what a finished call's answer was parsed into to the call's owner (shape 5).
  * @property {() => void} free
  */
 
@@ -355,7 +356,7 @@ function tell(onEvent, [type, delayMs, attempt, error, method, path], cause) {
 /**
  * Runs one call (`call`, the machine's handle, freed here however the call ends) to its end. Resolves, by
  * `shape`: 0 the parsed JSON body, 1 the OrderBook the machine read, 2 the machine's result, 3 the body's
- * bytes, 4 `[result, bytes]`; rejects with a PredictKitError.
+ * bytes, 5 nothing (what the answer was parsed into goes to the call's owner); rejects with a PredictKitError.
  * @param {CallHandle} call
  * @param {FetchLike | undefined | null} fetchFn
  * @param {AbortSignal | undefined | null} callerSignal checked by `checkSignal` (src/js/readers.js)
@@ -419,7 +420,7 @@ export async function drive(call, fetchFn, callerSignal, timeoutMs, onEvent, wai
         if (shape === 1) return call.book();
         if (shape === 2) return need[2];
         if (shape === 3) return body;
-        return [need[2], body];
+        return call.keep();
       } else {
         const code = need[2].code;
         throw makeError(need[2], code === "NETWORK" || code === "DECODE" ? cause : undefined);

@@ -247,8 +247,8 @@ pub struct DraftInputs<'a> {
     pub info: &'a MarketInfo,
     /// The token's base fee in basis points (GET /fee-rate), which a V1 order signs.
     pub fee: Option<f64>,
-    /// GET /book's bytes, for a market order without a price.
-    pub book: Option<Vec<u8>>,
+    /// GET /book's book, for a market order without a price.
+    pub book: Option<&'a crate::book::OrderBook>,
 }
 
 impl Draft {
@@ -275,7 +275,7 @@ impl Draft {
             Kind::Market { amount, price: None } => {
                 let book =
                     book.ok_or_else(|| Error::invalid("book", "is required for a market order without a price"))?;
-                crate::book::OrderBook::from_vec(book)?.market_price(req.side, amount, req.order_type)?
+                book.market_price(req.side, amount, req.order_type)?
             }
         };
         let fee_rate_bps = match (version, fee) {
@@ -563,11 +563,12 @@ mod tests {
         let market = OrderRequest::parse(&params(r#"{"tokenId":"123","side":"BUY","amount":20}"#), true).unwrap();
         let other =
             OrderRequest::parse(&params(r#"{"tokenId":"789","side":"BUY","price":0.5,"size":10}"#), false).unwrap();
-        let inputs = |version: f64, fee: Option<f64>, book: Option<&[u8]>| DraftInputs {
+        let book = crate::book::OrderBook::from_vec(book.to_vec()).unwrap();
+        let inputs = |version: f64, fee: Option<f64>, book: Option<&'static crate::book::OrderBook>| DraftInputs {
             version: Some(version),
             info: &info,
             fee,
-            book: book.map(<[u8]>::to_vec),
+            book,
         };
         let now = 1_700_000_000;
         // (request, inputs, settings, the draft's price in micro units and fee, or the parameter refused)
@@ -577,7 +578,8 @@ mod tests {
         let v1 = Draft::assemble(&limit, inputs(1.0, Some(30.0), None), &polygon, now).unwrap();
         assert_eq!((v1.version, v1.fee_rate_bps), (Version::V1, 30));
         // A market order without a price takes the book's: 20 USDC reach into the 0.6 level.
-        let from_book = Draft::assemble(&market, inputs(2.0, None, Some(book)), &polygon, now).unwrap();
+        let from_book =
+            Draft::assemble(&market, inputs(2.0, None, Some(Box::leak(Box::new(book)))), &polygon, now).unwrap();
         let from_limit = Draft::assemble(
             &OrderRequest::parse(&params(r#"{"tokenId":"123","side":"BUY","amount":20,"price":0.6}"#), true).unwrap(),
             inputs(2.0, None, None),

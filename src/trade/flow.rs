@@ -38,29 +38,11 @@ pub fn create_after_derive(status: Option<u16>) -> bool {
 /// (the call machine's `Expect::Bytes`; the driver keeps the bytes where the flow needs them).
 pub mod answers {
     use crate::error::Error;
-    use crate::trade::draft::{base_fee, MarketInfo};
     use crate::trade::order::Version;
 
     /// GET /version: 1 or 2.
     pub fn version(body: &[u8]) -> Result<String, Error> {
         Ok(if Version::from_answer(body)? == Version::V1 { "1" } else { "2" }.into())
-    }
-
-    /// GET /fee-rate: the base fee in basis points.
-    pub fn fee(body: &[u8]) -> Result<String, Error> {
-        Ok(crate::text::decimal(base_fee(body)?))
-    }
-
-    /// GET /clob-markets: a market's rules, checked (the bytes are the draft's).
-    pub fn market(body: &[u8]) -> Result<String, Error> {
-        MarketInfo::from_answer(body)?;
-        Ok("null".into())
-    }
-
-    /// GET /book: the book's market (its condition id), or null (the bytes are a market order's price).
-    pub fn book_market(body: &[u8]) -> Result<String, Error> {
-        let book = crate::book::OrderBook::from_vec(body.to_vec())?;
-        Ok(book.market().map_or_else(|| "null".into(), |m| crate::api::call::json_string(&m)))
     }
 
     /// A key route's answer, read later by `credentials_from_answer` (the bytes are cleared once read).
@@ -115,10 +97,5 @@ mod tests {
         assert_eq!(answers::version(br#"{"version":2}"#).unwrap(), "2");
         assert_eq!(answers::version(br#"{"version":"1"}"#).unwrap(), "1");
         assert!(answers::version(br#"{"version":7}"#).is_err());
-        assert_eq!(answers::fee(br#"{"base_fee":30}"#).unwrap(), "30");
-        assert!(answers::fee(br#"{"base_fee":20000}"#).is_err());
-        let book = br#"{"market":"0xabc","asset_id":"1","timestamp":"1","hash":"","bids":[],"asks":[]}"#;
-        assert_eq!(answers::book_market(book).unwrap(), "\"0xabc\"");
-        assert!(answers::book_market(b"[]").is_err());
     }
 }

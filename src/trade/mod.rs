@@ -7,6 +7,7 @@ pub mod eip712;
 pub mod flow;
 pub mod keys;
 pub mod order;
+pub mod placing;
 pub mod settings;
 
 pub use crate::text::decimal;

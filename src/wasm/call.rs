@@ -46,8 +46,9 @@ pub enum Shape {
     Result = 2,
     /// The body's bytes (a `Uint8Array`).
     Bytes = 3,
-    /// `[result, bytes]`.
-    ResultBytes = 4,
+    /// Nothing: what the answer was parsed into goes to the call's owner (`run_into`).
+    #[cfg(feature = "trade")]
+    Kept = 5,
 }
 
 /// The settings of one call: the client's, overridden by the call's options.
@@ -74,6 +75,9 @@ impl CallOptions {
 /// What every call of one client shares.
 pub struct Inner {
     pub calls: RefCell<Calls>,
+    /// What the client has learnt of the service for its orders.
+    #[cfg(feature = "trade")]
+    pub learnt: RefCell<crate::trade::placing::Learnt>,
     /// The caller's `fetch` (else the global one, read at each attempt).
     pub fetch: Option<Function>,
     /// Held only in Rust memory; zeroed when the client is freed.
@@ -134,10 +138,35 @@ impl Inner {
 /// Starts a call of `request` under `options` and returns the promise the driver settles.
 pub fn run(inner: &Rc<Inner>, request: HttpRequest, options: &CallOptions, expect: Expect, shape: Shape) -> Promise {
     let id = inner.calls.borrow_mut().start(request, expect, CallLimits { max_retries: options.max_retries });
-    let handle = CallHandle { inner: inner.clone(), id };
+    start(
+        inner,
+        CallHandle {
+            inner: inner.clone(),
+            id,
+            #[cfg(feature = "trade")]
+            sink: None,
+        },
+        options,
+        shape,
+    )
+}
+
+/// Gives a started call's handle to the driver.
+fn start(inner: &Rc<Inner>, handle: CallHandle, options: &CallOptions, shape: Shape) -> Promise {
     let fetch = inner.fetch.as_ref().map_or(JsValue::UNDEFINED, JsValue::from);
     let on_event = inner.on_event.as_ref().map_or(JsValue::UNDEFINED, JsValue::from);
     drive(handle, &fetch, &options.signal, options.timeout_ms, &on_event, &inner.waiters, shape as u32)
+}
+
+/// Where a call's product goes when it is done.
+#[cfg(feature = "trade")]
+pub type Sink = Rc<RefCell<Option<Box<dyn std::any::Any>>>>;
+
+/// As [`run`], the answer's product (`Expect::Parse`) going to `sink` when the call is done.
+#[cfg(feature = "trade")]
+pub fn run_into(inner: &Rc<Inner>, request: HttpRequest, options: &CallOptions, expect: Expect, sink: Sink) -> Promise {
+    let id = inner.calls.borrow_mut().start(request, expect, CallLimits { max_retries: options.max_retries });
+    start(inner, CallHandle { inner: inner.clone(), id, sink: Some(sink) }, options, Shape::Kept)
 }
 
 /// One call as its driver sees it. Internal: only `drive` holds one, and frees it when the call ends.
@@ -145,6 +174,8 @@ pub fn run(inner: &Rc<Inner>, request: HttpRequest, options: &CallOptions, expec
 pub struct CallHandle {
     inner: Rc<Inner>,
     id: u32,
+    #[cfg(feature = "trade")]
+    sink: Option<Sink>,
 }
 
 /// The machine was busy (a call re-entered it): the call ends rather than wait for ever.
@@ -217,6 +248,16 @@ impl CallHandle {
     /// The book a finished GET /book read.
     pub fn book(&self) -> Option<OrderBook> {
         self.take_book().map(OrderBook::from)
+    }
+
+    /// Hands what a finished call's answer was parsed into to the call's owner.
+    #[cfg(feature = "trade")]
+    pub fn keep(&self) {
+        let Some(sink) = &self.sink else { return };
+        let product = self.inner.calls.try_borrow_mut().ok().and_then(|mut c| c.take_product(self.id));
+        if let Ok(mut slot) = sink.try_borrow_mut() {
+            *slot = product;
+        }
     }
 }
 

@@ -210,6 +210,8 @@ fn read_options(options: &JsValue) -> Result<Inner, Error> {
             // (Math.random: a page without crypto still makes clients; the jitter needs no secrecy.)
             seed: (js_sys::Math::random() * 9_007_199_254_740_992.0) as u64,
         })),
+        #[cfg(feature = "trade")]
+        learnt: RefCell::new(crate::trade::placing::Learnt::default()),
         fetch,
         credentials: RefCell::new(credentials),
         #[cfg(feature = "trade")]

@@ -2,20 +2,24 @@
 //! sequences around the wallet and the network, and one entry that sends a step's request. This file
 //! converts values and does I/O; every rule is in `crate::trade` (the flows' decisions in `trade::flow`).
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use js_sys::{Array, Object, Promise};
 use wasm_bindgen::prelude::*;
 
-use super::call::Shape;
+use super::call::{run, run_into, Inner, Shape, Sink};
 use super::client::Client;
 use super::interop::{field, get, is_absent, items, read_bytes, read_str, rejected, set, to_value};
 use crate::api::call::Expect;
 use crate::api::{self, HttpRequest, Params, Value};
 use crate::error::{Error, ErrorCode};
-use crate::trade::draft::{signed_from_params, signed_json, Draft, DraftInputs, Kind, MarketInfo, OrderRequest};
+use crate::trade::draft::{signed_from_params, signed_json, Draft, OrderRequest};
 use crate::trade::eip712::{parse_signature, Address, U256};
-use crate::trade::flow::{after_refusal, answers, create_after_derive, AfterRefusal};
+use crate::trade::flow::{answers, create_after_derive};
 use crate::trade::keys::{credentials_from_answer, ClobAuth};
 use crate::trade::order::{self, order_body, orders_body, Order, Placement, MAX_BATCH};
+use crate::trade::placing::{parser, Placing, Step};
 
 /// The longest answer of a trading read (a book is the longest).
 const MAX_ANSWER: u32 = crate::bounds::MAX_BOOK_BYTES;
@@ -25,10 +29,6 @@ fn params(value: &JsValue, param: &'static str) -> Result<Params, Error> {
         Value::Object(fields) => Ok(Params(fields)),
         _ => Err(Error::invalid(param, "must be an object")),
     }
-}
-
-fn text(value: &JsValue, param: &'static str) -> Result<String, Error> {
-    read_str(value, param, 4096)
 }
 
 fn signer_address(value: &JsValue) -> Result<Address, Error> {
@@ -57,9 +57,8 @@ fn now_s(client: &Client) -> u64 {
     (now_ms(client) / 1000.0) as u64
 }
 
-/// A signed order handed back, with `orderType` and `postOnly` overridable at posting. Its terms are
-/// checked at `now_s` (the client's clock), when given: a caller's signed order may be old; the driver's
-/// own was checked when its draft was built, and the wallet may have taken a while since.
+/// A caller's signed order, with `orderType` and `postOnly` overridable at posting; its terms are checked at
+/// `now_s` (the client's clock): a signed order may be old.
 fn read_signed(
     value: &JsValue,
     order_type: Option<&JsValue>,
@@ -137,43 +136,16 @@ impl Client {
         Ok(Array::of2(&call.signal, &JsValue::from_f64(self.inner.trading.sign_timeout_ms)))
     }
 
-    /// An order's params checked (`market` for a market order): `[tokenId, conditionId?, needsBook, params]`,
-    /// `needsBook` when its price is to come from the book, `params` a copy of what was read (plain data:
-    /// the draft is built from it, never from the caller's object again, which may have changed since).
-    #[wasm_bindgen(js_name = tradeOrder, skip_typescript)]
-    pub fn trade_order(&self, order: JsValue, market: JsValue) -> Result<Array, JsValue> {
-        let read = params(&order, "params")?;
-        let req = OrderRequest::parse(&read, market.is_truthy())?;
-        let condition = req.condition_id.as_deref().map_or(JsValue::UNDEFINED, JsValue::from_str);
-        let needs_book = matches!(req.kind, Kind::Market { price: None, .. });
-        let row = Array::of3(&JsValue::from_str(&req.token_id), &condition, &JsValue::from_bool(needs_book));
-        row.push(&super::interop::params_to_js(&read));
-        Ok(row)
-    }
-
-    /// The draft of an order (as `buildOrder` resolves it) from its params, the exchange's order `version`
-    /// (1 or 2), the market's answer (`tradeSend("market")`), the V1 fee rate and, for a market order
-    /// without a price, the book's bytes. A token the market does not list is refused.
-    #[wasm_bindgen(js_name = tradeDraft, skip_typescript)]
-    pub fn trade_draft(
-        &self,
-        order: JsValue,
-        market: JsValue,
-        version: JsValue,
-        info: JsValue,
-        fee: JsValue,
-        book: JsValue,
-    ) -> Result<JsValue, JsValue> {
+    /// An order on its way, from its params (read once; `market` for a market order) to the service's
+    /// answer (`place`) or to its draft: the handle the package's driver (`trade.mjs`) runs.
+    #[wasm_bindgen(js_name = tradeWork, skip_typescript)]
+    pub fn trade_work(&self, order: JsValue, market: JsValue, place: JsValue) -> Result<OrderWork, JsValue> {
         let req = OrderRequest::parse(&params(&order, "params")?, market.is_truthy())?;
-        let info = MarketInfo::from_answer(&read_bytes(&info, "market", MAX_ANSWER)?)?;
-        // The book is read only when the price is to come from it.
-        let book = match req.kind {
-            Kind::Market { price: None, .. } => Some(read_bytes(&book, "book", MAX_ANSWER)?),
-            _ => None,
-        };
-        let inputs = DraftInputs { version: version.as_f64(), info: &info, fee: fee.as_f64(), book };
-        let draft = Draft::assemble(&req, inputs, &self.inner.trading, now_s(self))?;
-        Ok(json(&draft.to_json(&info)))
+        Ok(OrderWork {
+            inner: self.inner.clone(),
+            placing: RefCell::new(Placing::new(req, place.is_truthy())),
+            inbox: Rc::new(RefCell::new(None)),
+        })
     }
 
     /// What the wallet of `address` signs for a draft: `[typedData, signedOrder]`, the signed order's
@@ -236,57 +208,37 @@ impl Client {
         Ok(info.into())
     }
 
-    /// What follows a failed step (the core's `trade::flow`): for a placing (`stage` "place"), "rebuild",
-    /// "forget" (the market's rules) or "fail"; for a derivation ("derive"), "create" or "fail".
+    /// What follows a failed derivation of a key (the core's `trade::flow`): "create" or "fail".
     #[wasm_bindgen(js_name = tradeNext, skip_typescript)]
     pub fn trade_next(&self, stage: JsValue, error: JsValue, rebuilt: JsValue) -> Result<JsValue, JsValue> {
         let status = get(&error, "status").as_f64().filter(|s| (0.0..1000.0).contains(s)).map(|s| s as u16);
+        let _ = rebuilt;
         let next = match read_str(&stage, "stage", 8)?.as_str() {
-            "place" => {
-                let body = read_str(&get(&error, "body"), "body", 1 << 16).ok();
-                match after_refusal(status, body.as_deref(), rebuilt.is_truthy()) {
-                    AfterRefusal::Rebuild => "rebuild",
-                    AfterRefusal::ForgetMarket => "forget",
-                    AfterRefusal::Fail => "fail",
-                }
-            }
             "derive" if create_after_derive(status) => "create",
             "derive" => "fail",
-            _ => return Err(Error::invalid("stage", "must be \"place\" or \"derive\"").into()),
+            _ => return Err(Error::invalid("stage", "must be \"derive\"").into()),
         };
         Ok(JsValue::from_str(next))
     }
 
     /// Sends one trading step's request under the call's `options` (budgets, retries, signal, timeout):
-    /// "version" (resolves to 1 or 2), "fee" (`a`: token; basis points), "market" (`a`: condition id;
-    /// bytes), "book" (`a`: token; `[market, bytes]`), "createKey" / "deriveKey" (`a`: the challenge, `b`:
-    /// the wallet's signature; bytes for `tradeKey`), "post" (`a`: a signed order, `b`: its order type;
-    /// the answer) and "postBatch" (`a`: 1 to 15 signed orders; the answers).
+    /// "version" (resolves to 1 or 2), "createKey" / "deriveKey" (`a`: the challenge, `b`: the wallet's
+    /// signature; bytes for `tradeKey`), "post" (`a`: a signed order, `b`: its order type; the answer) and
+    /// "postBatch" (`a`: 1 to 15 signed orders; the answers).
     #[wasm_bindgen(js_name = tradeSend, skip_typescript)]
     pub fn trade_send(&self, step: JsValue, a: JsValue, b: JsValue, options: JsValue) -> Promise {
         let built = (|| -> Result<(HttpRequest, Expect, Shape), Error> {
             let step = read_str(&step, "step", 16)?;
             Ok(match step.as_str() {
                 "version" => (api::version(), Expect::Bytes(answers::version), Shape::Result),
-                "fee" => (api::fee_rate(&text(&a, "tokenId")?)?, Expect::Bytes(answers::fee), Shape::Result),
-                "market" => {
-                    (api::clob_market_info(&text(&a, "conditionId")?)?, Expect::Bytes(answers::market), Shape::Bytes)
-                }
-                "book" => {
-                    (api::order_book(&text(&a, "tokenId")?)?, Expect::Bytes(answers::book_market), Shape::ResultBytes)
-                }
                 "createKey" | "deriveKey" => {
                     let auth = read_auth(&a, self.inner.trading.chain_id)?;
                     (auth.request(step == "createKey", &signature(&b)?), Expect::Bytes(answers::key), Shape::Bytes)
                 }
-                // A caller's signed order (`postOrder`), or the driver's own (`placeOrder`: posted as
-                // signed, whatever its options hold).
-                "post" | "place" => {
-                    let (order, signature, order_type, post_only) = if step == "post" {
-                        read_signed(&a, Some(&b), post_only_of(&options)?, Some(now_s(self)))?
-                    } else {
-                        read_signed(&a, None, None, None)?
-                    };
+                // A caller's signed order (`postOrder`).
+                "post" => {
+                    let (order, signature, order_type, post_only) =
+                        read_signed(&a, Some(&b), post_only_of(&options)?, Some(now_s(self)))?;
                     let placement = Placement { order: &order, signature: &signature, order_type, post_only };
                     (api::post_order(order_body(&placement, &self.owner()?)), Expect::Json, Shape::Json)
                 }
@@ -324,5 +276,81 @@ impl Client {
             .as_ref()
             .map(|c| c.api_key().to_owned())
             .ok_or_else(crate::auth::missing_credentials)
+    }
+}
+
+/// An order on its way (`tradeWork`): its driver asks what it needs (`next`, handing the wallet's answer
+/// when it was asked to sign), sends what it needs sent (`send`: a read, or the order), and tells a refusal
+/// (`refused`). Internal.
+#[wasm_bindgen(skip_typescript)]
+pub struct OrderWork {
+    inner: Rc<Inner>,
+    placing: RefCell<Placing>,
+    /// Where a read's parsed answer arrives.
+    inbox: Sink,
+}
+
+#[wasm_bindgen]
+impl OrderWork {
+    /// What the order needs: `["read"]` or `["post"]` (then `send`), `["sign", typedData]` (for the signer
+    /// of `address`; its answer comes with the next `next`), or `["draft", draft]`, as JSON. `answer` is the
+    /// wallet's answer to the last `sign` (`SIGNER` unless it is a signature).
+    pub fn next(&self, address: JsValue, answer: JsValue) -> Result<String, JsValue> {
+        let signer = if address.is_undefined() { None } else { Some(signer_address(&address)?) };
+        let signature = if answer.is_undefined() { None } else { Some(signature(&answer)?) };
+        // The clock and the salt are read before anything is borrowed.
+        let now = self.inner.now_ms();
+        let salt = super::call::random_salt() as u64;
+        let (Ok(mut placing), Ok(mut learnt)) = (self.placing.try_borrow_mut(), self.inner.learnt.try_borrow_mut())
+        else {
+            return Err(Error::decode("the order is busy").into());
+        };
+        if let Some(signature) = signature {
+            placing.signed(signature);
+        }
+        if let Some(answer) = self.inbox.try_borrow_mut().ok().and_then(|mut a| a.take()) {
+            placing.learn(&mut learnt, answer)?;
+        }
+        Ok(match placing.next(&mut learnt, &self.inner.trading, signer, now, salt)? {
+            Step::Read(_) => "[\"read\"]".into(),
+            Step::Sign(typed) => crate::text::concat(&["[\"sign\",", &typed, "]"]),
+            Step::Post => "[\"post\"]".into(),
+            Step::Drafted(draft) => crate::text::concat(&["[\"draft\",", &draft, "]"]),
+        })
+    }
+
+    /// Sends what the order needs sent, under the call's `options`: the read it needs (its answer goes to the
+    /// order), or the signed order for the client's API key (resolves to the service's answer).
+    pub fn send(&self, options: JsValue) -> Promise {
+        let call = match self.inner.call_options(Some(&options)) {
+            Ok(call) => call,
+            Err(e) => return rejected(e),
+        };
+        let built = (|| {
+            let placing = self.placing.try_borrow().map_err(|_| Error::decode("the order is busy"))?;
+            if let Some(read) = placing.pending() {
+                return Ok::<_, Error>((placing.request(read)?, Some(parser(read))));
+            }
+            let owner = self.inner.credentials.borrow().as_ref().map(|c| c.api_key().to_owned());
+            Ok((placing.post_request(&owner.ok_or_else(crate::auth::missing_credentials)?)?, None))
+        })();
+        match built {
+            Ok((request, Some(parse))) => {
+                run_into(&self.inner, request, &call, Expect::Parse(parse), self.inbox.clone())
+            }
+            Ok((request, None)) => run(&self.inner, request, &call, Expect::Json, Shape::Json),
+            Err(e) => rejected(e),
+        }
+    }
+
+    /// The service refused the order with `error`: true when it is to be rebuilt and signed once more.
+    pub fn refused(&self, error: JsValue) -> bool {
+        let status = get(&error, "status").as_f64().filter(|s| (0.0..1000.0).contains(s)).map(|s| s as u16);
+        let body = read_str(&get(&error, "body"), "body", 1 << 16).ok();
+        let (Ok(mut placing), Ok(mut learnt)) = (self.placing.try_borrow_mut(), self.inner.learnt.try_borrow_mut())
+        else {
+            return false;
+        };
+        placing.refused(&mut learnt, status, body.as_deref())
     }
 }

@@ -23,20 +23,16 @@ const SIGNER_RULE = "must be { address, signTypedData(typedData) } (see walletSi
  * @property {(options: unknown, needsKey?: boolean, address?: string)
  *   => [signal: AbortSignal | undefined, signTimeoutMs: number]} tradeCall
  *   A call's start: its options checked (and the signer's address, and the credentials when `needsKey`).
- * @property {(params: unknown, market: boolean)
- *   => [token: string, condition: string | undefined, needsBook: boolean, params: object]} tradeOrder
- *   An order's params, read once.
- * @property {(params: object, market: boolean, version: 1 | 2, info: Uint8Array, fee: number,
- *   book: Uint8Array | undefined) => unknown} tradeDraft
- *   An order's draft.
+ * @property {(params: unknown, market: boolean, place: boolean) => OrderWork} tradeWork
+ *   An order on its way, from its params (read once) to the service's answer or its draft.
  * @property {(draft: unknown, address: string) => [typedData: unknown, signed: { signature: string }]} tradeOrderToSign
  *   What the wallet signs for a draft, and the signed order but for its signature.
  * @property {(address: string, nonce: unknown) => [typedData: unknown, auth: unknown]} tradeKeyToSign
  *   What the wallet signs for its API key, and the challenge for `tradeSend`.
  * @property {(answer: unknown) => string} tradeSignature A wallet's answer as a signature.
  * @property {(auth: unknown, answer: Uint8Array) => unknown} tradeKey A key route's answer kept as the credentials.
- * @property {(stage: "place" | "derive", error: unknown, rebuilt: boolean) => string} tradeNext
- *   What follows a failed step: "rebuild", "forget" or "fail" (placing), "create" or "fail" (deriving).
+ * @property {(stage: "derive", error: unknown, rebuilt: boolean) => string} tradeNext
+ *   What follows a failed derivation: "create" or "fail".
  * @property {TradeSend} tradeSend One trading step's request.
  */
 
@@ -44,11 +40,8 @@ const SIGNER_RULE = "must be { address, signTypedData(typedData) } (see walletSi
  * The trading steps' requests and what each resolves to.
  * @typedef {{
  *   (step: "version", a: undefined, b: undefined, options: unknown): Promise<1 | 2>;
- *   (step: "fee", token: string, b: undefined, options: unknown): Promise<number>;
- *   (step: "market", condition: string, b: undefined, options: unknown): Promise<Uint8Array>;
- *   (step: "book", token: string, b: undefined, options: unknown): Promise<[market: string | null, book: Uint8Array]>;
  *   (step: "createKey" | "deriveKey", auth: unknown, signature: unknown, options: unknown): Promise<Uint8Array>;
- *   (step: "post" | "place" | "postBatch", orders: unknown, orderType: unknown, options: unknown): Promise<unknown>;
+ *   (step: "post" | "postBatch", orders: unknown, orderType: unknown, options: unknown): Promise<unknown>;
  * }} TradeSend
  */
 
@@ -67,9 +60,14 @@ const SIGNER_RULE = "must be { address, signTypedData(typedData) } (see walletSi
  */
 
 /**
- * An order's params as read once (`readOrder`).
- * @typedef {{ token: string, condition: string | undefined, needsBook: boolean, params: object,
- *   market: boolean }} ReadOrder
+ * An order on its way (src/wasm/trade.rs: OrderWork, over the core's src/trade/placing.rs): what it needs
+ * next (`["read"]`, `["sign", typedData]`, `["post"]` or `["draft", draft]`, as JSON; the wallet's answer to
+ * a `sign` comes with the next call), what it needs sent (a read, or the order), and a refusal told.
+ * @typedef {object} OrderWork
+ * @property {(address: string | undefined, answer: unknown) => string} next
+ * @property {(options: unknown) => Promise<unknown>} send
+ * @property {(error: unknown) => boolean} refused true when the order is to be rebuilt and signed again.
+ * @property {() => void} free
  */
 
 /**
@@ -87,23 +85,6 @@ export function installTrading(glue) {
   }
 }
 
-/**
- * What a client has learnt of the service: the order version, each token's market (its condition id and
- * its GET /clob-markets answer), V1 fee rates.
- * @typedef {{ version: 1 | 2 | undefined, markets: Map<string, { condition: string, info: Uint8Array }>,
- *   fees: Map<string, number> }} Memory
- */
-
-// What each client has learnt of the service.
-/** @type {WeakMap<TradingClient, Memory>} */
-const learnt = new WeakMap();
-/** @param {TradingClient} client */
-function memory(client) {
-  let m = learnt.get(client);
-  if (!m) learnt.set(client, (m = { version: undefined, markets: new Map(), fees: new Map() }));
-  return m;
-}
-
 const methods = {
   /**
    * GET /version: the exchange's order version (1 or 2), read afresh.
@@ -112,7 +93,7 @@ const methods = {
    */
   async getVersion(options) {
     this.tradeCall(options);
-    return version(this, options, true);
+    return this.tradeSend("version", undefined, undefined, options);
   },
   /**
    * @this {TradingClient}
@@ -153,9 +134,7 @@ const methods = {
    * @param {unknown} options
    */
   async buildOrder(params, options) {
-    const order = readOrder(this, params, false);
-    this.tradeCall(options);
-    return draft(this, order, options, false);
+    return build(this, params, false, options);
   },
   /**
    * @this {TradingClient}
@@ -163,9 +142,7 @@ const methods = {
    * @param {unknown} options
    */
   async buildMarketOrder(params, options) {
-    const order = readOrder(this, params, true);
-    this.tradeCall(options);
-    return draft(this, order, options, false);
+    return build(this, params, true, options);
   },
   /**
    * @this {TradingClient}
@@ -216,72 +193,25 @@ const methods = {
 };
 
 /**
- * The order version: learnt once, or read afresh when `fresh`.
- * @param {TradingClient} client
- * @param {unknown} options
- * @param {boolean} fresh
- */
-async function version(client, options, fresh) {
-  const m = memory(client);
-  if (m.version === undefined || fresh) m.version = await client.tradeSend("version", undefined, undefined, options);
-  return m.version;
-}
-
-/**
- * An order's draft (and what it was built from): the version, the token's market (from the book when the
- * params name none; learnt once per token), the book for a market order without a price, the V1 fee rate.
- * @param {TradingClient} client
- * @param {ReadOrder} order
- * @param {unknown} options
- * @param {boolean} fresh
- */
-async function draft(client, order, options, fresh) {
-  const { token, condition, needsBook, params, market } = order;
-  const v = await version(client, options, fresh);
-  const m = memory(client);
-  let known = m.markets.get(token);
-  if (known && condition !== undefined && known.condition !== condition) known = undefined;
-  let book;
-  if (!known) {
-    /** @type {string | null | undefined} */
-    let found = condition;
-    if (found === undefined) {
-      [found, book] = await client.tradeSend("book", token, undefined, options);
-      if (found == null) throw decodeError("GET /book: the book names no market");
-    }
-    known = { condition: found, info: await client.tradeSend("market", found, undefined, options) };
-  }
-  if (needsBook && !book) [, book] = await client.tradeSend("book", token, undefined, options);
-  /** @type {number | undefined} */
-  let fee = 0;
-  if (v === 1) {
-    fee = m.fees.get(token);
-    if (fee === undefined) m.fees.set(token, (fee = await client.tradeSend("fee", token, undefined, options)));
-  }
-  let built;
-  try {
-    built = client.tradeDraft(params, market, v, known.info, fee, book);
-  } catch (e) {
-    // The market is learnt (once) unless it does not list the token.
-    if (/** @type {{ param?: string }} */ (e).param !== "tokenId") m.markets.set(token, known);
-    throw e;
-  }
-  m.markets.set(token, known);
-  return built;
-}
-
-/**
- * An order's params read once (`tradeOrder`): the token, the condition if given, whether the price comes
- * from the book, and a plain copy of the params that every build reads (the caller's object may change
- * while requests are under way).
+ * An order's draft: the order (read once, `tradeWork`) asks for the reads it still needs (what the client
+ * has learnt of the service, kept in wasm, spares the others), each sent with the call's options.
  * @param {TradingClient} client
  * @param {unknown} params
  * @param {boolean} market
- * @returns {ReadOrder}
+ * @param {unknown} options
  */
-function readOrder(client, params, market) {
-  const [token, condition, needsBook, copy] = client.tradeOrder(params, market);
-  return { token, condition, needsBook, params: copy, market };
+async function build(client, params, market, options) {
+  const work = client.tradeWork(params, market, false);
+  try {
+    client.tradeCall(options);
+    for (;;) {
+      const need = JSON.parse(work.next(undefined, undefined));
+      if (need[0] !== "read") return need[1];
+      await work.send(options);
+    }
+  } finally {
+    work.free();
+  }
 }
 
 /**
@@ -320,7 +250,9 @@ async function apiKey(client, s, nonce, options, step) {
 }
 
 /**
- * Builds, signs and places an order; a version change rebuilds and signs it once more.
+ * Builds, signs and places an order: the order (`tradeWork`, in wasm from its params to the POST body) says
+ * what it needs next; a version change rebuilds and signs it once more, a 400 forgets the token's market
+ * (src/trade/placing.rs).
  * @param {TradingClient} client
  * @param {unknown} params
  * @param {unknown} signer
@@ -328,23 +260,28 @@ async function apiKey(client, s, nonce, options, step) {
  * @param {boolean} market
  */
 async function place(client, params, signer, options, market) {
-  const order = readOrder(client, params, market);
-  const s = readSigner(signer);
-  // Everything is checked before the first request: the options, the signer's address, the credentials.
-  const [signal, timeoutMs] = client.tradeCall(options, true, s.address);
-  for (let rebuilt = false; ; rebuilt = true) {
-    const built = await draft(client, order, options, rebuilt);
-    const signed = await sign(client, built, s, signal, timeoutMs);
-    try {
-      // Posted as built and signed (its terms were checked with the draft; the options only carry the call's).
-      return await client.tradeSend("place", signed, undefined, options);
-    } catch (e) {
-      const next = client.tradeNext("place", e, rebuilt);
-      if (next === "rebuild") continue;
-      // Refused: the market's tick size may have changed.
-      if (next === "forget") memory(client).markets.delete(order.token);
-      throw e;
+  const work = client.tradeWork(params, market, true);
+  try {
+    const s = readSigner(signer);
+    // Everything is checked before the first request: the options, the signer's address, the credentials.
+    const [signal, timeoutMs] = client.tradeCall(options, true, s.address);
+    /** @type {unknown} */
+    let answer;
+    for (;;) {
+      const need = JSON.parse(work.next(s.address, answer));
+      answer = undefined;
+      if (need[0] === "sign") answer = await ask(s, need[1], signal, timeoutMs);
+      else if (need[0] === "read") await work.send(options);
+      else {
+        try {
+          return await work.send(options);
+        } catch (e) {
+          if (!work.refused(e)) throw e;
+        }
+      }
     }
+  } finally {
+    work.free();
   }
 }
 
@@ -441,9 +378,4 @@ function invalid(param, rule) {
   const e = error("INVALID_PARAMS", `${param}: ${rule}`);
   e.param = param;
   return e;
-}
-
-/** @param {string} message */
-function decodeError(message) {
-  return error("DECODE", message);
 }

@@ -1,0 +1,318 @@
+//! An order from its params to the service's answer, as a machine its driver runs (`buildOrder`,
+//! `placeOrder` and their market twins): which reads its draft still needs (what the client has learnt of
+//! the service spares the others), the wallet's signature, the POST, and what follows a refusal. The order
+//! is read once, and stays here from its params to the POST body; each answer is parsed once.
+
+use std::any::Any;
+
+use super::draft::{Draft, DraftInputs, Kind, MarketInfo, OrderRequest};
+use super::eip712::Address;
+use super::flow::{after_refusal, AfterRefusal};
+use super::order::{domain, order_body, Order, Placement, Version};
+use super::settings::TradingSettings;
+use crate::api::{self, HttpRequest};
+use crate::book::OrderBook;
+use crate::error::Error;
+
+/// The markets a client remembers; beyond this the oldest is forgotten.
+const MAX_MARKETS: usize = 256;
+
+/// What a client has learnt of the service for its orders: the exchange's order version, each token's
+/// market (its condition id and rules), the V1 fee rate of each token.
+#[derive(Default)]
+pub struct Learnt {
+    version: Option<Version>,
+    markets: Vec<(String, String, MarketInfo)>,
+    fees: Vec<(String, u64)>,
+}
+
+impl Learnt {
+    fn market(&self, token: &str) -> Option<&(String, String, MarketInfo)> {
+        self.markets.iter().find(|(t, _, _)| t == token)
+    }
+
+    fn learn_market(&mut self, token: &str, condition: &str, info: MarketInfo) {
+        self.forget(token);
+        if self.markets.len() >= MAX_MARKETS {
+            self.markets.remove(0);
+        }
+        self.markets.push((token.to_owned(), condition.to_owned(), info));
+    }
+
+    /// Forgets a token's market (its tick size may have changed).
+    pub fn forget(&mut self, token: &str) {
+        self.markets.retain(|(t, _, _)| t != token);
+    }
+
+    fn fee(&self, token: &str) -> Option<u64> {
+        self.fees.iter().find(|(t, _)| t == token).map(|(_, f)| *f)
+    }
+
+    fn learn_fee(&mut self, token: &str, fee: u64) {
+        self.fees.retain(|(t, _)| t != token);
+        if self.fees.len() >= MAX_MARKETS {
+            self.fees.remove(0);
+        }
+        self.fees.push((token.to_owned(), fee));
+    }
+}
+
+/// A read the draft needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Read {
+    /// GET /version.
+    Version,
+    /// GET /book of the order's token: its market, and a market order's price.
+    Book,
+    /// GET /clob-markets of the market's condition id.
+    Market(String),
+    /// GET /fee-rate of the order's token (V1 orders sign it).
+    Fee,
+}
+
+/// What the driver does next.
+#[derive(Debug, PartialEq)]
+pub enum Step {
+    /// Run the read (`Placing::request`) and hand its answer back (`Placing::learn`).
+    Read(Read),
+    /// Have the wallet sign this typed data (JSON), and hand the signature back (`Placing::signed`).
+    Sign(String),
+    /// Post the signed order (`Placing::post_request`).
+    Post,
+    /// The draft (JSON), for `buildOrder`.
+    Drafted(String),
+}
+
+/// A fee rate read for a token (GET /fee-rate's base fee, in basis points).
+struct FeeAnswer(u64);
+
+/// Parses a read's answer; an answer that does not read is retried by the call machine like a garbled one.
+#[cfg(feature = "trade")]
+pub fn parse(read: &Read, body: Vec<u8>) -> Result<Box<dyn Any>, Error> {
+    parser(read)(body)
+}
+
+/// The parser of a read's answer, for the call machine (`Expect::Parse`).
+#[cfg(feature = "trade")]
+pub fn parser(read: &Read) -> crate::api::call::Parser {
+    match read {
+        Read::Version => |body| Ok(Box::new(Version::from_answer(&body)?)),
+        Read::Book => |body| Ok(Box::new(OrderBook::from_vec(body)?)),
+        Read::Market(_) => |body| Ok(Box::new(MarketInfo::from_answer(&body)?)),
+        Read::Fee => |body| Ok(Box::new(FeeAnswer(super::draft::base_fee(&body)?))),
+    }
+}
+
+/// One order on its way.
+pub struct Placing {
+    req: OrderRequest,
+    /// Sign and post it (else only its draft is wanted).
+    place: bool,
+    /// Read the version afresh (a rebuild after the exchange changed it).
+    fresh: bool,
+    rebuilt: bool,
+    /// The market found for the token, from the params or its book.
+    condition: Option<String>,
+    book: Option<OrderBook>,
+    market: Option<MarketInfo>,
+    version: Option<Version>,
+    pending: Option<Read>,
+    draft: Option<Draft>,
+    order: Option<Order>,
+    signature: Option<String>,
+}
+
+impl Placing {
+    pub fn new(req: OrderRequest, place: bool) -> Self {
+        let condition = req.condition_id.clone();
+        Placing {
+            req,
+            place,
+            fresh: false,
+            rebuilt: false,
+            condition,
+            book: None,
+            market: None,
+            version: None,
+            pending: None,
+            draft: None,
+            order: None,
+            signature: None,
+        }
+    }
+
+    /// The request of a read.
+    pub fn request(&self, read: &Read) -> Result<HttpRequest, Error> {
+        match read {
+            Read::Version => Ok(api::version()),
+            Read::Book => api::order_book(&self.req.token_id),
+            Read::Market(condition) => api::clob_market_info(condition),
+            Read::Fee => api::fee_rate(&self.req.token_id),
+        }
+    }
+
+    /// The read asked for last, which the next answer answers.
+    pub fn pending(&self) -> Option<&Read> {
+        self.pending.as_ref()
+    }
+
+    /// Takes the pending read's answer.
+    pub fn learn(&mut self, learnt: &mut Learnt, answer: Box<dyn Any>) -> Result<(), Error> {
+        self.pending = None;
+        let answer = match answer.downcast::<Version>() {
+            Ok(v) => {
+                learnt.version = Some(*v);
+                self.version = Some(*v);
+                self.fresh = false;
+                return Ok(());
+            }
+            Err(other) => other,
+        };
+        let answer = match answer.downcast::<OrderBook>() {
+            Ok(book) => {
+                if self.condition.is_none() {
+                    let market = book.market().ok_or_else(|| Error::decode("GET /book: the book names no market"))?;
+                    self.condition = Some(market);
+                }
+                self.book = Some(*book);
+                return Ok(());
+            }
+            Err(other) => other,
+        };
+        let answer = match answer.downcast::<MarketInfo>() {
+            Ok(info) => {
+                self.market = Some(*info);
+                return Ok(());
+            }
+            Err(other) => other,
+        };
+        let fee = answer.downcast::<FeeAnswer>().map_err(|_| Error::decode("not a trading read's answer"))?;
+        learnt.learn_fee(&self.req.token_id, fee.0);
+        Ok(())
+    }
+
+    /// What the order needs next, at `now_ms` (the client's clock); `signer` signs it, with `salt`.
+    pub fn next(
+        &mut self,
+        learnt: &mut Learnt,
+        settings: &TradingSettings,
+        signer: Option<Address>,
+        now_ms: f64,
+        salt: u64,
+    ) -> Result<Step, Error> {
+        if self.draft.is_none() {
+            if let Some(read) = self.missing(learnt) {
+                self.pending = Some(read.clone());
+                return Ok(Step::Read(read));
+            }
+            let token = self.req.token_id.clone();
+            let (condition, info) = match (self.market.take(), &self.condition) {
+                (Some(info), Some(condition)) => (condition.clone(), info),
+                _ => match learnt.market(&token) {
+                    Some((_, condition, info)) => (condition.clone(), info.clone()),
+                    None => return Err(Error::decode("the order's market could not be read")),
+                },
+            };
+            let version = self.version.or(learnt.version);
+            let inputs = DraftInputs {
+                version: version.map(|v| if v == Version::V1 { 1.0 } else { 2.0 }),
+                info: &info,
+                fee: learnt.fee(&token).map(|f| f as f64),
+                book: self.book.as_ref(),
+            };
+            let drafted = Draft::assemble(&self.req, inputs, settings, (now_ms / 1000.0) as u64);
+            self.book = None;
+            // The market is learnt (once) unless it does not list the token.
+            let draft = match drafted {
+                Err(e) if e.param.as_deref() == Some("tokenId") => return Err(e),
+                Err(e) => {
+                    learnt.learn_market(&token, &condition, info);
+                    return Err(e);
+                }
+                Ok(draft) => draft,
+            };
+            let json = draft.to_json(&info);
+            learnt.learn_market(&token, &condition, info);
+            self.draft = Some(draft);
+            if !self.place {
+                return Ok(Step::Drafted(json));
+            }
+        }
+        let Some(draft) = &self.draft else { return Err(Error::decode("the order has no draft")) };
+        if self.order.is_none() {
+            let signer = signer.ok_or_else(|| Error::invalid("signer.address", "must be an address string"))?;
+            let maker = settings.signature_type.maker(signer, settings.funder)?;
+            let order = draft.order(signer, maker, settings.signature_type, salt, now_ms as u64)?;
+            let typed = order.typed_data(&domain(order.version, draft.chain_id, draft.exchange));
+            self.order = Some(order);
+            return Ok(Step::Sign(typed));
+        }
+        if self.signature.is_none() {
+            return Err(Error::decode("the order is not signed"));
+        }
+        Ok(Step::Post)
+    }
+
+    /// The first read the draft still needs, or none.
+    fn missing(&self, learnt: &Learnt) -> Option<Read> {
+        if self.version.is_none() && (self.fresh || learnt.version.is_none()) {
+            return Some(Read::Version);
+        }
+        let known = learnt
+            .market(&self.req.token_id)
+            .filter(|(_, condition, _)| self.req.condition_id.as_ref().map_or(true, |c| c == condition));
+        if known.is_none() && self.market.is_none() {
+            return Some(match &self.condition {
+                Some(condition) => Read::Market(condition.clone()),
+                None => Read::Book,
+            });
+        }
+        if matches!(self.req.kind, Kind::Market { price: None, .. }) && self.book.is_none() {
+            return Some(Read::Book);
+        }
+        let version = self.version.or(learnt.version);
+        if version == Some(Version::V1) && learnt.fee(&self.req.token_id).is_none() {
+            return Some(Read::Fee);
+        }
+        None
+    }
+
+    /// The wallet's signature of the order.
+    pub fn signed(&mut self, signature: String) {
+        self.signature = Some(signature);
+    }
+
+    /// The POST of the signed order for the API key `owner`.
+    pub fn post_request(&self, owner: &str) -> Result<HttpRequest, Error> {
+        let (Some(draft), Some(order), Some(signature)) = (&self.draft, &self.order, &self.signature) else {
+            return Err(Error::decode("the order is not signed"));
+        };
+        let placement = Placement { order, signature, order_type: draft.order_type, post_only: draft.post_only };
+        Ok(api::post_order(order_body(&placement, owner)))
+    }
+
+    /// The service refused the order (`status`, its error text): whether it is rebuilt and signed once
+    /// more (the exchange's version changed); a 400 forgets the token's market (its tick size may have changed).
+    pub fn refused(&mut self, learnt: &mut Learnt, status: Option<u16>, body: Option<&str>) -> bool {
+        match after_refusal(status, body, self.rebuilt) {
+            AfterRefusal::Rebuild => {
+                self.rebuilt = true;
+                self.fresh = true;
+                self.version = None;
+                self.draft = None;
+                self.order = None;
+                self.signature = None;
+                true
+            }
+            AfterRefusal::ForgetMarket => {
+                learnt.forget(&self.req.token_id);
+                false
+            }
+            AfterRefusal::Fail => false,
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "placing_tests.rs"]
+mod tests;
