@@ -42,7 +42,7 @@ impl BaseUrls {
 
 /// Parses an answer's bytes into what a call's owner takes.
 #[cfg(feature = "trade")]
-pub type Parser = fn(Vec<u8>) -> Result<Box<dyn std::any::Any>, Error>;
+pub type Parser = fn(u8, Vec<u8>) -> Result<Box<dyn std::any::Any>, Error>;
 
 /// What a 2xx answer is read as.
 #[derive(Clone, Copy)]
@@ -55,7 +55,8 @@ pub enum Expect {
     Bytes(fn(&[u8]) -> Result<String, Error>),
     /// The bytes, parsed by the function into what the call's owner takes (`Calls::take_product`).
     #[cfg(feature = "trade")]
-    Parse(Parser),
+    /// (The function, and what it is told of the answer's kind.)
+    Parse(Parser, u8),
     /// Any answer, whatever its status, read for the service's clock (GET /time): the result is the offset
     /// to add to the local clock, which the machine signs with from then on.
     Clock,
@@ -589,9 +590,9 @@ impl Calls {
                 result.map_err(garbled)
             }
             #[cfg(feature = "trade")]
-            Expect::Parse(parse) => {
+            Expect::Parse(parse, kind) => {
                 let bytes = reply.bytes.ok_or_else(|| garbled(Error::decode("expected a byte body")))?;
-                call.product = Some(parse(bytes).map_err(garbled)?);
+                call.product = Some(parse(kind, bytes).map_err(garbled)?);
                 Ok("null".into())
             }
             Expect::Clock => Err(garbled(gone())),

@@ -14,7 +14,7 @@ use crate::api::{self, HttpRequest};
 use crate::book::OrderBook;
 use crate::error::Error;
 
-/// The markets a client remembers; beyond this the oldest is forgotten.
+/// The markets (and fee rates) a client remembers; beyond this one is forgotten.
 const MAX_MARKETS: usize = 256;
 
 /// What a client has learnt of the service for its orders: the exchange's order version, each token's
@@ -34,14 +34,17 @@ impl Learnt {
     fn learn_market(&mut self, token: &str, condition: &str, info: MarketInfo) {
         self.forget(token);
         if self.markets.len() >= MAX_MARKETS {
-            self.markets.remove(0);
+            // (Any one: a market forgotten is read again when an order needs it.)
+            self.markets.swap_remove(0);
         }
         self.markets.push((token.to_owned(), condition.to_owned(), info));
     }
 
     /// Forgets a token's market (its tick size may have changed).
     pub fn forget(&mut self, token: &str) {
-        self.markets.retain(|(t, _, _)| t != token);
+        if let Some(at) = self.markets.iter().position(|(t, _, _)| t == token) {
+            self.markets.swap_remove(at);
+        }
     }
 
     fn fee(&self, token: &str) -> Option<u64> {
@@ -49,9 +52,10 @@ impl Learnt {
     }
 
     fn learn_fee(&mut self, token: &str, fee: u64) {
-        self.fees.retain(|(t, _)| t != token);
-        if self.fees.len() >= MAX_MARKETS {
-            self.fees.remove(0);
+        if let Some(at) = self.fees.iter().position(|(t, _)| t == token) {
+            self.fees.swap_remove(at);
+        } else if self.fees.len() >= MAX_MARKETS {
+            self.fees.swap_remove(0);
         }
         self.fees.push((token.to_owned(), fee));
     }
@@ -89,17 +93,29 @@ struct FeeAnswer(u64);
 /// Parses a read's answer; an answer that does not read is retried by the call machine like a garbled one.
 #[cfg(feature = "trade")]
 pub fn parse(read: &Read, body: Vec<u8>) -> Result<Box<dyn Any>, Error> {
-    parser(read)(body)
+    parse_answer(read.kind(), body)
 }
 
-/// The parser of a read's answer, for the call machine (`Expect::Parse`).
+/// [`parse`] as the call machine takes it (`Expect::Parse`), told the read's kind.
 #[cfg(feature = "trade")]
-pub fn parser(read: &Read) -> crate::api::call::Parser {
-    match read {
-        Read::Version => |body| Ok(Box::new(Version::from_answer(&body)?)),
-        Read::Book => |body| Ok(Box::new(OrderBook::from_vec(body)?)),
-        Read::Market(_) => |body| Ok(Box::new(MarketInfo::from_answer(&body)?)),
-        Read::Fee => |body| Ok(Box::new(FeeAnswer(super::draft::base_fee(&body)?))),
+pub fn parse_answer(kind: u8, body: Vec<u8>) -> Result<Box<dyn Any>, Error> {
+    Ok(match kind {
+        0 => Box::new(Version::from_answer(&body)?),
+        1 => Box::new(OrderBook::from_vec(body)?),
+        2 => Box::new(MarketInfo::from_answer(&body)?),
+        _ => Box::new(FeeAnswer(super::draft::base_fee(&body)?)),
+    })
+}
+
+impl Read {
+    /// The read's kind, for [`parse_answer`].
+    pub fn kind(&self) -> u8 {
+        match self {
+            Read::Version => 0,
+            Read::Book => 1,
+            Read::Market(_) => 2,
+            Read::Fee => 3,
+        }
     }
 }
 

@@ -19,7 +19,7 @@ use crate::trade::eip712::{parse_signature, Address, U256};
 use crate::trade::flow::{answers, create_after_derive};
 use crate::trade::keys::{credentials_from_answer, ClobAuth};
 use crate::trade::order::{self, order_body, orders_body, Order, Placement, MAX_BATCH};
-use crate::trade::placing::{parser, Placing, Step};
+use crate::trade::placing::{parse_answer, Placing, Step};
 
 /// The longest answer of a trading read (a book is the longest).
 const MAX_ANSWER: u32 = crate::bounds::MAX_BOOK_BYTES;
@@ -329,14 +329,14 @@ impl OrderWork {
         let built = (|| {
             let placing = self.placing.try_borrow().map_err(|_| Error::decode("the order is busy"))?;
             if let Some(read) = placing.pending() {
-                return Ok::<_, Error>((placing.request(read)?, Some(parser(read))));
+                return Ok::<_, Error>((placing.request(read)?, Some(read.kind())));
             }
             let owner = self.inner.credentials.borrow().as_ref().map(|c| c.api_key().to_owned());
             Ok((placing.post_request(&owner.ok_or_else(crate::auth::missing_credentials)?)?, None))
         })();
         match built {
-            Ok((request, Some(parse))) => {
-                run_into(&self.inner, request, &call, Expect::Parse(parse), self.inbox.clone())
+            Ok((request, Some(kind))) => {
+                run_into(&self.inner, request, &call, Expect::Parse(parse_answer, kind), self.inbox.clone())
             }
             Ok((request, None)) => run(&self.inner, request, &call, Expect::Json, Shape::Json),
             Err(e) => rejected(e),
