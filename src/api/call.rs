@@ -92,6 +92,8 @@ pub struct Send {
     pub manual: bool,
     /// The 2xx body is wanted as bytes (else as text).
     pub bytes: bool,
+    /// The 2xx text is JSON for the driver to parse (and tell whether it parsed).
+    pub parse: bool,
 }
 
 /// What `onEvent` is told.
@@ -316,8 +318,8 @@ impl Calls {
         let key = call.request.scope as usize;
         match call.state {
             State::Finished => Need::Fail(gone()),
-            // Nothing to do until the attempt's answer is supplied.
-            State::Sent(_) => Need::Wait { ms: None, event: None },
+            // The attempt's answer is to be supplied, not waited for: a driver that asks is out of step.
+            State::Sent(_) => Need::Fail(gone()),
             State::Ready | State::Backoff => {
                 if self.first(key).is_none() {
                     if let Ok(ticket) = self.try_take(id, now) {
@@ -503,6 +505,7 @@ impl Calls {
             body: request.body.clone(),
             manual: call.manual,
             bytes: !matches!(call.expect, Expect::Json | Expect::Clock),
+            parse: matches!(call.expect, Expect::Json),
         })
     }
 
@@ -672,7 +675,7 @@ fn wait_ms(ms: f64) -> String {
 
 impl Need {
     /// The need as the JSON array the driver reads, with the calls to wake (`woken`):
-    /// `[0, woken, url, method, headers, body|null, manual, bytes]`, `[1, woken, ms|null, event|null]`
+    /// `[0, woken, url, method, headers, body|null, manual, bytes, parse]`, `[1, woken, ms|null, event|null]`
     /// (event: `[type, delayMs, attempt, error|null, method, path]`, of `request`), `[2, woken, result]`,
     /// `[3, woken, error]`.
     pub fn to_json(&self, woken: &[u32], request: Option<&HttpRequest>) -> String {
@@ -704,6 +707,7 @@ impl Need {
                 }
                 w.raw(if s.manual { "1" } else { "0" });
                 w.raw(if s.bytes { "1" } else { "0" });
+                w.raw(if s.parse { "1" } else { "0" });
             }
             Need::Wait { ms, event } => {
                 w.raw(&ms.map_or_else(|| "null".into(), wait_ms));

@@ -62,6 +62,8 @@ fn a_read_is_sent_unsigned_and_done_when_its_json_parses() {
     assert_eq!(s.url, format!("{BASE}/events"));
     assert_eq!((s.method, s.manual, s.bytes, s.body.as_deref()), ("GET", false, false, None));
     assert!(s.headers.is_empty());
+    // A driver out of step (asking while the attempt is on its way) is refused, not left waiting.
+    assert_eq!(failed(c.next(id, T0, None)).code, ErrorCode::Decode);
     assert_eq!(c.supply(id, T0 + 5.0, answer(200)), Need::Done("null".into()));
     // A finished call needs nothing more, and a stale id is refused.
     assert_eq!(failed(c.next(id, T0, None)).code, ErrorCode::Decode);
@@ -299,7 +301,7 @@ fn needs_read_as_the_json_the_driver_takes() {
     assert_eq!(v[4]["Content-Type"], "application/json");
     assert_eq!(v[4]["SERVICE_API_KEY"], API_KEY);
     assert_eq!(v[5], r#"{"orderId":"0xabc"}"#);
-    assert_eq!((v[6].as_u64(), v[7].as_u64()), (Some(1), Some(0)));
+    assert_eq!((v[6].as_u64(), v[7].as_u64(), v[8].as_u64()), (Some(1), Some(0), Some(1)));
 
     let retry =
         c.supply(id, T0, Reply { retry_after: Some("2"), text: Some(r#"{"error":"slow \"down\""}"#), ..answer(429) });

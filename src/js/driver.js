@@ -14,12 +14,13 @@
  * next, as the JSON text of a `Need` (src/api/call.rs: Need::to_json).
  * @typedef {object} CallHandle
  * @property {number} id
- * @property {() => string} next
+ * @property {(now: number) => string} next
  * @property {(kind: number, status: number, flags: number, retryAfter: string | undefined, date: string | undefined,
- *   text: string | undefined, bytes: Uint8Array | undefined, sent: number) => string} supply
+ *   text: string | undefined, bytes: Uint8Array | undefined, sent: number, now: number) => string} supply
  *   How the attempt ended (`kind`: 0 an answer, 1 none, 2 a cut body, 3 a body too large; `flags`: 1 an
  *   opaque redirect, 2 redirected, 4 the JSON body parsed here).
- * @property {(timedOut: boolean) => string} stop The call's signal aborted (`timedOut`: its deadline passed).
+ * @property {(timedOut: boolean, now: number) => string} stop The call's signal aborted (`timedOut`: its deadline passed).
+ * @property {(now: number) => string} done The call is over: what it still holds is given back; the ids it wakes.
  * @property {() => unknown} book The OrderBook a finished GET /book read.
  * @property {() => void} keep Hands what a finished call's answer was parsed into to the call's owner (shape 5).
  * @property {() => void} free
@@ -48,10 +49,10 @@
 
 /**
  * What the call needs (src/api/call.rs: Need::to_json), after the ids of the calls to wake: a request to
- * send (`manual`: redirects are not followed; `bytes`: a 2xx body is read as bytes), a wait (`ms` null: until
- * woken), its result, or its error.
+ * send (`manual`: redirects are not followed; `bytes`: a 2xx body is read as bytes; `json`: a 2xx text is
+ * parsed here), a wait (`ms` null: until woken), its result, or its error.
  * @typedef {[kind: 0, woken: number[], url: string, method: string, headers: Record<string, string>,
- *     body: string | null, manual: number, bytes: number]
+ *     body: string | null, manual: number, bytes: number, json: number]
  *   | [kind: 1, woken: number[], ms: number | null, event: EventJson | null]
  *   | [kind: 2, woken: number[], result: unknown]
  *   | [kind: 3, woken: number[], error: ErrorJson]} Need
@@ -100,6 +101,8 @@ const addListener = EventTarget.prototype.addEventListener;
 const removeListener = EventTarget.prototype.removeEventListener;
 const arrayBufferLengthOf = /** @type {(this: unknown) => number} */ (getterOf(ArrayBuffer.prototype, "byteLength"));
 const parse = JSON.parse;
+/** The clock, taken at load: a page's own `Date.now` may throw or call back into the client. */
+const dateNow = Date.now;
 /** Timers of 2^31 ms or more fire at once in browsers and Node: longer waits are chained. */
 const MAX_TIMER_MS = 2147483647;
 /** The largest 2xx body read as bytes (a book: crate::bounds::MAX_BOOK_BYTES). */
@@ -251,7 +254,7 @@ class Scope {
  * @returns {Promise<Exchange>}
  */
 export async function exchange(fetchFn, url, init, bytes, signal) {
-  const sent = Date.now();
+  const sent = dateNow();
   /** @type {any} what the caller's fetch resolved to: read only inside try blocks */
   let response;
   try {
@@ -367,27 +370,29 @@ function tell(onEvent, [type, delayMs, attempt, error, method, path], cause) {
  * @returns {Promise<unknown>}
  */
 export async function drive(call, fetchFn, callerSignal, timeoutMs, onEvent, waiters, shape) {
-  const scope = new Scope(callerSignal, timeoutMs);
+  /** @type {Scope | undefined} */
+  let scope;
   const id = call.id;
   /** @type {unknown} */
   let body;
   /** @type {unknown} */
   let cause;
   try {
+    scope = new Scope(callerSignal, timeoutMs);
     // An aborted call sends nothing.
     /** @type {Need} */
-    let need = parse(scope.aborted ? call.stop(scope.timedOut) : call.next());
+    let need = parse(scope.aborted ? call.stop(scope.timedOut, dateNow()) : call.next(dateNow()));
     for (;;) {
       wakeAll(waiters, need[1]);
       if (need[0] === 0) {
-        const [, , url, method, headers, text, manual, bytes] = need;
+        const [, , url, method, headers, text, manual, bytes, json] = need;
         /** @type {RequestInit} */
         const init = { method, headers, signal: scope.signal };
         if (text !== null) init.body = text;
         if (manual) init.redirect = "manual";
         const r = await exchange(fetchFn, url, init, bytes === 1, scope.signal);
         if (scope.aborted) {
-          need = parse(call.stop(scope.timedOut));
+          need = parse(call.stop(scope.timedOut, dateNow()));
           continue;
         }
         cause = r.cause;
@@ -396,7 +401,7 @@ export async function drive(call, fetchFn, callerSignal, timeoutMs, onEvent, wai
         const reply = typeof r.body === "string" ? r.body : undefined;
         let said = reply;
         body = r.body;
-        if (r.kind === 0 && !bytes && reply !== undefined && status >= 200 && status < 300 && shape === 0) {
+        if (r.kind === 0 && !bytes && reply !== undefined && status >= 200 && status < 300 && json === 1) {
           try {
             body = parse(reply);
             flags |= 4;
@@ -409,12 +414,14 @@ export async function drive(call, fetchFn, callerSignal, timeoutMs, onEvent, wai
           said = said.slice(0, MAX_ERROR_CHARS);
         }
         const given = bytes && r.body instanceof Uint8Array ? r.body : undefined;
-        need = parse(call.supply(r.kind, status, flags, r.retryAfter, r.date, said, given, r.sent));
+        need = parse(call.supply(r.kind, status, flags, r.retryAfter, r.date, said, given, r.sent, dateNow()));
       } else if (need[0] === 1) {
         const [, , ms, event] = need;
         if (event) tell(onEvent, event, cause);
         const going = await pause(ms, scope, waiters, id);
-        need = parse(going && !scope.aborted ? call.next() : call.stop(scope.timedOut));
+        // What follows a wait is not the last attempt's doing.
+        cause = undefined;
+        need = parse(going && !scope.aborted ? call.next(dateNow()) : call.stop(scope.timedOut, dateNow()));
       } else if (need[0] === 2) {
         if (shape === 0) return body;
         if (shape === 1) return call.book();
@@ -427,9 +434,14 @@ export async function drive(call, fetchFn, callerSignal, timeoutMs, onEvent, wai
       }
     }
   } finally {
-    scope.finish();
+    scope?.finish();
     if (waiters.get(id)) waiters.delete(id);
-    call.free();
+    // A call ended midway (a step that threw) gives back its places; those it frees are woken.
+    try {
+      wakeAll(waiters, parse(call.done(dateNow())));
+    } finally {
+      call.free();
+    }
   }
 }
 

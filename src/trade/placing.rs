@@ -216,6 +216,8 @@ impl Placing {
         now_ms: f64,
         salt: u64,
     ) -> Result<Step, Error> {
+        // Only a read just asked for is pending: `send` posts the order otherwise.
+        self.pending = None;
         if self.draft.is_none() {
             if let Some(read) = self.missing(learnt) {
                 self.pending = Some(read.clone());

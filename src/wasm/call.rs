@@ -2,7 +2,7 @@
 //! handle given to the JS driver (`drive` in `src/js/driver.js`), which runs it to its end and settles the
 //! promise the caller gets. The handle converts what crosses: one JSON text out per step, plain values in.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use js_sys::{Function, Promise};
@@ -131,7 +131,7 @@ impl Inner {
     #[cfg(feature = "trade")]
     pub fn now_ms(&self) -> f64 {
         let now = js_sys::Date::now();
-        now + self.calls.borrow().clock_offset_ms
+        now + self.calls.try_borrow().map_or(0.0, |c| c.clock_offset_ms)
     }
 }
 
@@ -143,6 +143,7 @@ pub fn run(inner: &Rc<Inner>, request: HttpRequest, options: &CallOptions, expec
         CallHandle {
             inner: inner.clone(),
             id,
+            last_now: Cell::new(0.0),
             #[cfg(feature = "trade")]
             sink: None,
         },
@@ -166,7 +167,12 @@ pub type Sink = Rc<RefCell<Option<Box<dyn std::any::Any>>>>;
 #[cfg(feature = "trade")]
 pub fn run_into(inner: &Rc<Inner>, request: HttpRequest, options: &CallOptions, expect: Expect, sink: Sink) -> Promise {
     let id = inner.calls.borrow_mut().start(request, expect, CallLimits { max_retries: options.max_retries });
-    start(inner, CallHandle { inner: inner.clone(), id, sink: Some(sink) }, options, Shape::Kept)
+    start(
+        inner,
+        CallHandle { inner: inner.clone(), id, last_now: Cell::new(0.0), sink: Some(sink) },
+        options,
+        Shape::Kept,
+    )
 }
 
 /// One call as its driver sees it. Internal: only `drive` holds one, and frees it when the call ends.
@@ -174,6 +180,8 @@ pub fn run_into(inner: &Rc<Inner>, request: HttpRequest, options: &CallOptions, 
 pub struct CallHandle {
     inner: Rc<Inner>,
     id: u32,
+    /// The driver's clock at its last step.
+    last_now: Cell<f64>,
     #[cfg(feature = "trade")]
     sink: Option<Sink>,
 }
@@ -190,10 +198,10 @@ impl CallHandle {
         self.id
     }
 
-    /// What the call needs now (`Need::to_json`).
-    pub fn next(&self) -> String {
-        // The clock is read before anything is borrowed: a page's Date.now may call back into the client.
-        let now = js_sys::Date::now();
+    /// What the call needs now, at `now` (the driver's clock, taken at load: a page's `Date.now` may throw
+    /// or call back into the client), as `Need::to_json`.
+    pub fn next(&self, now: f64) -> String {
+        self.last_now.set(now);
         let creds = self.inner.credentials.try_borrow();
         let Ok(mut calls) = self.inner.calls.try_borrow_mut() else { return busy().to_json(&[], None) };
         let need = calls.next(self.id, now, creds.as_ref().ok().and_then(|c| c.as_ref()));
@@ -213,8 +221,9 @@ impl CallHandle {
         text: Option<String>,
         bytes: Option<js_sys::Uint8Array>,
         sent: f64,
+        now: f64,
     ) -> String {
-        let now = js_sys::Date::now();
+        self.last_now.set(now);
         let reply = Reply {
             ended: Some(match kind {
                 0 => Ended::Answer,
@@ -238,11 +247,27 @@ impl CallHandle {
     }
 
     /// The call's signal aborted (`timed_out`: its deadline passed); its error.
-    pub fn stop(&self, timed_out: bool) -> String {
-        let now = js_sys::Date::now();
+    pub fn stop(&self, timed_out: bool, now: f64) -> String {
+        self.last_now.set(now);
         let Ok(mut calls) = self.inner.calls.try_borrow_mut() else { return busy().to_json(&[], None) };
         let need = calls.stop(self.id, timed_out, now);
         calls.encode(self.id, &need)
+    }
+
+    /// The call is over for its driver, however it ended: it gives back what it still holds (a call ended
+    /// midway), and the calls this wakes are answered (a JSON list of ids) for the driver to wake.
+    pub fn done(&self, now: f64) -> String {
+        let Ok(mut calls) = self.inner.calls.try_borrow_mut() else { return "[]".into() };
+        calls.finish(self.id, now);
+        let mut out = String::from("[");
+        for (i, id) in calls.take_woken().into_iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(&crate::text::decimal(u64::from(id)));
+        }
+        out.push(']');
+        out
     }
 
     /// The book a finished GET /book read.
@@ -269,9 +294,9 @@ impl CallHandle {
 
 impl Drop for CallHandle {
     fn drop(&mut self) {
-        let now = js_sys::Date::now();
+        // (Normally `done` has finished it already; no JS is called here, not even the clock.)
         if let Ok(mut calls) = self.inner.calls.try_borrow_mut() {
-            calls.finish(self.id, now);
+            calls.finish(self.id, self.last_now.get());
         }
     }
 }

@@ -334,6 +334,8 @@ impl OrderWork {
             let owner = self.inner.credentials.borrow().as_ref().map(|c| c.api_key().to_owned());
             Ok((placing.post_request(&owner.ok_or_else(crate::auth::missing_credentials)?)?, None))
         })();
+        // The call's extraQuery goes with every request of it, the reads and the POST alike.
+        let built = built.and_then(|(request, kind)| Ok((call.prepare(request)?, kind)));
         match built {
             Ok((request, Some(kind))) => {
                 run_into(&self.inner, request, &call, Expect::Parse(parse_answer, kind), self.inbox.clone())

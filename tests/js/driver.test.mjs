@@ -11,8 +11,8 @@ import { drive, exchange, makeError } from "../../src/js/driver.js";
 // --- The machine's needs, as Need::to_json writes them ---------------------------------------------------
 
 const URL_X = "https://svc.test/x?a=1";
-const send = ({ url = URL_X, method = "GET", headers = { Accept: "application/json" }, body = null, manual = 0, bytes = 0, woken = [] } = {}) =>
-  [0, woken, url, method, headers, body, manual, bytes];
+const send = ({ url = URL_X, method = "GET", headers = { Accept: "application/json" }, body = null, manual = 0, bytes = 0, json = bytes ? 0 : 1, woken = [] } = {}) =>
+  [0, woken, url, method, headers, body, manual, bytes, json];
 const wait = (ms, event = null, woken = []) => [1, woken, ms, event];
 const done = (result = null, woken = []) => [2, woken, result];
 const fail = (error, woken = []) => [3, woken, error];
@@ -20,9 +20,10 @@ const fail = (error, woken = []) => [3, woken, error];
 /**
  * A call handle whose machine follows `script`: each `next`, `supply` or `stop` takes the next entry (a
  * need, or a function of the step's arguments giving one) and answers its JSON text. `log` records every
- * step with its arguments (`supply`'s eight, `stop`'s `timedOut`), `book` and `free` included.
+ * step with its arguments (`supply`'s nine, `stop`'s `timedOut`), `book`, `done` (answering `woken`) and `free`
+ * included.
  */
-function fakeCall(script, { id = 7, book } = {}) {
+function fakeCall(script, { id = 7, book, woken = [] } = {}) {
   const log = [];
   let at = 0;
   const answer = (step, args) => {
@@ -38,6 +39,7 @@ function fakeCall(script, { id = 7, book } = {}) {
     stop: (timedOut) => answer("stop", [timedOut]),
     book: () => (log.push(["book"]), book),
     keep: () => void log.push(["keep"]),
+    done: () => (log.push(["done"]), JSON.stringify(woken)),
     free: () => log.push(["free"]),
   };
   return { handle, log, steps: () => log.map(([step]) => step), left: () => script.length - at };
@@ -103,7 +105,7 @@ test("a send and a done: the request as the machine wrote it, the JSON parsed in
   assert.deepEqual(calls[0].init.headers, { "Content-Type": "application/json" });
   assert.ok(calls[0].init.signal instanceof AbortSignal && !calls[0].init.signal.aborted);
   assert.equal("redirect" in calls[0].init, false, "redirects followed unless the need says manual");
-  assert.deepEqual(call.steps(), ["next", "supply", "free"]);
+  assert.deepEqual(call.steps(), ["next", "supply", "done", "free"]);
   const [[kind, status, flags, retryAfter, date, text, bytes, sent]] = supplied(call);
   // kind 0 (an answer), flag 4: parsed here, so neither the text nor the bytes cross.
   assert.deepEqual([kind, status, flags, retryAfter, date, text, bytes], [0, 200, 4, "3", "Tue, 01 Jul 2025 00:00:00 GMT", undefined, undefined]);
@@ -154,8 +156,8 @@ test("a non-2xx answer: its text (at most 4096 characters) goes to the machine, 
   freedOnce(call);
 });
 
-test("a 2xx text body under another shape is handed over as text, not parsed", async () => {
-  const call = fakeCall([send(), done(-1500)]);
+test("a 2xx text body the machine does not mark as JSON is handed over as text, not parsed", async () => {
+  const call = fakeCall([send({ json: 0 }), done(-1500)]);
   const { fetch } = fakeFetch(() => new Response("1751328000000", { status: 200 }));
   assert.equal(await run(call, fetch, { shape: 2 }), -1500);
   const [[kind, status, flags, , , said]] = supplied(call);
@@ -181,7 +183,7 @@ test("bytes: shape 3 resolves to the body's bytes, shape 5 to nothing (the machi
       assert.deepEqual([...got], [...body]);
     } else {
       assert.equal(got, undefined);
-      assert.deepEqual(call.steps().slice(-2), ["keep", "free"], "what was parsed is handed over before the handle is freed");
+      assert.deepEqual(call.steps().slice(-3), ["keep", "done", "free"], "what was parsed is handed over before the handle is freed");
     }
     freedOnce(call);
   }
@@ -192,7 +194,7 @@ test("shape 1 resolves to the book the machine read, shape 2 to the machine's re
   const call = fakeCall([send({ bytes: 1 }), done()], { book });
   const { fetch } = fakeFetch(() => new Response(new Uint8Array([1, 2, 3]), { status: 200 }));
   assert.equal(await run(call, fetch, { shape: 1 }), book);
-  assert.deepEqual(call.steps(), ["next", "supply", "book", "free"]);
+  assert.deepEqual(call.steps(), ["next", "supply", "book", "done", "free"]);
   const result = fakeCall([send(), done(2)]);
   assert.equal(await run(result, fakeFetch(() => new Response("{}")).fetch, { shape: 2 }), 2);
   freedOnce(result);
@@ -221,7 +223,7 @@ test("a wait with an event: onEvent is told it, one that throws does not stop th
   assert.deepEqual(await run(call, fetch, { onEvent }), { n: 2 });
   assert.ok(Date.now() - started >= 5, "the wait was waited");
   assert.equal(calls.length, 2);
-  assert.deepEqual(call.steps(), ["next", "supply", "next", "supply", "next", "free"]);
+  assert.deepEqual(call.steps(), ["next", "supply", "next", "supply", "next", "done", "free"]);
   // The failed attempt: kind 1 (no Response), status 0, nothing else.
   assert.deepEqual(supplied(call)[0].slice(0, 7), [1, 0, 0, undefined, undefined, undefined, undefined]);
   assert.equal(events.length, 2);
@@ -246,7 +248,7 @@ test("a wait until woken ends when another call's need lists its id, and each ca
   assert.equal(typeof waiters.get(1), "function");
   assert.equal(await run(b, fetch, { waiters, shape: 2 }), "b");
   assert.equal(await within(first), "a");
-  assert.deepEqual(a.steps(), ["next", "next", "free"]);
+  assert.deepEqual(a.steps(), ["next", "next", "done", "free"]);
   assert.equal(waiters.size, 0);
   freedOnce(a);
   freedOnce(b);
@@ -260,7 +262,7 @@ test("a wake for a call that is not waiting, or twice for one, does nothing", as
   await new Promise((resolve) => setTimeout(resolve, 5));
   assert.equal(await run(other, undefined, { waiters, shape: 2 }), "b");
   assert.equal(await within(first), "a");
-  assert.deepEqual(call.steps(), ["next", "next", "free"]);
+  assert.deepEqual(call.steps(), ["next", "next", "done", "free"]);
 });
 
 test("an aborted signal before the call: stop(false) is asked, nothing is fetched, the handle is freed", async () => {
@@ -272,7 +274,7 @@ test("an aborted signal before the call: stop(false) is asked, nothing is fetche
   const error = await rejection(run(call, fetch, { signal: controller.signal }));
   assert.equal(error.code, "ABORTED");
   assert.equal(calls.length, 0);
-  assert.deepEqual(call.log, [["stop", false], ["free"]]);
+  assert.deepEqual(call.log, [["stop", false], ["done"], ["free"]]);
 });
 
 test("a signal aborted during a backoff: stop(false), no more fetches, and the failed attempt's cause is not the error's", async () => {
@@ -287,8 +289,8 @@ test("a signal aborted during a backoff: stop(false), no more fetches, and the f
   assert.equal(error.code, "ABORTED");
   assert.equal("cause" in error, false, "only NETWORK and DECODE keep a cause");
   assert.equal(calls.length, 1);
-  assert.deepEqual(call.steps(), ["next", "supply", "stop", "free"]);
-  assert.equal(call.log.at(-2)[1], false);
+  assert.deepEqual(call.steps(), ["next", "supply", "stop", "done", "free"]);
+  assert.equal(call.log.at(-3)[1], false);
   assert.equal(waiters.size, 0);
 });
 
@@ -298,7 +300,7 @@ test("a deadline passing during the fetch: the fetch's signal aborts with a Time
   const { fetch, calls } = fakeFetch(() => pending());
   const error = await rejection(run(call, fetch, { timeoutMs: 20 }));
   assert.equal(error.code, "TIMEOUT");
-  assert.deepEqual(call.log, [["next"], ["stop", true], ["free"]]);
+  assert.deepEqual(call.log, [["next"], ["stop", true], ["done"], ["free"]]);
   assert.equal(calls[0].init.signal.aborted, true);
   assert.equal(calls[0].init.signal.reason.name, "TimeoutError");
 });
@@ -311,7 +313,7 @@ test("a caller's signal aborting during the fetch: stop(false), the fetch's sign
   const promise = run(call, fetch, { signal: controller.signal, timeoutMs: 60_000 });
   setTimeout(() => controller.abort(reason), 5);
   assert.equal((await rejection(promise)).code, "ABORTED");
-  assert.deepEqual(call.log, [["next"], ["stop", false], ["free"]]);
+  assert.deepEqual(call.log, [["next"], ["stop", false], ["done"], ["free"]]);
   assert.equal(calls[0].init.signal.reason, reason);
 });
 
@@ -328,7 +330,7 @@ test("a body that never ends is raced by the deadline: stop(true)", async () => 
   const call = fakeCall([send(), fail({ code: "TIMEOUT", message: "timed out" })]);
   const { fetch } = fakeFetch(() => endless());
   assert.equal((await rejection(run(call, fetch, { timeoutMs: 20 }))).code, "TIMEOUT");
-  assert.deepEqual(call.log, [["next"], ["stop", true], ["free"]]);
+  assert.deepEqual(call.log, [["next"], ["stop", true], ["done"], ["free"]]);
 });
 
 test("a fetch that throws, rejects or answers something other than a Response: kind 1, the cause kept for NETWORK", async () => {
@@ -474,4 +476,21 @@ test("makeError: a PredictKitError with the code, the facts the machine gave, an
   for (const key of ["cause", "param", "status", "method", "path", "retryAfterMs", "body"]) assert.equal(key in bare, false, key);
   // Only the facts are copied: nothing else of the description.
   assert.equal("extra" in makeError({ code: "X", message: "m", extra: 1 }), false);
+});
+
+test("a call ended by a step that throws gives back its places: done() is asked, the calls it wakes are woken, then free()", async () => {
+  const waiters = new Map();
+  let woke = 0;
+  waiters.set(9, () => woke++);
+  const call = fakeCall(
+    [
+      () => {
+        throw new Error("the machine was busy");
+      },
+    ],
+    { woken: [9] },
+  );
+  await rejection(run(call, undefined, { waiters }));
+  assert.equal(woke, 1, "the call waiting behind it is woken");
+  assert.deepEqual(call.steps(), ["next", "done", "free"]);
 });

@@ -361,6 +361,25 @@ test("an order is read once and checked before anything is sent; the wallet's wa
   const { order } = await client.getOrder(placed.orderID);
   assert.deepEqual([order.side, Number(order.price)], ["BUY", low]);
 
+  // The call's extraQuery goes with every request of a placing: the reads it needs and the POST.
+  await admin("DELETE", "/__admin/requests");
+  const traced = newClient();
+  await traced.deriveApiKey(signer);
+  await admin("DELETE", "/__admin/requests");
+  const placedTraced = await traced.placeOrder(
+    { tokenId: market.tokenId, side: "BUY", price: low, size: market.minSize },
+    signer,
+    { extraQuery: { trace: "t1" } },
+  );
+  assert.equal(placedTraced.success, true, placedTraced.errorMsg);
+  // (The wallet's own signing request, POST /wallet, is the signer's, not the client's.)
+  const sent = (await admin("GET", "/__admin/requests")).requests.filter((r) => r.path !== "/wallet");
+  assert.deepEqual(
+    sent.map((r) => `${r.method} ${r.path.startsWith("/clob-markets/") ? "/clob-markets/{id}" : r.path}`),
+    ["GET /version", "GET /book", "GET /clob-markets/{id}", "POST /order"],
+  );
+  for (const r of sent) assert.match(String(r.query ?? ""), /(^|&)trace=t1(&|$)/, `${r.method} ${r.path} carries the call's extraQuery`);
+
   // A signer whose address is not one: refused before the version, the book or the market is read.
   await admin("DELETE", "/__admin/requests");
   const fresh = newClient();
