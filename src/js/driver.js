@@ -101,8 +101,23 @@ const addListener = EventTarget.prototype.addEventListener;
 const removeListener = EventTarget.prototype.removeEventListener;
 const arrayBufferLengthOf = /** @type {(this: unknown) => number} */ (getterOf(ArrayBuffer.prototype, "byteLength"));
 const parse = JSON.parse;
-/** The clock, taken at load: a page's own `Date.now` may throw or call back into the client. */
-const dateNow = Date.now;
+/** The last reading of the clock that was a number. */
+let lastNow = 0;
+
+/**
+ * The clock, read as the page has it (fake timers in a page's tests move it), but never throwing: a page's
+ * `Date.now` that throws or answers something else leaves the last good reading.
+ * @returns {number}
+ */
+function dateNow() {
+  try {
+    const now = Date.now();
+    if (typeof now === "number" && now === now) lastNow = now;
+  } catch {
+    // The last good reading stands.
+  }
+  return lastNow;
+}
 /** Timers of 2^31 ms or more fire at once in browsers and Node: longer waits are chained. */
 const MAX_TIMER_MS = 2147483647;
 /** The largest 2xx body read as bytes (a book: crate::bounds::MAX_BOOK_BYTES). */

@@ -494,3 +494,21 @@ test("a call ended by a step that throws gives back its places: done() is asked,
   assert.equal(woke, 1, "the call waiting behind it is woken");
   assert.deepEqual(call.steps(), ["next", "done", "free"]);
 });
+
+test("a page's Date.now that throws does not break a call: the last good reading stands", async () => {
+  const call = fakeCall([send(), done()]);
+  const { fetch } = fakeFetch(() => json({ ok: true }));
+  const real = Date.now;
+  Date.now = () => {
+    throw new Error("a page's clock");
+  };
+  try {
+    assert.deepEqual(await run(call, fetch), { ok: true });
+  } finally {
+    Date.now = real;
+  }
+  const [[, , , , , , , sent, now]] = supplied(call);
+  assert.equal(typeof sent, "number");
+  assert.equal(typeof now, "number");
+  freedOnce(call);
+});

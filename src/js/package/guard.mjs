@@ -23,7 +23,7 @@ const skipped = new Set(["constructor", "__destroy_into_raw", "__wbg_ptr"]);
 
 /**
  * A method of a wasm-bindgen class, or one defined on it (eight parameters at most).
- * @typedef {(this: any, a?: any, b?: any, c?: any, d?: any, e?: any, f?: any, g?: any, h?: any) => any} Method
+ * @typedef {(this: any, a?: any, b?: any, c?: any, d?: any, e?: any, f?: any, g?: any, h?: any, i?: any) => any} Method
  */
 
 /**
@@ -57,11 +57,12 @@ const guarded = Symbol("predictkit.guarded");
  * @returns {Method}
  */
 export function live(method, glue) {
-  // Fixed parameters rather than rest and apply (eight: a call handle's `supply`): this wraps the book's
-  // hot getters.
-  return function (a, b, c, d, e, f, g, h) {
+  // Fixed parameters rather than rest and apply (nine: a call handle's `supply`, the most any export takes):
+  // this wraps the book's hot getters. An export that takes more fails every load, not some calls.
+  if (method.length > 9) throw new Error(`${method.name} takes more arguments than the guard passes on`);
+  return function (a, b, c, d, e, f, g, h, i) {
     if (!this?.__wbg_ptr) throw glue.freedError();
-    return method.call(this, a, b, c, d, e, f, g, h);
+    return method.call(this, a, b, c, d, e, f, g, h, i);
   };
 }
 
