@@ -20,7 +20,8 @@
  *   How the attempt ended (`kind`: 0 an answer, 1 none, 2 a cut body, 3 a body too large; `flags`: 1 an
  *   opaque redirect, 2 redirected, 4 the JSON body parsed here).
  * @property {(timedOut: boolean, now: number) => string} stop The call's signal aborted (`timedOut`: its deadline passed).
- * @property {(now: number) => string} done The call is over: what it still holds is given back; the ids it wakes.
+ * @property {(now: number) => string} done The call is over: what it still holds is given back; a done `Need`
+ *   whose woken ids are the calls this wakes.
  * @property {() => unknown} book The OrderBook a finished GET /book read.
  * @property {() => void} keep Hands what a finished call's answer was parsed into to the call's owner (shape 5).
  * @property {() => void} free
@@ -453,7 +454,7 @@ export async function drive(call, fetchFn, callerSignal, timeoutMs, onEvent, wai
     if (waiters.get(id)) waiters.delete(id);
     // A call ended midway (a step that threw) gives back its places; those it frees are woken.
     try {
-      wakeAll(waiters, parse(call.done(dateNow())));
+      wakeAll(waiters, parse(call.done(dateNow()))[1]);
     } finally {
       call.free();
     }

@@ -255,19 +255,12 @@ impl CallHandle {
     }
 
     /// The call is over for its driver, however it ended: it gives back what it still holds (a call ended
-    /// midway), and the calls this wakes are answered (a JSON list of ids) for the driver to wake.
+    /// midway), and answers a done need whose woken ids the driver wakes.
     pub fn done(&self, now: f64) -> String {
-        let Ok(mut calls) = self.inner.calls.try_borrow_mut() else { return "[]".into() };
+        let over = Need::Done("null".into());
+        let Ok(mut calls) = self.inner.calls.try_borrow_mut() else { return over.to_json(&[], None) };
         calls.finish(self.id, now);
-        let mut out = String::from("[");
-        for (i, id) in calls.take_woken().into_iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            out.push_str(&crate::text::decimal(u64::from(id)));
-        }
-        out.push(']');
-        out
+        over.to_json(&calls.take_woken(), None)
     }
 
     /// The book a finished GET /book read.

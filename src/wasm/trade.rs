@@ -208,17 +208,12 @@ impl Client {
         Ok(info.into())
     }
 
-    /// What follows a failed derivation of a key (the core's `trade::flow`): "create" or "fail".
+    /// Whether a failed derivation of a key (`error`) means the wallet has none yet, so that one is created
+    /// (the core's `trade::flow`).
     #[wasm_bindgen(js_name = tradeNext, skip_typescript)]
-    pub fn trade_next(&self, stage: JsValue, error: JsValue, rebuilt: JsValue) -> Result<JsValue, JsValue> {
+    pub fn trade_next(&self, error: JsValue) -> bool {
         let status = get(&error, "status").as_f64().filter(|s| (0.0..1000.0).contains(s)).map(|s| s as u16);
-        let _ = rebuilt;
-        let next = match read_str(&stage, "stage", 8)?.as_str() {
-            "derive" if create_after_derive(status) => "create",
-            "derive" => "fail",
-            _ => return Err(Error::invalid("stage", "must be \"derive\"").into()),
-        };
-        Ok(JsValue::from_str(next))
+        create_after_derive(status)
     }
 
     /// Sends one trading step's request under the call's `options` (budgets, retries, signal, timeout):

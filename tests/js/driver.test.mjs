@@ -39,7 +39,7 @@ function fakeCall(script, { id = 7, book, woken = [] } = {}) {
     stop: (timedOut) => answer("stop", [timedOut]),
     book: () => (log.push(["book"]), book),
     keep: () => void log.push(["keep"]),
-    done: () => (log.push(["done"]), JSON.stringify(woken)),
+    done: () => (log.push(["done"]), JSON.stringify([2, woken, null])),
     free: () => log.push(["free"]),
   };
   return { handle, log, steps: () => log.map(([step]) => step), left: () => script.length - at };

@@ -263,7 +263,7 @@ export function makeKit() {
       tradeKeyToSign: s(2, () => [data.creds.address, 0]),
       tradeSignature: s(1, () => ["0x" + "11".repeat(64) + "1b"]),
       tradeKey: s(2, () => [[data.creds.address, "1", "0"], enc('{"apiKey":"k","secret":"c2VjcmV0","passphrase":"p"}')]),
-      tradeNext: s(3, () => ["derive", Object.assign(new Error("refused"), { status: 404, body: "not found" }), false]),
+      tradeNext: s(1, () => [Object.assign(new Error("refused"), { status: 404, body: "not found" })]),
       tradeSend: s(4, () => ["version", undefined, undefined, req()]),
       nextPageArgument: s(4, () => ["getEvents", { limit: 1 }, [{ id: "1" }], false]),
       syncClock: s(1, () => [req()]),
@@ -291,6 +291,10 @@ export function makeKit() {
       "OrderBook.fromJson": s(1, () => [data.bookJson]),
       "OrderBook.fromObject": s(1, () => [book()]),
       "OrderBook.listFromBytes": s(1, () => [enc("[" + data.bookJson + "]")]),
+      // An order on its way (a real one, from tradeWork): the wallet's address and answer, the call's options, a refusal.
+      "OrderWork#next": s(2, () => [data.creds.address, undefined]),
+      "OrderWork#send": s(1, () => [req()]),
+      "OrderWork#refused": s(1, () => [Object.assign(new Error("refused"), { status: 400, body: "order_version_mismatch" })]),
       "OrderBook#applyPriceChange": s(2, () => [{ side: "BUY", price: "0.1", size: "125" }, undefined]),
       "OrderBook#depth": s(2, () => ["BUY", { within: 0.02 }]),
       "OrderBook#ladder": s(1, () => [{ levels: 5 }]),
@@ -478,6 +482,10 @@ export async function sweep({ pk, kit, base, data, start = 0, only = null, shard
   const makeInstance = {
     Client: () => new pk.Client({ baseUrl: base, fetch: stubFetch, rateLimits: false, maxRetries: 0, timeoutMs: 4000, credentials: { ...data.creds } }),
     OrderBook: () => pk.OrderBook.fromJson(data.bookJson),
+    // Only builds that trade have it; its reads and its POST reach the in-memory stub.
+    OrderWork: () =>
+      new pk.Client({ baseUrl: base, fetch: stubFetch, rateLimits: false, maxRetries: 0, timeoutMs: 4000, credentials: { ...data.creds } })
+        .tradeWork({ tokenId: data.token, side: "BUY", price: 0.5, size: 10 }, false, true),
   };
   const cases = kit.sweepCases(pk, { ...data, base }, makeInstance, stubFetch);
   const { hugeAllocated } = kit.hostileValues();

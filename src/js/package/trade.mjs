@@ -31,8 +31,8 @@ const SIGNER_RULE = "must be { address, signTypedData(typedData) } (see walletSi
  *   What the wallet signs for its API key, and the challenge for `tradeSend`.
  * @property {(answer: unknown) => string} tradeSignature A wallet's answer as a signature.
  * @property {(auth: unknown, answer: Uint8Array) => unknown} tradeKey A key route's answer kept as the credentials.
- * @property {(stage: "derive", error: unknown, rebuilt: boolean) => string} tradeNext
- *   What follows a failed derivation: "create" or "fail".
+ * @property {(error: unknown) => boolean} tradeNext
+ *   Whether a failed derivation means the wallet has no key yet (one is created then).
  * @property {TradeSend} tradeSend One trading step's request.
  */
 
@@ -124,7 +124,7 @@ const methods = {
     try {
       return await apiKey(this, s, nonce, options, "deriveKey");
     } catch (e) {
-      if (this.tradeNext("derive", e, false) !== "create") throw e;
+      if (!this.tradeNext(e)) throw e;
       return apiKey(this, s, nonce, options, "createKey");
     }
   },
