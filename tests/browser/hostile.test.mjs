@@ -9,7 +9,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { chromium } from "playwright-core";
-import { EMULATOR, admin, fixture } from "../js/helpers.mjs";
+import { EMULATOR, emulatorAccount, fixture } from "../js/helpers.mjs";
 import * as hostileCases from "../js/hostile-cases.mjs";
 import { registerHostileRules } from "../js/hostile-rules.mjs";
 import * as transportCases from "../js/hostile-transport-cases.mjs";
@@ -29,13 +29,9 @@ let keyPair;
 // Before the shared set-up, and closed before the shared teardown.
 before(async () => {
   keyPair = await transportCases.startKeyRedirect();
-  const page = await (await fetch(`${EMULATOR}/markets`)).json();
-  const [account] = await admin(EMULATOR, "GET", "/__admin/accounts");
   data = {
+    ...(await emulatorAccount(EMULATOR)),
     bookJson: fixture("real/clob-book-1.json"),
-    token: page.data[0].tokens[0].token_id,
-    condition: page.data[0].condition_id,
-    creds: { address: account.address, apiKey: account.apiKey, secret: account.secret, passphrase: account.passphrase },
     vectors: { signing: JSON.parse(fixture("vectors/signing.json")), bookHash: JSON.parse(fixture("vectors/book-hash.json")) },
   };
   browser = await chromium.launch({

@@ -38,13 +38,13 @@ export async function admin(base, method, path, body) {
 }
 
 /**
- * Two local HTTP servers on 127.0.0.1 with ephemeral ports, so two origins: `a` answers every request
- * with 307 and `Location:` the same path and query on `b`; `b` records every request it receives
- * (`{ method, url, headers }`, header names in lower case) and answers as the service would: `"OK"` for
- * GET /, `{"canceled":[],"not_canceled":{}}` for a DELETE, an empty page otherwise. Both allow any origin,
- * header and method (CORS) and answer preflights with 204, so a page on a third origin can use them.
+ * Two local HTTP servers on 127.0.0.1 with ephemeral ports, so two origins. `a` answers every request with
+ * what `redirect(url)` says (`[status, path on b]`, or nothing for a 404); `b` records every request it
+ * receives (`{ method, url, headers }`, header names in lower case, preflights included) and answers 200
+ * with `answer(method, path)` as JSON text. Both allow any origin, header and method (CORS) and answer
+ * preflights with 204, so a page on a third origin can use them.
  */
-export async function startRedirectPair() {
+export async function startServerPair({ answer, redirect }) {
   const { createServer } = await import("node:http");
   const cors = {
     "Access-Control-Allow-Origin": "*",
@@ -59,18 +59,16 @@ export async function startRedirectPair() {
     req.on("end", () => {
       requests.push({ method: req.method, url: req.url, headers: { ...req.headers } });
       if (req.method === "OPTIONS") return res.writeHead(204, cors).end();
-      const path = req.url.split("?")[0];
-      const body = req.method === "DELETE" ? '{"canceled":[],"not_canceled":{}}'
-        : path === "/" ? '"OK"'
-        : '{"data":[],"next_cursor":"LTE=","limit":0,"count":0}';
-      res.writeHead(200, { ...cors, "Content-Type": "application/json" }).end(body);
+      res.writeHead(200, { ...cors, "Content-Type": "application/json" }).end(answer(req.method, req.url.split("?")[0]));
     });
   });
   const bPort = await listen(b);
   const a = createServer((req, res) => {
     req.resume();
     if (req.method === "OPTIONS") return res.writeHead(204, cors).end();
-    res.writeHead(307, { ...cors, Location: `http://127.0.0.1:${bPort}${req.url}` }).end();
+    const to = redirect(req.url);
+    if (!to) return res.writeHead(404, cors).end('{"error":"not found"}');
+    res.writeHead(to[0], { ...cors, Location: `http://127.0.0.1:${bPort}${to[1]}` }).end();
   });
   const aPort = await listen(a);
   return {
@@ -81,6 +79,36 @@ export async function startRedirectPair() {
       s.closeAllConnections?.();
       s.close(resolve);
     }))),
+  };
+}
+
+/**
+ * Two origins (`startServerPair`): `a` answers every request with 307 and `Location:` the same path and
+ * query on `b`; `b` answers as the service would: `"OK"` for GET /, `{"canceled":[],"not_canceled":{}}` for a
+ * DELETE, an empty page otherwise.
+ */
+export function startRedirectPair() {
+  return startServerPair({
+    redirect: (url) => [307, url],
+    answer: (method, path) =>
+      method === "DELETE" ? '{"canceled":[],"not_canceled":{}}'
+        : path === "/" ? '"OK"'
+        : '{"data":[],"next_cursor":"LTE=","limit":0,"count":0}',
+  });
+}
+
+/**
+ * The emulator reset, and what the hostile suites call it with: a token and its market's condition id, and
+ * the demo account's credentials.
+ */
+export async function emulatorAccount(base) {
+  await admin(base, "POST", "/__admin/reset");
+  const page = await (await fetch(`${base}/markets`)).json();
+  const [account] = await admin(base, "GET", "/__admin/accounts");
+  return {
+    token: page.data[0].tokens[0].token_id,
+    condition: page.data[0].condition_id,
+    creds: { address: account.address, apiKey: account.apiKey, secret: account.secret, passphrase: account.passphrase },
   };
 }
 

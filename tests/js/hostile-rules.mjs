@@ -5,7 +5,7 @@
 // only how one run of a group goes in its runtime and what it calls that run.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { EMULATOR, fixture, admin, startRedirectPair, runHostileGroup, hostileRunProblems, hostileSweepFindings } from "./helpers.mjs";
+import { EMULATOR, fixture, admin, emulatorAccount, startRedirectPair, runHostileGroup, hostileRunProblems, hostileSweepFindings } from "./helpers.mjs";
 import { makeKit } from "./hostile-cases.mjs";
 
 const kit = makeKit();
@@ -39,14 +39,9 @@ export function registerHostileRules({ runOne, stallMs, marker, where, wherePlur
 
   before(async () => {
     assert.equal(await (await fetch(`${EMULATOR}/`)).json(), "OK", `the emulator answers at ${EMULATOR}`);
-    await admin(EMULATOR, "POST", "/__admin/reset");
-    const page = await (await fetch(`${EMULATOR}/markets`)).json();
-    const [account] = await admin(EMULATOR, "GET", "/__admin/accounts");
     data = {
+      ...(await emulatorAccount(EMULATOR)),
       bookJson: fixture("real/clob-book-1.json"),
-      token: page.data[0].tokens[0].token_id,
-      condition: page.data[0].condition_id,
-      creds: { address: account.address, apiKey: account.apiKey, secret: account.secret, passphrase: account.passphrase },
       orderId: "0x" + "a".repeat(64),
       vectors: { signing: JSON.parse(fixture("vectors/signing.json")), bookHash: JSON.parse(fixture("vectors/book-hash.json")) },
     };

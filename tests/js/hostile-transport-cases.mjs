@@ -6,6 +6,7 @@
 // their source text into the page, so they refer to nothing in this module's scope. `startKeyRedirect`
 // and the `check*` assertions run in the test process only.
 import assert from "node:assert/strict";
+import { startServerPair } from "./helpers.mjs";
 
 /**
  * Two local HTTP servers, so two origins. `a` answers every request under `/302/…` or `/307/…` with that
@@ -13,48 +14,19 @@ import assert from "node:assert/strict";
  * url, headers }`, preflights included) and answers a well-formed API key, as an attacker's service would.
  * Both allow any origin, header and method (CORS), so a page on a third origin can use them.
  */
-export async function startKeyRedirect() {
-  const { createServer } = await import("node:http");
-  const cors = {
-    "Access-Control-Allow-Origin": "*",
-    "Access-Control-Allow-Headers": "*",
-    "Access-Control-Allow-Methods": "*",
-    "Access-Control-Expose-Headers": "*",
-  };
+export function startKeyRedirect() {
   const key = JSON.stringify({
     apiKey: "00000000-0000-4000-8000-0000000000aa",
     secret: Buffer.from("attacker's secret, 32 bytes long").toString("base64"),
     passphrase: "ab".repeat(32),
   });
-  const requests = [];
-  const listen = (server) => new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server.address().port)));
-  const b = createServer((req, res) => {
-    req.resume();
-    req.on("end", () => {
-      requests.push({ method: req.method, url: req.url, headers: { ...req.headers } });
-      if (req.method === "OPTIONS") return res.writeHead(204, cors).end();
-      const body = req.url.split("?")[0] === "/" ? '"OK"' : key;
-      res.writeHead(200, { ...cors, "Content-Type": "application/json" }).end(body);
-    });
+  return startServerPair({
+    redirect: (url) => {
+      const [, status, rest] = /^\/(30[27])(\/.*)?$/.exec(url) ?? [];
+      return status ? [Number(status), rest ?? "/"] : undefined;
+    },
+    answer: (_, path) => (path === "/" ? '"OK"' : key),
   });
-  const bPort = await listen(b);
-  const a = createServer((req, res) => {
-    req.resume();
-    if (req.method === "OPTIONS") return res.writeHead(204, cors).end();
-    const [, status, rest] = /^\/(30[27])(\/.*)?$/.exec(req.url) ?? [];
-    if (!status) return res.writeHead(404, cors).end('{"error":"not found"}');
-    res.writeHead(Number(status), { ...cors, Location: `http://127.0.0.1:${bPort}${rest ?? "/"}` }).end();
-  });
-  const aPort = await listen(a);
-  return {
-    a: `http://127.0.0.1:${aPort}`,
-    b: `http://127.0.0.1:${bPort}`,
-    requests,
-    close: () => Promise.all([a, b].map((s) => new Promise((resolve) => {
-      s.closeAllConnections?.();
-      s.close(resolve);
-    }))),
-  };
 }
 
 /**

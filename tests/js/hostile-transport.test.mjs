@@ -8,7 +8,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { EMULATOR, PKG_DIR, admin } from "./helpers.mjs";
+import { EMULATOR, PKG_DIR, emulatorAccount } from "./helpers.mjs";
 import { startKeyRedirect, checkKeyRedirect, checkAbortedSignals } from "./hostile-transport-cases.mjs";
 
 const CASES = new URL("./hostile-transport-cases.mjs", import.meta.url).href;
@@ -64,14 +64,7 @@ let pair;
 
 before(async () => {
   assert.equal(await (await fetch(`${EMULATOR}/`)).json(), "OK", `the emulator answers at ${EMULATOR}`);
-  await admin(EMULATOR, "POST", "/__admin/reset");
-  const page = await (await fetch(`${EMULATOR}/markets`)).json();
-  const [account] = await admin(EMULATOR, "GET", "/__admin/accounts");
-  data = {
-    token: page.data[0].tokens[0].token_id,
-    condition: page.data[0].condition_id,
-    creds: { address: account.address, apiKey: account.apiKey, secret: account.secret, passphrase: account.passphrase },
-  };
+  data = await emulatorAccount(EMULATOR);
   pair = await startKeyRedirect();
 });
 
