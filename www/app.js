@@ -22,6 +22,7 @@ const ctx = {
   isAbort: (error) => isPredictKitError(error) && error.code === "ABORTED",
   isPredictKitError,
   connectListeners: [],
+  placedListeners: [],
   releaseListeners: [],
 
   /**
@@ -57,6 +58,13 @@ const ctx = {
     this.signer = signer;
     this.account = signer.address;
     for (const listener of this.connectListeners) listener({ serviceChanged: false });
+  },
+  /** `listener(orderId)` runs when this page has placed an order (its answer is in before any stream event). */
+  onPlaced(listener) {
+    this.placedListeners.push(listener);
+  },
+  placed(orderId) {
+    for (const listener of this.placedListeners) listener(orderId);
   },
   /** The outcome the market page shows ({ tokenId, conditionId }), set by the market view. */
   marketTarget: () => ({}),

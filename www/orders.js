@@ -541,6 +541,14 @@ export function ordersView(ctx) {
     if (signedIn) $("account-address").textContent = shortId(ctx.account);
   }
 
+  // An order this page placed is listed from the service's answer: the user channel may have subscribed
+  // after the order was announced, and a list read under way may have been answered before it existed.
+  ctx.onPlaced((id) => {
+    if (!ctx.account || orders.some((o) => o.id === id)) return;
+    if (loading) queued.push({ type: "PLACEMENT", id });
+    else refreshOrder(id);
+  });
+
   // The user stream belongs to the signed-in client: closed before it is replaced, opened with the new one.
   ctx.onRelease(() => closeUserStream());
   ctx.onConnect(() => {

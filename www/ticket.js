@@ -121,6 +121,7 @@ export function ticketView(ctx, target) {
       const result = await ctx.client.postOrder(signed);
       show([["Placed", result.success ? result.status : "no"], ["Order id", result.orderID], ["Filled", `${result.makingAmount || 0} / ${result.takingAmount || 0}`], ["Message", result.errorMsg || "–"]], result.success ? "good" : "bad");
       draft = null;
+      if (result.success && result.orderID) ctx.placed(result.orderID);
     } catch (error) {
       show([["Not placed", ctx.describe(error)]], "bad");
     } finally {
