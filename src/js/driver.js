@@ -110,7 +110,7 @@ let lastNow = 0;
  * `Date.now` that throws or answers something else leaves the last good reading.
  * @returns {number}
  */
-function dateNow() {
+export function dateNow() {
   try {
     const now = Date.now();
     if (typeof now === "number" && now === now) lastNow = now;
@@ -162,12 +162,21 @@ export function checkSignal(signal) {
 }
 
 /**
+ * Whether a genuine AbortSignal has aborted, read through the platform's getter (throws for anything else).
+ * @param {AbortSignal} signal
+ * @returns {boolean}
+ */
+export function isAborted(signal) {
+  return abortedOf.call(signal);
+}
+
+/**
  * Calls `listener` once when `signal` aborts; returns what stops listening.
  * @param {AbortSignal} signal
  * @param {() => void} listener
  * @returns {() => void}
  */
-function onAbortOf(signal, listener) {
+export function onAbortOf(signal, listener) {
   addListener.call(signal, "abort", listener, { once: true });
   return () => removeListener.call(signal, "abort", listener);
 }
@@ -180,7 +189,7 @@ function onAbortOf(signal, listener) {
  * @param {number} ms
  * @returns {Later}
  */
-function later(fn, ms) {
+export function later(fn, ms) {
   /** @type {Later} */
   const handle = { timer: undefined };
   /** @param {number} left */
@@ -192,7 +201,7 @@ function later(fn, ms) {
 }
 
 /** @param {Later | undefined} handle */
-function clearLater(handle) {
+export function clearLater(handle) {
   if (handle) clearTimeout(handle.timer);
 }
 

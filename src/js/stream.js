@@ -9,9 +9,12 @@
 // that hands frames to the socket's `onmessage`) waits for it, and beyond MAX_REENTRANT such frames in one
 // delivery they are refused with an `error` event, so the core is never entered again mid-frame.
 
+// The timers, the clock and a caller's AbortSignal are the one driver's (its signal is read through the
+// platform's accessors: its own properties, a getter or method it was given, are never called).
+import { clearLater, dateNow, isAborted, later, onAbortOf } from "./driver.js";
+
 /** Frames one delivery takes that came while it was under way; more are refused (an `error` event). */
 const MAX_REENTRANT = 1000;
-const MAX_TIMER_MS = 2147483647;
 /** The longest frame the core reads (bounds::MAX_BOOK_BYTES); longer text is never encoded. */
 const MAX_FRAME = 64 * 1024 * 1024;
 /** How long the platform's SHA-1 may take to answer a check before the core stops relying on it. */
@@ -22,11 +25,7 @@ const CONNECTING = 0, OPENED = 1, CLOSED = 2, TICK = 3, CLOSE = 4;
 /** Taken at load, like the platform's SHA-1: a page that replaces it later is never handed wasm memory. */
 const encodeInto = TextEncoder.prototype.encodeInto.bind(new TextEncoder());
 
-// A caller's AbortSignal is read through these (as the REST and trading drivers do): its own properties, a
-// getter or method it was given, are never called.
 const accessorOf = (proto, name) => (proto ? Object.getOwnPropertyDescriptor(proto, name) : undefined);
-const abortedOf = accessorOf(AbortSignal.prototype, "aborted").get;
-const { addEventListener: addListener, removeEventListener: removeListener } = EventTarget.prototype;
 // The platform's WebSocket, where there is one: a socket that is one has its handlers set through its
 // prototype's setters, and is closed through its prototype's `close` too (after its own, which a subclass may
 // extend), so that what the object itself was given cannot skip its closing.
@@ -118,12 +117,8 @@ class Stream {
       // could cause, closes the stream rather than leaving it unable to hear an abort.)
       let aborted = true;
       try {
-        aborted = abortedOf.call(signal);
-        if (!aborted) {
-          const onAbort = () => this.close();
-          addListener.call(signal, "abort", onAbort, { once: true });
-          this._forget = () => removeListener.call(signal, "abort", onAbort);
-        }
+        aborted = isAborted(signal);
+        if (!aborted) this._forget = onAbortOf(signal, () => this.close());
       } catch {
         aborted = true;
       }
@@ -180,8 +175,8 @@ class Stream {
     this._closing = true;
     this._health(CLOSE);
     this.#core = null;
-    clearTimeout(this._timer);
-    clearTimeout(this._reconnect);
+    clearLater(this._timer);
+    clearLater(this._reconnect);
     try {
       this._forget?.();
     } catch {
@@ -295,7 +290,7 @@ class Stream {
     // Taken before the delivery starts (and before anything else: nothing the page can replace runs between
     // the inbox's view and the core reading it). A replaced Date.now that delivers a frame of its own has that
     // frame applied first, whole; one delivered later in the delivery waits.
-    const now = Date.now();
+    const now = dateNow();
     this._delivering = true;
     try {
       this._deliver(socket, message, now);
@@ -322,7 +317,7 @@ class Stream {
     // A message of a socket since replaced (by a reconnection while it waited) is not this connection's.
     if (socket !== this._socket || !this.#core) return;
     try {
-      this._apply(message, now ?? Date.now());
+      this._apply(message, now ?? dateNow());
     } catch {
       // A call into the core that threw (only running out of stack can) loses this frame, not the stream.
     }
@@ -356,8 +351,8 @@ class Stream {
     if (report?.due) this._digest(report.due);
     // A hash waits for the rest of its burst: the health check comes no later than its window's end.
     if (report?.wake !== undefined) {
-      clearTimeout(this._timer);
-      this._timer = setTimeout(() => this._health(TICK), Math.min(Math.max(0, report.wake - Date.now()), MAX_TIMER_MS));
+      clearLater(this._timer);
+      this._timer = later(() => this._health(TICK), report.wake - dateNow());
     }
     // A message after a silent stall: the stream is open again.
     if (report?.status) {
@@ -410,7 +405,7 @@ class Stream {
     this._digesting--;
     let report;
     try {
-      report = this.#core?.digested(id, digest, Date.now());
+      report = this.#core?.digested(id, digest, dateNow());
     } catch {
       report = undefined;
     }
@@ -471,7 +466,7 @@ class Stream {
     if (!this.#core) return;
     let actions;
     try {
-      actions = this.#core.health(kind, Date.now(), Math.random(), cause);
+      actions = this.#core.health(kind, dateNow(), Math.random(), cause);
     } catch {
       return;
     }
@@ -496,13 +491,11 @@ class Stream {
       else if (what === "reconnect") {
         this._drop(this._socket);
         this._socket = null;
-        clearTimeout(this._reconnect);
-        this._reconnect = setTimeout(() => this._connect(), Math.min(arg, MAX_TIMER_MS));
+        clearLater(this._reconnect);
+        this._reconnect = later(() => this._connect(), arg);
       } else if (what === "next") {
-        clearTimeout(this._timer);
-        if (Number.isFinite(arg)) {
-          this._timer = setTimeout(() => this._health(TICK), Math.min(Math.max(0, arg - Date.now()), MAX_TIMER_MS));
-        }
+        clearLater(this._timer);
+        if (Number.isFinite(arg)) this._timer = later(() => this._health(TICK), arg - dateNow());
       }
     }
     if (resync) this._snapshots();

@@ -24,6 +24,19 @@ use crate::trade::placing::{parse_answer, Placing, Step};
 /// The longest answer of a trading read (a book is the longest).
 const MAX_ANSWER: u32 = crate::bounds::MAX_BOOK_BYTES;
 
+#[wasm_bindgen(module = "/src/js/signer.js")]
+extern "C" {
+    /// The driver's functions the package's trading methods use: the wallet's wait, the error maker.
+    fn tools() -> JsValue;
+}
+
+/// The one JS driver's tools for `trade.mjs` (a package file, which cannot import a snippet itself), so
+/// that the wallet is asked with the same timers, signal handling and errors as every request.
+#[wasm_bindgen(js_name = driverTools, skip_typescript)]
+pub fn driver_tools() -> JsValue {
+    tools()
+}
+
 fn params(value: &JsValue, param: &'static str) -> Result<Params, Error> {
     match to_value(value, param)? {
         Value::Object(fields) => Ok(Params(fields)),

@@ -3,7 +3,8 @@
 // fetch, with short real timers. Checked: what the driver fetches and tells the machine (`supply`, `stop`),
 // what the caller gets for each shape, the wait with its events and wake-ups, the signal and the deadline,
 // fetches and bodies that misbehave, and that the handle is freed once however the call ends; and
-// `exchange()` and `makeError()` by themselves.
+// `exchange()` and `makeError()` by themselves; and the wallet's side (src/js/signer.js: `askSigner`), with
+// its timeout, signal and misbehaving signers.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { drive, exchange, makeError } from "../../src/js/driver.js";
@@ -511,4 +512,67 @@ test("a page's Date.now that throws does not break a call: the last good reading
   assert.equal(typeof sent, "number");
   assert.equal(typeof now, "number");
   freedOnce(call);
+});
+
+// --- The wallet's side (src/js/signer.js) -----------------------------------------------------------------
+
+const { askSigner } = await import("../../src/js/signer.js");
+const signerDone = (promise) => promise.then((value) => ({ value }), (error) => ({ error }));
+
+test("askSigner: the signer is called on its own object with the typed data, and its answer (or a thenable's) comes back", async () => {
+  const calls = [];
+  const signer = { name: "w" };
+  function signTypedData(typedData) {
+    calls.push([this, typedData]);
+    return { then: (resolve) => resolve("0xsig") };
+  }
+  assert.equal(await askSigner(signTypedData, signer, { t: 1 }, undefined, 1000), "0xsig");
+  assert.deepEqual(calls, [[signer, { t: 1 }]]);
+});
+
+test("askSigner: a signer that throws, rejects, or whose thenable's then throws is SIGNER with the wallet's error as cause", async () => {
+  const boom = new Error("boom");
+  const cases = [
+    [() => { throw boom; }, "the signer threw"],
+    [() => Promise.reject(boom), "the signer refused or failed to sign"],
+    [() => ({ get then() { throw boom; } }), "the signer refused or failed to sign"],
+  ];
+  for (const [sign, message] of cases) {
+    const { error } = await signerDone(askSigner(sign, {}, {}, undefined, 1000));
+    assert.equal(error.name, "PredictKitError");
+    assert.equal(error.code, "SIGNER");
+    assert.equal(error.message, message);
+    assert.equal(error.cause, boom);
+  }
+});
+
+test("askSigner: a wallet that never answers is TIMEOUT after timeoutMs; Infinity waits until the signal aborts", async () => {
+  const started = Date.now();
+  const { error } = await signerDone(askSigner(pending, {}, {}, undefined, 30));
+  assert.equal(error.code, "TIMEOUT");
+  assert.ok(Date.now() - started >= 25);
+  const controller = new AbortController();
+  const asked = signerDone(askSigner(pending, {}, {}, controller.signal, Infinity));
+  setTimeout(() => controller.abort(), 20);
+  const aborted = await asked;
+  assert.equal(aborted.error.code, "ABORTED");
+});
+
+test("askSigner: an aborted signal refuses before the wallet is asked; an abort from inside the wallet's call is heard", async () => {
+  let asked = 0;
+  const { error } = await signerDone(askSigner(() => asked++, {}, {}, AbortSignal.abort(), 1000));
+  assert.equal(error.code, "ABORTED");
+  assert.equal(asked, 0);
+  const controller = new AbortController();
+  const during = await signerDone(askSigner(() => (controller.abort(), pending()), {}, {}, controller.signal, 1000));
+  assert.equal(during.error.code, "ABORTED");
+});
+
+test("askSigner: a signal's own aborted property or listeners are never used: the platform's are", async () => {
+  const controller = new AbortController();
+  Object.defineProperty(controller.signal, "aborted", { get: () => { throw new Error("own getter"); } });
+  controller.signal.addEventListener = () => { throw new Error("own method"); };
+  const asked = signerDone(askSigner(pending, {}, {}, controller.signal, 1000));
+  controller.abort();
+  assert.equal((await asked).error.code, "ABORTED");
 });

@@ -9,12 +9,6 @@
 import { live } from "./guard.mjs";
 
 const installed = Symbol("predictkit.trading");
-// The signal's own accessors, taken at load: a caller's AbortSignal may shadow them.
-const abortedOf = /** @type {(this: AbortSignal) => boolean} */ (
-  /** @type {PropertyDescriptor} */ (Object.getOwnPropertyDescriptor(AbortSignal.prototype, "aborted")).get
-);
-const { addEventListener, removeEventListener } = EventTarget.prototype;
-const MAX_TIMER_MS = 2147483647;
 const SIGNER_RULE = "must be { address, signTypedData(typedData) } (see walletSigner, viemSigner, ethersSigner)";
 
 /**
@@ -50,7 +44,19 @@ const SIGNER_RULE = "must be { address, signTypedData(typedData) } (see walletSi
  * @typedef {object} Glue
  * @property {{ prototype: { tradeSend?: unknown } }} Client
  * @property {() => Error} freedError
+ * @property {() => DriverTools} [driverTools] the driver's tools (src/js/driver.js: tools)
  */
+
+/**
+ * What the one JS driver lends the trading methods (src/js/driver.js): the wallet's wait and the error maker.
+ * @typedef {object} DriverTools
+ * @property {(signTypedData: Function, signer: unknown, typedData: unknown, signal: AbortSignal | undefined,
+ *   timeoutMs: number) => Promise<unknown>} askSigner
+ * @property {(d: { code: string, message: string, param?: string }, cause?: unknown) => PredictKitError} makeError
+ */
+
+/** The driver's tools, taken from the first build the methods are installed on. */
+let driver = /** @type {DriverTools} */ (/** @type {unknown} */ (undefined));
 
 /** @typedef {Error & { code: string, param?: string }} PredictKitError */
 
@@ -76,8 +82,10 @@ const SIGNER_RULE = "must be { address, signTypedData(typedData) } (see walletSi
  */
 export function installTrading(glue) {
   const proto = glue.Client.prototype;
-  if (typeof proto.tradeSend !== "function" || Object.hasOwn(proto, installed)) return;
+  if (typeof proto.tradeSend !== "function" || typeof glue.driverTools !== "function") return;
+  if (Object.hasOwn(proto, installed)) return;
   Object.defineProperty(proto, installed, { value: true });
+  driver ??= glue.driverTools();
   for (const [name, method] of Object.entries(methods)) {
     const guarded = live(method, glue);
     Object.defineProperty(guarded, "name", { value: name });
@@ -224,7 +232,7 @@ async function build(client, params, market, options) {
  */
 async function sign(client, orderDraft, s, signal, timeoutMs) {
   const [typedData, signed] = client.tradeOrderToSign(orderDraft, s.address);
-  signed.signature = client.tradeSignature(await ask(s, typedData, signal, timeoutMs));
+  signed.signature = client.tradeSignature(await driver.askSigner(s.signTypedData, s.signer, typedData, signal, timeoutMs));
   return signed;
 }
 
@@ -239,7 +247,7 @@ async function sign(client, orderDraft, s, signal, timeoutMs) {
 async function apiKey(client, s, nonce, options, step) {
   const [signal, timeoutMs] = client.tradeCall(options);
   const [typedData, auth] = client.tradeKeyToSign(s.address, nonce);
-  const signature = await ask(s, typedData, signal, timeoutMs);
+  const signature = await driver.askSigner(s.signTypedData, s.signer, typedData, signal, timeoutMs);
   const answer = await client.tradeSend(step, auth, signature, options);
   try {
     return client.tradeKey(auth, answer);
@@ -270,7 +278,7 @@ async function place(client, params, signer, options, market) {
     for (;;) {
       const need = JSON.parse(work.next(s.address, answer));
       answer = undefined;
-      if (need[0] === "sign") answer = await ask(s, need[1], signal, timeoutMs);
+      if (need[0] === "sign") answer = await driver.askSigner(s.signTypedData, s.signer, need[1], signal, timeoutMs);
       else if (need[0] === "read") await work.send(options);
       else {
         try {
@@ -306,76 +314,9 @@ function readSigner(signer) {
 }
 
 /**
- * Asks the wallet to sign `typedData` (an `eth_signTypedData_v4` document). The call's signal stops the
- * wait, and so does `signTimeoutMs`: a wallet that never answers cannot hold the call for ever.
- * @param {ReadSigner} s
- * @param {unknown} typedData
- * @param {AbortSignal | undefined} signal
- * @param {number} timeoutMs
- * @returns {Promise<unknown>}
- */
-function ask(s, typedData, signal, timeoutMs) {
-  return new Promise((resolve, reject) => {
-    /** @type {ReturnType<typeof setTimeout> | undefined} */
-    let timer;
-    let settled = false;
-    /**
-     * @param {(value: any) => void} how
-     * @param {unknown} value
-     */
-    const settle = (how, value) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      if (signal) removeEventListener.call(signal, "abort", onAbort);
-      how(value);
-    };
-    const onAbort = () => settle(reject, error("ABORTED", "the call was aborted by its AbortSignal while the signer was asked"));
-    if (signal && abortedOf.call(signal)) return onAbort();
-    // Listening before the wallet is asked: it may abort the call while it is being asked.
-    if (signal) addEventListener.call(signal, "abort", onAbort, { once: true });
-    // Infinity waits for ever; a wait longer than one timer can hold is made of several.
-    if (Number.isFinite(timeoutMs)) {
-      const deadline = Date.now() + timeoutMs;
-      const arm = () => {
-        const left = deadline - Date.now();
-        if (left <= 0) return settle(reject, error("TIMEOUT", "the signer did not answer within signTimeoutMs"));
-        timer = setTimeout(arm, Math.min(left, MAX_TIMER_MS));
-      };
-      arm();
-    }
-    let answer;
-    try {
-      answer = s.signTypedData.call(s.signer, typedData);
-    } catch (e) {
-      return settle(reject, error("SIGNER", "the signer threw", e));
-    }
-    new Promise((inner) => inner(answer)).then(
-      (signature) => settle(resolve, signature),
-      (e) => settle(reject, error("SIGNER", "the signer refused or failed to sign", e)),
-    );
-  });
-}
-
-/**
- * @param {string} code
- * @param {string} message
- * @param {unknown} [cause]
- * @returns {PredictKitError}
- */
-function error(code, message, cause) {
-  const e = /** @type {PredictKitError} */ (cause === undefined ? new Error(message) : new Error(message, { cause }));
-  e.name = "PredictKitError";
-  e.code = code;
-  return e;
-}
-
-/**
  * @param {string} param
  * @param {string} rule
  */
 function invalid(param, rule) {
-  const e = error("INVALID_PARAMS", `${param}: ${rule}`);
-  e.param = param;
-  return e;
+  return driver.makeError({ code: "INVALID_PARAMS", message: `${param}: ${rule}`, param });
 }
