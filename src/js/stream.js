@@ -1,3 +1,4 @@
+// @ts-check
 // A streaming connection's I/O: the socket, its timers, and the events for `for await` and `onEvent`.
 // Every decision (the subscription, when to ping, resubscribe or reconnect, what a frame does to the
 // books, when to fetch a snapshot) is the core's (`StreamCore`, in wasm): this calls it and does what it
@@ -13,6 +14,44 @@
 // platform's accessors: its own properties, a getter or method it was given, are never called).
 import { clearLater, dateNow, isAborted, later, onAbortOf } from "./driver.js";
 
+/**
+ * A stream's core in wasm (src/wasm/stream.rs: StreamCore): every decision is its own.
+ * @typedef {object} StreamCore
+ * @property {() => string} hello The subscription message (for the user channel, it holds the credentials).
+ * @property {(kind: number, now: number, random: number, cause: unknown) => [string, any][]} health
+ *   What to do after `kind` (CONNECTING, OPENED, CLOSED, TICK, CLOSE) happened.
+ * @property {(bytes: number) => Uint8Array} frameBuffer A view of the core's inbox, `bytes` long.
+ * @property {(written: number | undefined, now: number, listening: boolean) => Report | undefined} frame
+ *   The frame written into the inbox (undefined: none could be) applied.
+ * @property {(id: number, digest: Uint8Array | undefined, now: number) => Report | undefined} digested
+ * @property {(subscribe: boolean, ids: unknown) => string | undefined} follow
+ * @property {() => unknown} refused The `error` of frames refused during one delivery.
+ * @property {() => [string, Promise<{ free(): void }>][]} snapshots The GET /book snapshots started now.
+ * @property {(asset: string, book: { free(): void } | undefined) => Report | undefined} snapshot
+ * @property {(asset: unknown, status: boolean) => unknown} book
+ * @property {() => void} free
+ */
+
+/**
+ * What the core says a frame, a check's answer or a snapshot did.
+ * @typedef {object} Report
+ * @property {[number, Uint8Array<ArrayBuffer>][]} [due] Checks for the platform's SHA-1: views into wasm memory.
+ * @property {number} [wake] When to tell the core that time passed (a burst's window ends).
+ * @property {string} [status] The stream's new status.
+ * @property {boolean} [pong]
+ * @property {unknown} [error]
+ * @property {[string, boolean][]} changed Books changed, and whether each is verified.
+ * @property {[string, string][]} resync Books to be read again, with the reason.
+ * @property {number} [retry] A snapshot to ask for again after this many ms.
+ */
+
+/**
+ * A socket as a caller's WebSocket class makes it: anything may be thrown or answered.
+ * @typedef {any} Socket
+ */
+
+/** An event for `onEvent` and `for await`. @typedef {Record<string, unknown>} StreamEvent */
+
 /** Frames one delivery takes that came while it was under way; more are refused (an `error` event). */
 const MAX_REENTRANT = 1000;
 /** The longest frame the core reads (bounds::MAX_BOOK_BYTES); longer text is never encoded. */
@@ -25,6 +64,11 @@ const CONNECTING = 0, OPENED = 1, CLOSED = 2, TICK = 3, CLOSE = 4;
 /** Taken at load, like the platform's SHA-1: a page that replaces it later is never handed wasm memory. */
 const encodeInto = TextEncoder.prototype.encodeInto.bind(new TextEncoder());
 
+/**
+ * @param {any} proto
+ * @param {string} name
+ * @returns {PropertyDescriptor | undefined}
+ */
 const accessorOf = (proto, name) => (proto ? Object.getOwnPropertyDescriptor(proto, name) : undefined);
 // The platform's WebSocket, where there is one: a socket that is one has its handlers set through its
 // prototype's setters, and is closed through its prototype's `close` too (after its own, which a subclass may
@@ -36,13 +80,20 @@ const platformSocket = (() => {
     const readyState = accessorOf(proto, "readyState")?.get;
     const setters = Object.fromEntries(HANDLERS.map((name) => [name, accessorOf(proto, name)?.set]));
     if (!readyState || typeof proto.close !== "function") return null;
-    return { readyState, setters, close: proto.close };
+    return {
+      readyState,
+      setters: /** @type {Record<string, ((this: unknown, v: unknown) => void) | undefined>} */ (setters),
+      close: /** @type {(this: unknown) => void} */ (proto.close),
+    };
   } catch {
     return null;
   }
 })();
 
-/** Whether `socket` is the platform's WebSocket (its brand check passes), never calling the object's own code. */
+/**
+ * Whether `socket` is the platform's WebSocket (its brand check passes), never calling the object's own code.
+ * @param {Socket} socket
+ */
 function isPlatformSocket(socket) {
   if (!platformSocket) return false;
   try {
@@ -53,10 +104,15 @@ function isPlatformSocket(socket) {
   }
 }
 
-/** Sets (or clears, with null) one handler of `socket`; whether it could. */
+/**
+ * Sets (or clears, with null) one handler of `socket`; whether it could.
+ * @param {Socket} socket
+ * @param {string} name
+ * @param {((event: any) => void) | null} handler
+ */
 function setHandler(socket, name, handler) {
   try {
-    const set = isPlatformSocket(socket) ? platformSocket.setters[name] : undefined;
+    const set = platformSocket && isPlatformSocket(socket) ? platformSocket.setters[name] : undefined;
     if (set) set.call(socket, handler);
     else socket[name] = handler;
     return true;
@@ -72,7 +128,9 @@ const digestSha1 = (() => {
   try {
     const subtle = globalThis.crypto?.subtle;
     const digest = subtle?.digest;
-    return typeof digest === "function" ? (bytes) => digest.call(subtle, "SHA-1", bytes) : null;
+    return typeof digest === "function"
+      ? /** @param {Uint8Array<ArrayBuffer>} bytes @returns {Promise<ArrayBuffer>} */ (bytes) => digest.call(subtle, "SHA-1", bytes)
+      : null;
   } catch {
     return null;
   }
@@ -83,14 +141,32 @@ export function platformDigest() {
   return digestSha1 !== null;
 }
 
+/**
+ * Opens a stream over `core` (the binding checked every argument).
+ * @param {StreamCore} core
+ * @param {string} url
+ * @param {new (url: string) => Socket} WebSocketImpl
+ * @param {((event: StreamEvent) => void) | undefined} onEvent
+ * @param {AbortSignal | undefined} signal a genuine AbortSignal
+ * @param {number} maxQueued events kept for a slow `for await` (the core's MAX_QUEUED_EVENTS)
+ */
 export function openStream(core, url, WebSocketImpl, onEvent, signal, maxQueued) {
   return new Stream(core, url, WebSocketImpl, onEvent, signal, maxQueued);
 }
 
 class Stream {
   // Private: the core makes the subscription message, which for the user channel holds the credentials.
+  /** @type {StreamCore | null} */
   #core;
 
+  /**
+   * @param {StreamCore} core
+   * @param {string} url
+   * @param {new (url: string) => Socket} WebSocketImpl
+   * @param {((event: StreamEvent) => void) | undefined} onEvent
+   * @param {AbortSignal | undefined} signal
+   * @param {number} maxQueued
+   */
   constructor(core, url, WebSocketImpl, onEvent, signal, maxQueued) {
     this.#core = core;
     /** Events kept for a `for await` that is slower than the stream; past this the oldest are dropped. */
@@ -98,20 +174,33 @@ class Stream {
     this._url = url;
     this._WebSocket = WebSocketImpl;
     this._onEvent = onEvent;
+    /** @type {Socket} */
     this._socket = null;
     this._status = "connecting";
+    /** @type {(StreamEvent | undefined)[]} */
     this._queue = [];
     this._head = 0;
+    /** @type {((result: IteratorResult<StreamEvent>) => void)[]} */
     this._waiters = [];
     this._iterating = false;
     this._dropped = 0;
     // Hash checks handed to the platform and not answered yet; `settled()` promises waiting for none.
     this._digesting = 0;
+    /** @type {((value?: any) => void)[]} */
     this._settled = [];
     // Frames that came while one was being applied (see `_message`), and those refused.
     this._delivering = false;
+    /** @type {([Socket, unknown] | undefined)[]} */
     this._pending = [];
     this._refused = 0;
+    this._open = false;
+    this._closing = false;
+    /** @type {import("./driver.js").Later | undefined} */
+    this._timer = undefined;
+    /** @type {import("./driver.js").Later | undefined} */
+    this._reconnect = undefined;
+    /** @type {(() => void) | undefined} */
+    this._forget = undefined;
     if (signal) {
       // (The binding checked it is a genuine AbortSignal; a failure here, which only running out of stack
       // could cause, closes the stream rather than leaving it unable to hear an abort.)
@@ -143,14 +232,20 @@ class Stream {
     return new Promise((resolve) => this._settled.push(resolve));
   }
 
+  /** @param {unknown} ids */
   subscribe(ids) {
     this._follow(true, ids);
   }
 
+  /** @param {unknown} ids */
   unsubscribe(ids) {
     this._follow(false, ids);
   }
 
+  /**
+   * @param {boolean} subscribe
+   * @param {unknown} ids
+   */
   _follow(subscribe, ids) {
     if (!this.#core) return;
     const message = this.#core.follow(subscribe, ids);
@@ -159,10 +254,12 @@ class Stream {
     this._snapshots();
   }
 
+  /** @param {unknown} assetId */
   book(assetId) {
     return this.#core?.book(assetId, false);
   }
 
+  /** @param {unknown} assetId */
   bookStatus(assetId) {
     return this.#core?.book(assetId, true);
   }
@@ -199,6 +296,7 @@ class Stream {
     this._iterating = true;
     return {
       next: () => this._next(),
+      /** @param {unknown} value */
       return: async (value) => {
         this.close();
         return { done: true, value };
@@ -209,6 +307,7 @@ class Stream {
     };
   }
 
+  /** @returns {Promise<IteratorResult<StreamEvent>>} */
   _next() {
     if (this._head < this._queue.length) {
       const value = this._queue[this._head];
@@ -217,12 +316,13 @@ class Stream {
         this._queue = [];
         this._head = 0;
       }
-      return Promise.resolve({ done: false, value });
+      return Promise.resolve({ done: false, value: /** @type {StreamEvent} */ (value) });
     }
     if (!this.#core) return Promise.resolve({ done: true, value: undefined });
     return new Promise((resolve) => this._waiters.push(resolve));
   }
 
+  /** @param {StreamEvent} event */
   _emit(event) {
     if (this._onEvent) {
       try {
@@ -244,6 +344,7 @@ class Stream {
   _connect() {
     if (!this.#core) return;
     this._health(CONNECTING);
+    /** @type {Socket} */
     let socket;
     try {
       socket = new this._WebSocket(this._url);
@@ -251,7 +352,7 @@ class Stream {
       const lost = () => socket === this._socket && this._lost();
       const set =
         setHandler(socket, "onopen", () => socket === this._socket && this._opened()) &&
-        setHandler(socket, "onmessage", (message) => socket === this._socket && this._message(socket, message)) &&
+        setHandler(socket, "onmessage", (/** @type {unknown} */ message) => socket === this._socket && this._message(socket, message)) &&
         setHandler(socket, "onclose", lost) &&
         setHandler(socket, "onerror", lost);
       if (!set) throw new Error("the WebSocket's handlers could not be set");
@@ -281,6 +382,10 @@ class Stream {
    * listener handing frames to `onmessage`) waits until that is done, and is applied after it; at most
    * MAX_REENTRANT of those a delivery, beyond which they are refused (one `error` event, DECODE).
    */
+  /**
+   * @param {Socket} socket
+   * @param {unknown} message
+   */
   _message(socket, message) {
     if (this._delivering) {
       if (this._pending.length < MAX_REENTRANT) this._pending.push([socket, message]);
@@ -295,7 +400,7 @@ class Stream {
     try {
       this._deliver(socket, message, now);
       for (let i = 0; i < this._pending.length; i++) {
-        const [from, next] = this._pending[i];
+        const [from, next] = /** @type {[Socket, unknown]} */ (this._pending[i]);
         this._pending[i] = undefined;
         this._deliver(from, next);
       }
@@ -313,6 +418,11 @@ class Stream {
     }
   }
 
+  /**
+   * @param {Socket} socket
+   * @param {unknown} message
+   * @param {number} [now]
+   */
   _deliver(socket, message, now) {
     // A message of a socket since replaced (by a reconnection while it waited) is not this connection's.
     if (socket !== this._socket || !this.#core) return;
@@ -323,6 +433,10 @@ class Stream {
     }
   }
 
+  /**
+   * @param {any} message
+   * @param {number} now
+   */
   _apply(message, now) {
     let data;
     try {
@@ -377,10 +491,13 @@ class Stream {
   }
 
   /** Hands each due check's bytes to the platform's SHA-1 (which copies them at once) and its answer back. */
+  /** @param {[number, Uint8Array<ArrayBuffer>][]} due */
   _digest(due) {
     for (const [id, bytes] of due) {
+      /** @type {Promise<ArrayBuffer>} */
       let digest;
       try {
+        if (!digestSha1) throw new Error("no platform SHA-1");
         digest = digestSha1(bytes);
       } catch (error) {
         digest = Promise.reject(error);
@@ -388,6 +505,7 @@ class Stream {
       this._digesting++;
       // An answer that does not come in time counts as none: the core then hashes books itself.
       let answered = false;
+      /** @param {Uint8Array | undefined} digest */
       const answer = (digest) => {
         if (answered) return;
         answered = true;
@@ -401,6 +519,10 @@ class Stream {
     }
   }
 
+  /**
+   * @param {number} id
+   * @param {Uint8Array | undefined} digest
+   */
   _digested(id, digest) {
     this._digesting--;
     let report;
@@ -416,6 +538,7 @@ class Stream {
     if (!this._digesting) for (const resolve of this._settled.splice(0)) resolve();
   }
 
+  /** @param {Report} report */
   _report(report) {
     for (const [asset_id, verified] of report.changed) this._emit({ event_type: "book_update", asset_id, verified });
     for (const [asset_id, reason] of report.resync) this._emit({ event_type: "resync", asset_id, reason });
@@ -431,6 +554,7 @@ class Stream {
   }
 
   /** Closes `socket`: each handler is cleared and the socket closed, each step tried whatever the others did. */
+  /** @param {Socket} socket */
   _drop(socket) {
     if (socket === this._socket) this._open = false;
     if (!socket) return;
@@ -441,13 +565,14 @@ class Stream {
       // Already closed, or not a socket that can be.
     }
     // (Closing a closed WebSocket does nothing.)
-    if (isPlatformSocket(socket)) {
+    if (platformSocket && isPlatformSocket(socket)) {
       try {
         platformSocket.close.call(socket);
       } catch {}
     }
   }
 
+  /** @param {string} text */
   _send(text) {
     try {
       this._socket.send(text);
@@ -461,6 +586,10 @@ class Stream {
   /**
    * Tells the core what happened and does what it answers: [["ping"], ["resubscribe"], ["reconnect", ms],
    * ["status", s], ["error", e], ["next", at]] (`next`: when to tell it again that time passed).
+   */
+  /**
+   * @param {number} kind
+   * @param {unknown} [cause]
    */
   _health(kind, cause) {
     if (!this.#core) return;
@@ -513,7 +642,7 @@ class Stream {
     for (const [asset, fetched] of started) {
       fetched
         .then(
-          (book) => this._applySnapshot(asset, book),
+          (/** @type {{ free(): void }} */ book) => this._applySnapshot(asset, book),
           () => this._applySnapshot(asset, undefined),
         )
         .then((report) => {
@@ -531,6 +660,11 @@ class Stream {
   }
 
   /** Hands a fetched snapshot (undefined: none could be had) to the core; its report, or none once closed. */
+  /**
+   * @param {string} asset
+   * @param {{ free(): void } | undefined} book
+   * @returns {Report | undefined}
+   */
   _applySnapshot(asset, book) {
     if (!this.#core) {
       book?.free();
