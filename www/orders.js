@@ -42,6 +42,8 @@ export function ordersView(ctx) {
   /** The list is read once the user stream is open, so that an order placed meanwhile is in one or the other. */
   let readOnOpen = false;
   /** Order events that came while the list was loading, applied to it once loaded. */
+  /** Whether this page is canceling every order (their CANCELLATION events are its own doing). */
+  let cancelingAll = false;
   let queued = [];
   /** Orders and markets this page is canceling: their CANCELLATION events are not news to the user. */
   const cancelingIds = new Set();
@@ -94,6 +96,7 @@ export function ordersView(ctx) {
     fields.address.focus();
   });
   $("orders-refresh").addEventListener("click", () => loadOrders());
+  $("orders-cancel-all").addEventListener("click", (event) => cancelAll(/** @type {HTMLButtonElement} */ (event.currentTarget)));
   more.addEventListener("click", () => {
     const first = visible;
     visible += ROWS;
@@ -360,6 +363,23 @@ export function ordersView(ctx) {
     cancelingMarkets.delete(market);
   }
 
+  async function cancelAll(button) {
+    const ok = await confirmDialog({
+      title: "Cancel all your open orders?",
+      body: [`${orders.length} open order${orders.length === 1 ? " is" : "s are"} listed here.`,
+        "Every open order of this account is canceled, in every market, including any not shown here."],
+      confirmLabel: "Cancel all orders",
+      cancelLabel: "Keep orders",
+    });
+    if (!ok) return;
+    cancelingAll = true;
+    await runCancel(button, () => ctx.client.cancelAll());
+    cancelingAll = false;
+    // The button stays: new orders may come.
+    button.disabled = false;
+    button.textContent = "Cancel all";
+  }
+
   async function runCancel(button, call) {
     button.disabled = true;
     const label = button.textContent;
@@ -472,7 +492,7 @@ export function ordersView(ctx) {
     if (index < 0) return;
     const [order] = orders.splice(index, 1);
     const row = body.querySelector(`tr[data-order-id="${CSS.escape(id)}"]`);
-    const ours = cancelingIds.has(id) || cancelingMarkets.has(order.market) || cancelingMarkets.has(event?.market);
+    const ours = cancelingAll || cancelingIds.has(id) || cancelingMarkets.has(order.market) || cancelingMarkets.has(event?.market);
     if (ours) {
       // This page asked for it: the cancel result says so; the row goes at once.
       row?.remove();

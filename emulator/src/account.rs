@@ -26,6 +26,7 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/data/trades", get(trades))
         .route("/order", delete(cancel_order).post(crate::trading::place_order))
         .route("/cancel-market-orders", delete(cancel_market_orders))
+        .route("/cancel-all", delete(cancel_all))
 }
 
 /// A row of a list that holds placed orders or trades (rendered at once: there are few) and catalog ones.
@@ -132,45 +133,122 @@ fn optional_string(map: &Map<String, Value>, names: &[&str]) -> Result<Option<St
 async fn cancel_order(State(app): State<Arc<App>>, Signed { account, body }: Signed) -> ApiResult {
     let map = body_object(&body)?;
     let id = optional_string(&map, &["orderId"])?.ok_or_else(|| ApiError::bad("orderId is required"))?;
-    crate::trading::expire(&app);
+    let (canceled, not_canceled) = cancel_ids(&app, account, &[id]);
+    ok_json(&json!({ "canceled": canceled, "not_canceled": not_canceled }))
+}
+
+/// The most ids one DELETE /orders takes (the upstream documentation's "Maximum 3000 orders per request").
+const MAX_CANCEL_IDS: usize = 3000;
+
+/// DELETE /orders: a JSON array of order ids; duplicates are ignored, each id is canceled or told why not (the
+/// upstream documentation of "Cancel multiple orders").
+pub(crate) async fn cancel_orders(State(app): State<Arc<App>>, Signed { account, body }: Signed) -> ApiResult {
+    let ids = match serde_json::from_slice::<Value>(&body) {
+        Ok(Value::Array(items)) => items,
+        _ => return Err(ApiError::bad("body must be a JSON array of order ids")),
+    };
+    if ids.len() > MAX_CANCEL_IDS {
+        return Err(ApiError::bad(format!("at most {MAX_CANCEL_IDS} orders can be canceled in one request")));
+    }
+    let mut unique: Vec<String> = Vec::with_capacity(ids.len());
+    for id in ids {
+        let Value::String(id) = id else { return Err(ApiError::bad("each order id must be a string")) };
+        if !unique.contains(&id) {
+            unique.push(id);
+        }
+    }
+    let (canceled, not_canceled) = cancel_ids(&app, account, &unique);
+    ok_json(&json!({ "canceled": canceled, "not_canceled": not_canceled }))
+}
+
+/// DELETE /cancel-all: every open order of the account, placed or from the catalog.
+async fn cancel_all(State(app): State<Arc<App>>, Signed { account, .. }: Signed) -> ApiResult {
+    let canceled = cancel_where(&app, account, |_, _| true);
+    ok_json(&json!({ "canceled": canceled, "not_canceled": {} }))
+}
+
+/// Cancels each of `ids` that is the account's and open; the others are told why, as DELETE /order does.
+fn cancel_ids(app: &App, account: usize, ids: &[String]) -> (Vec<String>, Map<String, Value>) {
+    crate::trading::expire(app);
     let c = &app.catalog;
     let mut canceled = Vec::new();
     let mut not_canceled = Map::new();
+    let mut placed = Vec::new();
+    let mut rest = Vec::new();
     {
-        let mut ledger = lock(&app.trading.ledger);
-        if let Some(i) = ledger.find(&id) {
-            let o = &ledger.orders[i];
-            if o.account != account {
-                not_canceled.insert(id, "not your order".into());
-            } else if o.canceled {
-                not_canceled.insert(id, "order already canceled".into());
-            } else if !o.live {
-                not_canceled.insert(id, "order is fully matched: nothing rests to cancel".into());
-            } else {
-                canceled = cancel_placed(&app, &mut ledger, &[i]);
+        let ledger = lock(&app.trading.ledger);
+        for id in ids {
+            match ledger.find(id) {
+                Some(i) => {
+                    let o = &ledger.orders[i];
+                    if o.account != account {
+                        not_canceled.insert(id.clone(), "not your order".into());
+                    } else if o.canceled {
+                        not_canceled.insert(id.clone(), "order already canceled".into());
+                    } else if !o.live {
+                        not_canceled.insert(id.clone(), "order is fully matched: nothing rests to cancel".into());
+                    } else {
+                        placed.push(i);
+                    }
+                }
+                None => rest.push(id),
             }
-            return ok_json(&json!({ "canceled": canceled, "not_canceled": not_canceled }));
         }
+    }
+    if !placed.is_empty() {
+        let mut ledger = lock(&app.trading.ledger);
+        canceled = cancel_placed(app, &mut ledger, &placed);
     }
     let mut state = lock(&app.canceled);
-    match c.order(&id) {
-        None => {
-            not_canceled.insert(id, "order not found".into());
-        }
-        Some(i) if c.orders[i].account != account => {
-            not_canceled.insert(id, "not your order".into());
-        }
-        Some(i) if state[i] => {
-            not_canceled.insert(id, "order already canceled".into());
-        }
-        Some(i) => {
-            state[i] = true;
-            canceled.push(id);
-            // The account's user sockets hear of it before the answer goes out.
-            app.stream.send_user(account, &[order_event(c, i, OrderEventType::Cancellation, true)]);
+    let mut events = Vec::new();
+    for id in rest {
+        match c.order(id) {
+            None => {
+                not_canceled.insert(id.clone(), "order not found".into());
+            }
+            Some(i) if c.orders[i].account != account => {
+                not_canceled.insert(id.clone(), "not your order".into());
+            }
+            Some(i) if state[i] => {
+                not_canceled.insert(id.clone(), "order already canceled".into());
+            }
+            Some(i) => {
+                state[i] = true;
+                canceled.push(id.clone());
+                events.push(order_event(c, i, OrderEventType::Cancellation, true));
+            }
         }
     }
-    ok_json(&json!({ "canceled": canceled, "not_canceled": not_canceled }))
+    // The account's user sockets hear of it before the answer goes out.
+    app.stream.send_user(account, &events);
+    (canceled, not_canceled)
+}
+
+/// Cancels every open order of the account whose market and outcome `wanted` accepts; the ids canceled.
+fn cancel_where(app: &App, account: usize, wanted: impl Fn(&crate::dataset::Market, usize) -> bool) -> Vec<String> {
+    let c = &app.catalog;
+    crate::trading::expire(app);
+    let mut canceled = {
+        let mut ledger = lock(&app.trading.ledger);
+        let mine: Vec<usize> = (0..ledger.orders.len())
+            .filter(|&i| {
+                let o = &ledger.orders[i];
+                o.account == account && o.live && wanted(&c.markets[o.market], o.outcome)
+            })
+            .collect();
+        cancel_placed(app, &mut ledger, &mine)
+    };
+    let mut state = lock(&app.canceled);
+    let mut events = Vec::new();
+    for (i, o) in c.orders.iter().enumerate() {
+        if o.account == account && !state[i] && wanted(&c.markets[o.market], o.outcome) {
+            state[i] = true;
+            canceled.push(o.id.clone());
+            events.push(order_event(c, i, OrderEventType::Cancellation, true));
+        }
+    }
+    app.stream.send_user(account, &events);
+    canceled
 }
 
 async fn cancel_market_orders(State(app): State<Arc<App>>, Signed { account, body }: Signed) -> ApiResult {
@@ -180,37 +258,10 @@ async fn cancel_market_orders(State(app): State<Arc<App>>, Signed { account, bod
     if market.is_none() && asset.is_none() {
         return Err(ApiError::bad("market or asset_id is required"));
     }
-    let c = &app.catalog;
-    crate::trading::expire(&app);
-    let mut canceled = {
-        let mut ledger = lock(&app.trading.ledger);
-        let mine: Vec<usize> = (0..ledger.orders.len())
-            .filter(|&i| {
-                let o = &ledger.orders[i];
-                let m = &c.markets[o.market];
-                o.account == account
-                    && o.live
-                    && market.as_deref().is_none_or(|mk| m.condition_id.eq_ignore_ascii_case(mk))
-                    && asset.as_deref().is_none_or(|a| m.tokens[o.outcome] == a)
-            })
-            .collect();
-        cancel_placed(&app, &mut ledger, &mine)
-    };
-    let mut state = lock(&app.canceled);
-    let mut events = Vec::new();
-    for (i, o) in c.orders.iter().enumerate() {
-        let m = &c.markets[o.market];
-        if o.account == account
-            && !state[i]
-            && market.as_deref().is_none_or(|mk| m.condition_id.eq_ignore_ascii_case(mk))
-            && asset.as_deref().is_none_or(|a| m.tokens[o.outcome] == a)
-        {
-            state[i] = true;
-            canceled.push(o.id.clone());
-            events.push(order_event(c, i, OrderEventType::Cancellation, true));
-        }
-    }
-    app.stream.send_user(account, &events);
+    let canceled = cancel_where(&app, account, |m, outcome| {
+        market.as_deref().is_none_or(|mk| m.condition_id.eq_ignore_ascii_case(mk))
+            && asset.as_deref().is_none_or(|a| m.tokens[outcome] == a)
+    });
     ok_json(&json!({ "canceled": canceled, "not_canceled": {} }))
 }
 

@@ -7,6 +7,7 @@ mod activity;
 mod admin;
 mod app;
 pub mod auth;
+mod balances;
 mod books;
 mod catalog_routes;
 mod clob;
@@ -262,6 +263,7 @@ fn router(app: Arc<App>, config: &Config) -> Router {
         .merge(catalog_routes::routes())
         .merge(clob::routes())
         .merge(account::routes())
+        .merge(balances::routes())
         .merge(activity::routes())
         .merge(admin::routes())
         .merge(trading::routes())

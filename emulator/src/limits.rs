@@ -55,12 +55,16 @@ pub fn scopes(method: &Method, path: &str) -> &'static [Scope] {
         (_, &Method::POST, "/books") => &[CLOB_ALL, BOOKS],
         (_, &Method::POST, "/prices") => &[CLOB_ALL, PRICES],
         (_, &Method::POST, "/batch-prices-history") => &[CLOB_ALL, BATCH_HISTORY],
-        (_, &Method::DELETE, "/order" | "/cancel-market-orders") => &[CLOB_ALL, CANCEL_BURST, CANCEL_SUSTAINED],
+        (_, &Method::DELETE, "/order" | "/orders" | "/cancel-market-orders" | "/cancel-all") => {
+            &[CLOB_ALL, CANCEL_BURST, CANCEL_SUSTAINED]
+        }
         // A batch is one request of the placement windows, as the upstream service counts it.
         (_, &Method::POST, "/order" | "/orders") => &[CLOB_ALL, PLACE_BURST, PLACE_SUSTAINED],
         (true, _, "/version" | "/auth/derive-api-key") => &[CLOB_ALL],
         (_, &Method::POST, "/auth/api-key") => &[CLOB_ALL],
-        (true, _, "/sampling-markets" | "/data/orders") => &[CLOB_ALL],
+        (true, _, "/sampling-markets" | "/data/orders" | "/order-scoring") => &[CLOB_ALL],
+        (true, _, "/balance-allowance" | "/balance-allowance/update") => &[CLOB_ALL],
+        (_, &Method::POST, "/orders-scoring") => &[CLOB_ALL],
         (true, _, p)
             if p.starts_with("/clob-markets/") || p.starts_with("/fee-rate/") || p.starts_with("/data/order/") =>
         {

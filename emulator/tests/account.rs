@@ -144,7 +144,7 @@ async fn authentication_is_checked() {
     for path in ["/data/orders", "/data/order/0x1", "/data/trades"] {
         assert_eq!(get(b, path).await.status, StatusCode::UNAUTHORIZED, "{path}");
     }
-    for path in ["/order", "/cancel-market-orders"] {
+    for path in ["/order", "/orders", "/cancel-market-orders", "/cancel-all"] {
         let r = send(client().delete(format!("{b}{path}")).body(r#"{"orderId":"x","market":"y"}"#)).await;
         assert_eq!(r.status, StatusCode::UNAUTHORIZED, "{path}");
     }
@@ -206,6 +206,35 @@ async fn cancel_one_order_with_reasons() {
     // Reset restores the seed's orders.
     post(b, "/__admin/reset", &json!({})).await.assert_ok();
     assert_eq!(all_open_orders(b, demo, "").await.len(), 300);
+}
+
+#[tokio::test]
+async fn cancel_many_orders_and_all_of_them() {
+    let emu = start().await;
+    let (b, demo, other) = (&emu.url, &emu.demo, &emu.accounts[1]);
+    let open = all_open_orders(b, demo, "").await;
+    let ids: Vec<String> = open.iter().take(3).map(|o| o["id"].as_str().unwrap().to_owned()).collect();
+    let theirs = all_open_orders(b, other, "").await[0]["id"].as_str().unwrap().to_owned();
+    // Duplicates are ignored; each id is canceled or told why not.
+    let body = json!([ids[0], ids[1], ids[0], theirs, "0xnope"]);
+    let r = auth_delete(b, "/orders", &body, demo).await.assert_ok();
+    assert_eq!(r["canceled"], json!([ids[0], ids[1]]));
+    assert_eq!(r["not_canceled"], json!({ theirs.clone(): "not your order", "0xnope": "order not found" }));
+    let r = auth_delete(b, "/orders", &json!([ids[0], ids[2]]), demo).await.assert_ok();
+    assert_eq!(r, json!({ "canceled": [ids[2]], "not_canceled": { ids[0].clone(): "order already canceled" } }));
+    // The body is an array of strings, of at most 3000 (the upstream documentation's bound).
+    auth_delete(b, "/orders", &json!({ "orderIds": ids }), demo).await.assert_bad("array");
+    auth_delete(b, "/orders", &json!([1]), demo).await.assert_bad("string");
+    let many: Vec<String> = (0..3001).map(|i| format!("0x{i:x}")).collect();
+    auth_delete(b, "/orders", &json!(many), demo).await.assert_bad("3000");
+    // Cancel all: every open order of the account, and no one else's.
+    let r = auth_delete(b, "/cancel-all", &json!({}), demo).await.assert_ok();
+    assert_eq!(r["canceled"].as_array().unwrap().len(), open.len() - 3);
+    assert_eq!(r["not_canceled"], json!({}));
+    assert!(all_open_orders(b, demo, "").await.is_empty());
+    assert_eq!(all_open_orders(b, other, "").await.len(), 240);
+    let again = auth_delete(b, "/cancel-all", &json!({}), demo).await.assert_ok();
+    assert_eq!(again["canceled"], json!([]));
 }
 
 #[tokio::test]
@@ -341,4 +370,44 @@ async fn admin_accounts_lists_every_account() {
         assert_eq!(secret.len(), 44, "url-safe Base64 of 32 bytes");
         assert!(!secret.contains('+') && !secret.contains('/'));
     }
+}
+
+#[tokio::test]
+async fn balances_allowances_and_scoring() {
+    let emu = start().await;
+    let (b, demo) = (&emu.url, &emu.demo);
+    let r = auth_get(b, "/balance-allowance?asset_type=COLLATERAL&signature_type=0", demo).await.assert_ok();
+    assert_eq!(r["balance"], "10000000000");
+    let allowances = r["allowances"].as_object().unwrap();
+    assert_eq!(allowances.len(), 2);
+    assert!(allowances.values().all(|v| v.as_str().unwrap().len() == 78));
+    let token = clob_markets(b).await[0]["tokens"][0]["token_id"].as_str().unwrap().to_owned();
+    let r = auth_get(b, &format!("/balance-allowance/update?asset_type=CONDITIONAL&token_id={token}"), demo).await;
+    assert_eq!(r.assert_ok()["balance"], "0");
+    auth_get(b, "/balance-allowance?asset_type=CONDITIONAL", demo).await.assert_bad("token_id");
+    auth_get(b, "/balance-allowance?asset_type=USDC", demo).await.assert_bad("asset_type");
+    auth_get(b, "/balance-allowance", demo).await.assert_bad("asset_type");
+    auth_get(b, "/balance-allowance?asset_type=COLLATERAL&signature_type=4", demo).await.assert_bad("signature_type");
+    // Scoring: an unknown order, or another account's, does not score; the batch answers each id.
+    let r = auth_get(b, "/order-scoring?order_id=0xnope", demo).await.assert_ok();
+    assert_eq!(r, json!({ "scoring": false }));
+    auth_get(b, "/order-scoring", demo).await.assert_bad("order_id");
+    let mine = all_open_orders(b, demo, "").await;
+    let ids: Vec<&str> = mine.iter().map(|o| o["id"].as_str().unwrap()).collect();
+    let ts = now_ms().to_string();
+    let body = serde_json::to_string(&ids).unwrap();
+    let r = send(signed(Method::POST, b, "/orders-scoring", Some(&body), demo, &ts)).await.assert_ok();
+    let scoring = r.as_object().unwrap();
+    assert_eq!(scoring.len(), ids.len());
+    // The seed's orders include some that earn and some that do not; one order's answer is the batch's.
+    let earning: Vec<&String> = scoring.iter().filter(|(_, v)| **v == json!(true)).map(|(k, _)| k).collect();
+    assert!(!earning.is_empty() && earning.len() < ids.len(), "{} of {} score", earning.len(), ids.len());
+    let one = auth_get(b, &format!("/order-scoring?order_id={}", earning[0]), demo).await.assert_ok();
+    assert_eq!(one, json!({ "scoring": true }));
+    // Canceled, it no longer scores.
+    auth_delete(b, "/order", &json!({ "orderId": earning[0] }), demo).await.assert_ok();
+    let one = auth_get(b, &format!("/order-scoring?order_id={}", earning[0]), demo).await.assert_ok();
+    assert_eq!(one, json!({ "scoring": false }));
+    let r = send(signed(Method::POST, b, "/orders-scoring", Some("{}"), demo, &ts)).await;
+    r.assert_bad("array");
 }

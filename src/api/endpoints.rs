@@ -599,6 +599,95 @@ pub fn cancel_market_orders(params: &Params) -> Result<HttpRequest, Error> {
     ))
 }
 
+/// The most order ids one `cancelOrders` or `areOrdersScoring` call sends (the service documents 3,000 for
+/// DELETE /orders; the client keeps one request's body and answer small, and a caller with more sends more).
+pub const MAX_ORDER_IDS: usize = 1000;
+
+/// A JSON array of order ids, from 1 to `MAX_ORDER_IDS`, each as DELETE /order takes it.
+fn order_ids(items: &Value) -> Result<String, Error> {
+    let Value::Array(items) = items else {
+        return Err(Error::invalid("orderIds", "must be an array of order id strings"));
+    };
+    if items.is_empty() || items.len() > MAX_ORDER_IDS {
+        return Err(Error::invalid("orderIds", "must list from 1 to 1000 order ids"));
+    }
+    let mut body = JsonWriter::array();
+    for item in items {
+        let Value::Str(id) = item else {
+            return Err(Error::invalid("orderIds", "must be an array of order id strings"));
+        };
+        body.str(path_text("orderIds", id)?);
+    }
+    Ok(body.finish())
+}
+
+/// DELETE /orders: the body a JSON array of order ids; the answer as DELETE /order's (§4.21).
+pub fn cancel_orders(items: &Value) -> Result<HttpRequest, Error> {
+    let body = order_ids(items)?;
+    Ok(signed(HttpRequest::new(Method::Delete, Surface::Clob, "/orders").body(body).scope(Scope::CancelOrder)))
+}
+
+/// DELETE /cancel-all: every open order of the account; the answer as DELETE /order's (§4.21).
+pub fn cancel_all() -> HttpRequest {
+    signed(HttpRequest::new(Method::Delete, Surface::Clob, "/cancel-all").scope(Scope::CancelOrder))
+}
+
+/// GET /order-scoring: whether one order earns liquidity rewards (`{"scoring": bool}`).
+pub fn order_scoring(id: &str) -> Result<HttpRequest, Error> {
+    let id = path_text("orderId", id)?;
+    Ok(signed(HttpRequest::get(Surface::Clob, "/order-scoring").query("order_id", id)))
+}
+
+/// POST /orders-scoring: the body a JSON array of order ids; the answer maps each to a bool.
+pub fn orders_scoring(items: &Value) -> Result<HttpRequest, Error> {
+    let body = order_ids(items)?;
+    Ok(signed(HttpRequest::new(Method::Post, Surface::Clob, "/orders-scoring").body(body)))
+}
+
+/// What `asset_type` names: the collateral, or an outcome token (`CONDITIONAL-V2`: of the newer position
+/// system's markets).
+const ASSET_TYPES: &[&str] = &["COLLATERAL", "CONDITIONAL", "CONDITIONAL-V2"];
+
+pub const BALANCE_ALLOWANCE: &[Param] = &[
+    req("asset_type", Kind::Enum(ASSET_TYPES)),
+    opt("token_id", Kind::TokenId),
+    opt("signature_type", Kind::Int { min: 0, max: 3 }),
+];
+
+/// The query of GET /balance-allowance and its update: an outcome token's needs its `token_id`, the
+/// collateral's has none.
+fn balance_query(params: &Params) -> Result<Vec<(&'static str, String)>, Error> {
+    let q = query(BALANCE_ALLOWANCE, params)?;
+    let conditional = q.iter().any(|(n, v)| *n == "asset_type" && v != "COLLATERAL");
+    let token = q.iter().any(|(n, _)| *n == "token_id");
+    match (conditional, token) {
+        (true, false) => Err(Error::invalid("token_id", "is required for a CONDITIONAL asset_type")),
+        (false, true) => Err(Error::invalid("token_id", "is only for a CONDITIONAL asset_type")),
+        _ => Ok(q),
+    }
+}
+
+/// GET /balance-allowance: the balance and allowances the service sees for the account.
+pub fn balance_allowance(params: &Params) -> Result<HttpRequest, Error> {
+    let q = balance_query(params)?;
+    Ok(signed(HttpRequest::get(Surface::Clob, "/balance-allowance").queries(q).takes(BALANCE_ALLOWANCE)))
+}
+
+/// GET /balance-allowance/update: has the service read them from the chain again.
+pub fn update_balance_allowance(params: &Params) -> Result<HttpRequest, Error> {
+    let q = balance_query(params)?;
+    Ok(signed(HttpRequest::get(Surface::Clob, "/balance-allowance/update").queries(q).takes(BALANCE_ALLOWANCE)))
+}
+
+/// Gives a request that takes a `signature_type` and was given none the client's (`signatureType`), as
+/// the upstream clients do: a Safe's or proxy's balance is the wallet's, not the owner's.
+pub fn default_signature_type(request: &mut HttpRequest, signature_type: u8) {
+    let takes = request.takes.iter().any(|p| p.name == "signature_type");
+    if takes && !request.query.iter().any(|(n, _)| *n == "signature_type") {
+        request.query.push(("signature_type", signature_type.to_string()));
+    }
+}
+
 /// GET /data/trades: the account's own trades, one page (cursor paged, as /data/orders).
 pub fn user_trades(params: &Params) -> Result<HttpRequest, Error> {
     checked_cursor(params)?;
@@ -636,6 +725,14 @@ mod auth_tests {
 
     fn p(pairs: &[(&str, Value)]) -> Params {
         Params(pairs.iter().map(|(k, v)| ((*k).to_owned(), v.clone())).collect())
+    }
+    const USER: &str = "0x56687bf447db6ffa42ffe2204a05edaa20f55839";
+
+    fn n(x: f64) -> Value {
+        Value::Number(x)
+    }
+    fn url(r: Result<HttpRequest, Error>) -> String {
+        r.unwrap().url("")
     }
     fn s(x: &str) -> Value {
         Value::Str(x.to_owned())
@@ -683,5 +780,76 @@ mod auth_tests {
         assert_eq!(param_of(open_orders(&p(&[("next_cursor", s("not a cursor"))]))), "next_cursor");
         assert_eq!(param_of(user_trades(&p(&[("maker_address", s("0x1"))]))), "maker_address");
         assert_eq!(param_of(user_trades(&p(&[("after", Value::Number(-1.0))]))), "after");
+    }
+
+    #[test]
+    fn cancel_many_and_all() {
+        let ids = |list: &[&str]| Value::Array(list.iter().map(|i| s(i)).collect());
+        let r = cancel_orders(&ids(&["0xa", "0xb\"c"])).unwrap();
+        assert_eq!((r.method, r.path.as_str(), r.auth, r.scope), (Method::Delete, "/orders", true, Scope::CancelOrder));
+        assert_eq!(r.body.as_deref(), Some(r#"["0xa","0xb\"c"]"#));
+        let r = cancel_all();
+        assert_eq!(
+            (r.method, r.path.as_str(), r.auth, r.scope),
+            (Method::Delete, "/cancel-all", true, Scope::CancelOrder)
+        );
+        assert_eq!(r.body, None);
+        let thousand: Vec<String> = (0..MAX_ORDER_IDS).map(|i| format!("0x{i:x}")).collect();
+        let list = |v: &[String]| Value::Array(v.iter().map(|i| s(i)).collect());
+        assert!(cancel_orders(&list(&thousand)).is_ok());
+        let more: Vec<String> = (0..=MAX_ORDER_IDS).map(|i| format!("0x{i:x}")).collect();
+        for bad in [ids(&[]), list(&more), s("0xa"), Value::Array(vec![n(1.0)]), ids(&[""]), ids(&["a\u{1}"])] {
+            assert_eq!(param_of(cancel_orders(&bad)), "orderIds");
+            assert_eq!(param_of(orders_scoring(&bad)), "orderIds");
+        }
+    }
+
+    #[test]
+    fn order_scoring_reads() {
+        assert_eq!(url(order_scoring("0xab&c")), "/order-scoring?order_id=0xab%26c");
+        assert!(order_scoring("0xa").unwrap().auth);
+        assert_eq!(param_of(order_scoring("")), "orderId");
+        let r = orders_scoring(&Value::Array(vec![s("0xa")])).unwrap();
+        assert_eq!((r.method, r.path.as_str(), r.auth), (Method::Post, "/orders-scoring", true));
+        assert_eq!(r.body.as_deref(), Some(r#"["0xa"]"#));
+    }
+
+    #[test]
+    fn balance_allowance_queries() {
+        let collateral = p(&[("asset_type", s("COLLATERAL"))]);
+        assert_eq!(url(balance_allowance(&collateral)), "/balance-allowance?asset_type=COLLATERAL");
+        let token = p(&[("asset_type", s("CONDITIONAL")), ("token_id", s(TOKEN)), ("signature_type", n(2.0))]);
+        assert_eq!(
+            url(update_balance_allowance(&token)),
+            format!("/balance-allowance/update?asset_type=CONDITIONAL&token_id={TOKEN}&signature_type=2")
+        );
+        assert!(balance_allowance(&p(&[("asset_type", s("CONDITIONAL-V2")), ("token_id", s(TOKEN))])).is_ok());
+        let cases: &[(&[(&str, Value)], &str)] = &[
+            (&[], "asset_type"),
+            (&[("asset_type", s("USDC"))], "asset_type"),
+            (&[("asset_type", s("CONDITIONAL"))], "token_id"),
+            (&[("asset_type", s("COLLATERAL")), ("token_id", s(TOKEN))], "token_id"),
+            (&[("asset_type", s("CONDITIONAL")), ("token_id", s("0x1"))], "token_id"),
+            (&[("asset_type", s("COLLATERAL")), ("signature_type", n(4.0))], "signature_type"),
+            (&[("asset_type", s("COLLATERAL")), ("funder", s(USER))], "funder"),
+        ];
+        for (params, param) in cases {
+            assert_eq!(param_of(balance_allowance(&p(params))), *param, "{params:?}");
+        }
+    }
+
+    #[test]
+    fn the_clients_signature_type_where_a_call_takes_one_and_was_given_none() {
+        let mut r = balance_allowance(&p(&[("asset_type", s("COLLATERAL"))])).unwrap();
+        default_signature_type(&mut r, 2);
+        assert_eq!(r.url(""), "/balance-allowance?asset_type=COLLATERAL&signature_type=2");
+        // Given: kept.
+        let mut r = balance_allowance(&p(&[("asset_type", s("COLLATERAL")), ("signature_type", n(0.0))])).unwrap();
+        default_signature_type(&mut r, 2);
+        assert_eq!(r.url(""), "/balance-allowance?asset_type=COLLATERAL&signature_type=0");
+        // Not taken: untouched.
+        let mut r = open_orders(&p(&[])).unwrap();
+        default_signature_type(&mut r, 1);
+        assert_eq!(r.url(""), "/data/orders");
     }
 }

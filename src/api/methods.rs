@@ -102,7 +102,7 @@ const fn json(name: &'static str, args: Args, listing: Option<Listing>) -> Endpo
 }
 
 /// Every REST method, in the order of the interface.
-pub const ENDPOINTS: [Endpoint; 29] = [
+pub const ENDPOINTS: [Endpoint; 35] = [
     json("getOk", Args::None(api::ok), None),
     json("getTrades", Args::Params(api::trades), offset(500, 10_000)),
     json("getClosedPositions", Args::Params(api::closed_positions), offset(50, 100_000)),
@@ -131,6 +131,12 @@ pub const ENDPOINTS: [Endpoint; 29] = [
     json("getOrder", Args::Id("id", api::order), None),
     json("cancelOrder", Args::Id("orderId", api::cancel_order), None),
     json("cancelMarketOrders", Args::Params(api::cancel_market_orders), None),
+    json("cancelOrders", Args::Items(api::cancel_orders), None),
+    json("cancelAll", Args::None(api::cancel_all), None),
+    json("isOrderScoring", Args::Id("orderId", api::order_scoring), None),
+    json("areOrdersScoring", Args::Items(api::orders_scoring), None),
+    json("getBalanceAllowance", Args::Params(api::balance_allowance), None),
+    json("updateBalanceAllowance", Args::Params(api::update_balance_allowance), None),
     json("getUserTrades", Args::Params(api::user_trades), CURSOR),
 ];
 

@@ -122,7 +122,7 @@ fn what_each_order_reads() {
     }
     // Once the market is known, a market order without a price still reads the book for its price.
     let mut learnt = Learnt::default();
-    run(&mut Placing::new(limit(), true), &mut learnt, 2);
+    assert!(matches!(run(&mut Placing::new(limit(), true), &mut learnt, 2).1, Ok(Step::Sign(_))));
     let (reads, _) =
         run(&mut Placing::new(request(r#"{"tokenId":"123","side":"BUY","amount":20}"#, true), true), &mut learnt, 2);
     assert_eq!(reads, [Read::Book]);
@@ -148,7 +148,7 @@ fn a_draft_only_and_a_token_the_market_does_not_list() {
 fn refusals_rebuild_once_forget_the_market_or_fail() {
     let mut learnt = Learnt::default();
     let mut p = Placing::new(limit(), true);
-    run(&mut p, &mut learnt, 1);
+    assert!(matches!(run(&mut p, &mut learnt, 1).1, Ok(Step::Sign(_))));
     p.signed(format!("0x{}1b", "11".repeat(64)));
     // The exchange's version changed: read it afresh, rebuild, sign once more.
     assert!(p.refused(&mut learnt, Some(400), Some("order_version_mismatch")));

@@ -41,6 +41,18 @@ export interface CancelResult {
   not_canceled: Record<string, string>;
 }
 
+/** GET /balance-allowance: amounts are decimal strings of base units (6 decimals). */
+export interface BalanceAllowance {
+  balance?: string;
+  /** Each exchange's address to the allowance the account gave it. */
+  allowances?: Record<string, string>;
+}
+
+/** GET /order-scoring. */
+export interface OrderScoring {
+  scoring?: boolean;
+}
+
 /** One of the account's trades (GET /data/trades). Sizes, prices and fees are decimal strings. */
 export interface UserTrade {
   id: string;

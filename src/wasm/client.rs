@@ -58,6 +58,11 @@ impl Client {
     pub fn call_rest(&self, name: JsValue, a: JsValue, b: JsValue, c: JsValue) -> Promise {
         let args = [a, b, c];
         let built = find(&name).and_then(|e| Ok((e, self.request(e, &args)?)));
+        #[cfg(feature = "trade")]
+        let built = built.map(|(e, mut request)| {
+            api::default_signature_type(&mut request, self.inner.trading.signature_type as u8);
+            (e, request)
+        });
         let (endpoint, request) = match built {
             Ok(found) => found,
             Err(e) => return rejected(e),

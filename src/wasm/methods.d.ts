@@ -219,6 +219,55 @@ export interface Client {
    */
   cancelMarketOrders(params?: CancelMarketOrdersParams, options?: RequestOptions): Promise<CancelResult>;
   /**
+   * DELETE /orders — cancels several orders in one request: from 1 to 1,000 ids (more is `INVALID_PARAMS`,
+   * and nothing is sent). Duplicates are ignored by the service; each order that cannot be cancelled is
+   * reported in `not_canceled`, not thrown.
+   *
+   * @example
+   * const { canceled, not_canceled } = await client.cancelOrders([first, second]);
+   */
+  cancelOrders(orderIds: string[], options?: RequestOptions): Promise<CancelResult>;
+  /**
+   * DELETE /cancel-all — cancels every open order of the account.
+   *
+   * @example
+   * const { canceled } = await client.cancelAll();
+   */
+  cancelAll(options?: RequestOptions): Promise<CancelResult>;
+  /**
+   * GET /order-scoring — whether one of the account's orders earns liquidity rewards now.
+   *
+   * @example
+   * const { scoring } = await client.isOrderScoring(orderId);
+   */
+  isOrderScoring(orderId: string, options?: RequestOptions): Promise<OrderScoring>;
+  /**
+   * POST /orders-scoring — whether each of 1 to 1,000 orders earns liquidity rewards now, by order id.
+   *
+   * @example
+   * const scoring = await client.areOrdersScoring([first, second]);
+   * if (scoring[first]) console.log("earning");
+   */
+  areOrdersScoring(orderIds: string[], options?: RequestOptions): Promise<Record<string, boolean>>;
+  /**
+   * GET /balance-allowance — the balance the service sees for the account (base units: 6 decimals), and
+   * its allowance for each exchange. `token_id` names the outcome token of a `CONDITIONAL` (or, on the
+   * newer position system's markets, `CONDITIONAL-V2`) asset; the collateral takes none. `signature_type`
+   * defaults to the client's `signatureType` (a Safe's or proxy's balance is the wallet's).
+   *
+   * @example
+   * const { balance } = await client.getBalanceAllowance({ asset_type: "COLLATERAL" });
+   */
+  getBalanceAllowance(params: BalanceAllowanceParams, options?: RequestOptions): Promise<BalanceAllowance>;
+  /**
+   * GET /balance-allowance/update — has the service read the balance and allowances from the chain again
+   * (after a deposit or an approval); the same params as `getBalanceAllowance`.
+   *
+   * @example
+   * await client.updateBalanceAllowance({ asset_type: "CONDITIONAL", token_id: tokenId });
+   */
+  updateBalanceAllowance(params: BalanceAllowanceParams, options?: RequestOptions): Promise<unknown>;
+  /**
    * GET /data/trades — the account's own trades. Needs credentials.
    *
    * @example

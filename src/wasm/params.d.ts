@@ -179,6 +179,15 @@ export interface CancelMarketOrdersParams {
   asset_id?: string;
 }
 
+/** Params of GET /balance-allowance and GET /balance-allowance/update. */
+export interface BalanceAllowanceParams {
+  asset_type: "COLLATERAL" | "CONDITIONAL" | "CONDITIONAL-V2";
+  /** The outcome token: required for a conditional asset_type, refused for the collateral. */
+  token_id?: string;
+  /** 0 EOA, 1 POLY_PROXY, 2 POLY_GNOSIS_SAFE, 3 POLY_1271; the client's `signatureType` when absent. */
+  signature_type?: 0 | 1 | 2 | 3;
+}
+
 /** Params of GET /data/trades. */
 export interface UserTradesParams {
   /** A trade id. */

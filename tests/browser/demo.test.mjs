@@ -662,6 +662,27 @@ test("sign in, list orders, cancel one and a whole market, each confirmed in a d
   assert.equal(await page.locator(`#orders-body tr[data-order-id="${staleId}"]`).count(), 0, "a gone order leaves the list");
   await shot(page, "orders-result-desktop", false);
 
+  // Cancel all: confirmed in the dialog (keeping sends nothing), one DELETE /cancel-all, and the list is empty.
+  const left = await allOrders(demo);
+  assert.ok(left.length > 0);
+  await admin("DELETE", "/__admin/requests");
+  await page.click("#orders-cancel-all");
+  await page.waitForSelector("dialog#confirm[open]");
+  assert.equal(await page.textContent("#confirm-title"), "Cancel all your open orders?");
+  await page.click("#confirm-cancel");
+  await page.waitForSelector("dialog#confirm", { state: "hidden" });
+  assert.equal((await admin("GET", "/__admin/requests?path=/cancel-all")).requests.length, 0, "keeping sends nothing");
+  await page.click("#orders-cancel-all");
+  await page.waitForSelector("dialog#confirm[open]");
+  await page.click("#confirm-ok");
+  await page.waitForSelector(`#cancel-result .result-box[data-canceled='${left.length}']`);
+  const { requests: cancelAll } = await admin("GET", "/__admin/requests?path=/cancel-all");
+  assert.deepEqual(cancelAll.map((r) => `${r.method} ${r.status}`), ["DELETE 200"]);
+  await page.waitForSelector("#orders-status[data-count='0']");
+  assert.equal(await page.locator("#orders-body tr").count(), 0, "this page's own cancellations leave at once");
+  assert.deepEqual(await allOrders(demo), []);
+  assert.equal(await page.isDisabled("#orders-cancel-all"), false, "the button stays for orders placed later");
+
   // Signing out forgets the account.
   await page.click("#signout");
   await page.waitForSelector("#signin:not([hidden])");
@@ -669,6 +690,7 @@ test("sign in, list orders, cancel one and a whole market, each confirmed in a d
   assertClean(page);
   await page.close();
 
+  await admin("POST", "/__admin/reset"); // the seed's orders again
   const phone = await openPage(PHONE, "#/orders");
   await phone.waitForFunction(() => document.querySelector("#cred-secret").value !== "");
   await shot(phone, "signin-phone", false);

@@ -153,7 +153,7 @@ registerHostileRules({
   wherePlural: "pages",
   ends: "crashed",
   redirectRule: "credentials never follow a redirect — authenticated calls through a 307 to another origin fail with API 'redirect' (the status may be opaque) and that origin sees no SERVICE_* header and no DELETE; a public read (getOk) is followed",
-  redirectCalls: 5,
+  redirectCalls: 8,
 });
 
 // The transport's newer paths in a page (the same scenarios and assertions as tests/js/hostile-transport.test.mjs).

@@ -222,6 +222,12 @@ export function makeKit() {
     const rest = {
       cancelMarketOrders: s(2, () => [{ market: cond }, req()]),
       cancelOrder: s(2, () => [data.orderId, req()]),
+      cancelOrders: s(2, () => [[data.orderId], req()]),
+      cancelAll: s(1, () => [req()]),
+      isOrderScoring: s(2, () => [data.orderId, req()]),
+      areOrdersScoring: s(2, () => [[data.orderId], req()]),
+      getBalanceAllowance: s(2, () => [{ asset_type: "COLLATERAL" }, req()]),
+      updateBalanceAllowance: s(2, () => [{ asset_type: "CONDITIONAL", token_id: tok }, req()]),
       getBatchPricesHistory: s(2, () => [{ markets: [tok] }, req()]),
       getBook: s(2, () => [tok, req()]),
       getClobMarketInfo: s(2, () => [cond, req()]),
@@ -851,6 +857,8 @@ export async function traversal({ pk, kit, base, data }) {
     ['getMarket("..")', () => client.getMarket("..")],
     ['getOrder("..")', () => client.getOrder("..")],
     ['cancelOrder("..")', () => client.cancelOrder("..")],
+    ['cancelOrders([".."])', () => client.cancelOrders([".."])],
+    ['isOrderScoring("..")', () => client.isOrderScoring("..")],
     ['getFeeRate("..")', () => client.getFeeRate("..")],
     ['getClobMarketInfo("..")', () => client.getClobMarketInfo("..")],
   ];
@@ -875,6 +883,9 @@ export async function redirect({ pk, kit, a, data }) {
     ["getOrder(id)", () => client.getOrder(orderId)],
     ["cancelOrder(id)", () => client.cancelOrder(orderId)],
     ["cancelMarketOrders({ market })", () => client.cancelMarketOrders({ market: "0x" + "b".repeat(64) })],
+    ["cancelOrders([id])", () => client.cancelOrders([orderId])],
+    ["cancelAll()", () => client.cancelAll()],
+    ["getBalanceAllowance()", () => client.getBalanceAllowance({ asset_type: "COLLATERAL" })],
     ["getUserTrades()", () => client.getUserTrades()],
   ];
   const results = [];

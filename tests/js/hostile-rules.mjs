@@ -171,7 +171,7 @@ export function registerHostileRules({ runOne, stallMs, marker, where, wherePlur
       .map((c) => `${c.name}: ${c.shown}${c.sent.length ? `; sent ${c.sent.join(", ")}` : ""}`);
     report(t, "calls not refused", wrong);
     assert.deepEqual(problems, []);
-    assert.equal(r.results.length, 9);
+    assert.equal(r.results.length, 11);
     assert.deepEqual(wrong, []);
     // The closing check's own GET / is the only request the emulator may have seen.
     const seen = log.requests.filter((e) => !(e.method === "GET" && e.path === "/")).map((e) => `${e.method} ${e.path}`);

@@ -181,6 +181,72 @@ test("orders are built exactly, placed, listed, matched by another account and c
   assert.match(crossing.body, /post-only/);
 });
 
+test("cancel many and all, balances moved by a fill, scoring; bad lists refused before anything is sent", async () => {
+  const alice = newClient();
+  const aliceSigner = walletSigner(provider, accounts[0]);
+  await alice.createApiKey(aliceSigner);
+  const bob = newClient();
+  const bobSigner = walletSigner(provider, accounts[1]);
+  await bob.createApiKey(bobSigner);
+  const collateral = await alice.getBalanceAllowance({ asset_type: "COLLATERAL" });
+  assert.equal(collateral.balance, "10000000000");
+  assert.equal(Object.keys(collateral.allowances).length, 2);
+
+  const price = Math.round((market.bestBid + 0.01) * 100) / 100;
+  const buy = (size) => alice.placeOrder({ tokenId: market.tokenId, side: "BUY", price, size }, aliceSigner);
+  const [first, second] = [await buy(5), await buy(20)];
+  assert.equal(first.status, "live");
+  const unknown = "0x" + "e".repeat(64);
+  const many = await alice.cancelOrders([first.orderID, first.orderID, unknown]);
+  assert.deepEqual(many.canceled, [first.orderID]);
+  assert.deepEqual(Object.keys(many.not_canceled), [unknown]);
+  assert.equal(typeof (await alice.isOrderScoring(second.orderID)).scoring, "boolean");
+  const scoring = await alice.areOrdersScoring([first.orderID, second.orderID]);
+  assert.equal(scoring[first.orderID], false, "a canceled order earns nothing");
+  assert.equal(typeof scoring[second.orderID], "boolean");
+
+  // Bob sells 10 into the second: Alice holds 10 shares and paid 10 × price.
+  const sold = await bob.placeOrder({ tokenId: market.tokenId, side: "SELL", price, size: 10 }, bobSigner);
+  assert.equal(sold.status, "matched");
+  const shares = await alice.getBalanceAllowance({ asset_type: "CONDITIONAL", token_id: market.tokenId });
+  assert.equal(shares.balance, "10000000");
+  const paid = await alice.updateBalanceAllowance({ asset_type: "COLLATERAL" });
+  assert.equal(paid.balance, String(10_000_000_000 - Math.round(price * 100) * 100_000));
+
+  // Cancel all: the rest of the second, and nothing is left.
+  const all = await alice.cancelAll();
+  assert.deepEqual(all.canceled, [second.orderID]);
+  assert.deepEqual((await alice.getOpenOrders()).data, []);
+
+  // Refused locally: nothing reaches the service.
+  await admin("DELETE", "/__admin/requests");
+  const ids = Array.from({ length: 1001 }, (_, i) => "0x" + i.toString(16));
+  const tooMany = await rejectsWith(assert, alice.cancelOrders(ids), "INVALID_PARAMS");
+  assert.equal(tooMany.param, "orderIds");
+  await rejectsWith(assert, alice.cancelOrders([]), "INVALID_PARAMS");
+  await rejectsWith(assert, alice.areOrdersScoring("0xa"), "INVALID_PARAMS");
+  const noToken = await rejectsWith(assert, alice.getBalanceAllowance({ asset_type: "CONDITIONAL" }), "INVALID_PARAMS");
+  assert.equal(noToken.param, "token_id");
+  const { requests } = await admin("GET", "/__admin/requests");
+  assert.deepEqual(requests.filter((r) => r.path !== "/").map((r) => `${r.method} ${r.path}`), []);
+});
+
+test("balances ask for the client's signatureType unless the call names one", async () => {
+  const urls = [];
+  const fetchSpy = (url, init) => (urls.push(String(url)), fetch(url, init));
+  const creds = (await admin("GET", "/__admin/accounts"))[0];
+  const safe = newClient({ fetch: fetchSpy, signatureType: "POLY_GNOSIS_SAFE", funder: accounts[1], credentials: creds });
+  await safe.getBalanceAllowance({ asset_type: "COLLATERAL" });
+  await safe.getBalanceAllowance({ asset_type: "COLLATERAL", signature_type: 0 });
+  const eoa = newClient({ fetch: fetchSpy, credentials: creds });
+  await eoa.getBalanceAllowance({ asset_type: "COLLATERAL" });
+  assert.deepEqual(urls.map((u) => new URL(u).search), [
+    "?asset_type=COLLATERAL&signature_type=2",
+    "?asset_type=COLLATERAL&signature_type=0",
+    "?asset_type=COLLATERAL&signature_type=0",
+  ]);
+});
+
 test("market orders: FOK at the book's price fills; a FOK the book cannot fill is refused", async () => {
   const client = newClient();
   const signer = walletSigner(provider, accounts[0]);

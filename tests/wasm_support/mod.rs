@@ -221,5 +221,11 @@ rest_methods! {
     get_order => "getOrder"(id: req, options: opt);
     cancel_order => "cancelOrder"(order_id: req, options: opt);
     cancel_market_orders => "cancelMarketOrders"(params: opt, options: opt);
+    cancel_orders => "cancelOrders"(order_ids: req, options: opt);
+    cancel_all => "cancelAll"(options: opt);
+    is_order_scoring => "isOrderScoring"(order_id: req, options: opt);
+    are_orders_scoring => "areOrdersScoring"(order_ids: req, options: opt);
+    get_balance_allowance => "getBalanceAllowance"(params: req, options: opt);
+    update_balance_allowance => "updateBalanceAllowance"(params: req, options: opt);
     get_user_trades => "getUserTrades"(params: opt, options: opt);
 }

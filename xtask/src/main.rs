@@ -48,11 +48,14 @@ struct SizeBudget {
 // The full builds' ceilings rose from 148,500 with the order handle (src/trade/placing.rs): 3.3 KB gzip for
 // an order that crosses the boundary 5 to 7 times less (bench/crossings.md) and trading's decisions in the
 // core; the whole SDK (150,838) is still 1 KB under where issue 26 began (151,840). Lite: lowered from 101,000.
+// Then up by 1,000 (full) and 500 (lite) for the six account methods of issue 27 (cancelOrders, cancelAll,
+// isOrderScoring, areOrdersScoring, getBalanceAllowance, updateBalanceAllowance): 1,260 B gzip in web, 1,004 B
+// in lite, measured with nothing else changed.
 const SIZE_BUDGETS: [SizeBudget; 4] = [
-    SizeBudget { dir: "web", ceiling: 151_500, target: 80_000 },
-    SizeBudget { dir: "bundler", ceiling: 151_500, target: 80_000 },
-    SizeBudget { dir: "node", ceiling: 151_500, target: 80_000 },
-    SizeBudget { dir: "lite", ceiling: 96_000, target: 60_000 },
+    SizeBudget { dir: "web", ceiling: 152_500, target: 80_000 },
+    SizeBudget { dir: "bundler", ceiling: 152_500, target: 80_000 },
+    SizeBudget { dir: "node", ceiling: 152_500, target: 80_000 },
+    SizeBudget { dir: "lite", ceiling: 96_500, target: 60_000 },
 ];
 
 fn root() -> PathBuf {

@@ -103,7 +103,7 @@ pub(crate) fn routes() -> Router<Arc<App>> {
         .route("/version", get(version))
         .route("/auth/api-key", post(keys::create))
         .route("/auth/derive-api-key", get(keys::derive_route))
-        .route("/orders", post(place::place_orders))
+        .route("/orders", post(place::place_orders).delete(crate::account::cancel_orders))
         .route("/wallet", post(wallet::rpc))
 }
 
