@@ -994,6 +994,55 @@ export interface Client {
      */
     cancelMarketOrders(params?: CancelMarketOrdersParams, options?: RequestOptions): Promise<CancelResult>;
     /**
+     * DELETE /orders — cancels several orders in one request: from 1 to 1,000 ids (more is `INVALID_PARAMS`,
+     * and nothing is sent). Duplicates are ignored by the service; each order that cannot be cancelled is
+     * reported in `not_canceled`, not thrown.
+     *
+     * @example
+     * const { canceled, not_canceled } = await client.cancelOrders([first, second]);
+     */
+    cancelOrders(orderIds: string[], options?: RequestOptions): Promise<CancelResult>;
+    /**
+     * DELETE /cancel-all — cancels every open order of the account.
+     *
+     * @example
+     * const { canceled } = await client.cancelAll();
+     */
+    cancelAll(options?: RequestOptions): Promise<CancelResult>;
+    /**
+     * GET /order-scoring — whether one of the account's orders earns liquidity rewards now.
+     *
+     * @example
+     * const { scoring } = await client.isOrderScoring(orderId);
+     */
+    isOrderScoring(orderId: string, options?: RequestOptions): Promise<OrderScoring>;
+    /**
+     * POST /orders-scoring — whether each of 1 to 1,000 orders earns liquidity rewards now, by order id.
+     *
+     * @example
+     * const scoring = await client.areOrdersScoring([first, second]);
+     * if (scoring[first]) console.log("earning");
+     */
+    areOrdersScoring(orderIds: string[], options?: RequestOptions): Promise<Record<string, boolean>>;
+    /**
+     * GET /balance-allowance — the balance the service sees for the account (base units: 6 decimals), and
+     * its allowance for each exchange. `token_id` names the outcome token of a `CONDITIONAL` (or, on the
+     * newer position system's markets, `CONDITIONAL-V2`) asset; the collateral takes none. `signature_type`
+     * defaults to the client's `signatureType` (a Safe's or proxy's balance is the wallet's).
+     *
+     * @example
+     * const { balance } = await client.getBalanceAllowance({ asset_type: "COLLATERAL" });
+     */
+    getBalanceAllowance(params: BalanceAllowanceParams, options?: RequestOptions): Promise<BalanceAllowance>;
+    /**
+     * GET /balance-allowance/update — has the service read the balance and allowances from the chain again
+     * (after a deposit or an approval); the same params as `getBalanceAllowance`.
+     *
+     * @example
+     * await client.updateBalanceAllowance({ asset_type: "CONDITIONAL", token_id: tokenId });
+     */
+    updateBalanceAllowance(params: BalanceAllowanceParams, options?: RequestOptions): Promise<unknown>;
+    /**
      * GET /data/trades — the account's own trades. Needs credentials.
      *
      * @example
@@ -1137,6 +1186,18 @@ export interface CancelResult {
     canceled: string[];
     /** Order id to the reason it was not canceled. */
     not_canceled: Record<string, string>;
+}
+
+/** GET /balance-allowance: amounts are decimal strings of base units (6 decimals). */
+export interface BalanceAllowance {
+    balance?: string;
+    /** Each exchange's address to the allowance the account gave it. */
+    allowances?: Record<string, string>;
+}
+
+/** GET /order-scoring. */
+export interface OrderScoring {
+    scoring?: boolean;
 }
 
 /** One of the account's trades (GET /data/trades). Sizes, prices and fees are decimal strings. */
@@ -1531,6 +1592,15 @@ export interface CancelMarketOrdersParams {
     market?: string;
     /** A token id. */
     asset_id?: string;
+}
+
+/** Params of GET /balance-allowance and GET /balance-allowance/update. */
+export interface BalanceAllowanceParams {
+    asset_type: "COLLATERAL" | "CONDITIONAL" | "CONDITIONAL-V2";
+    /** The outcome token: required for a conditional asset_type, refused for the collateral. */
+    token_id?: string;
+    /** 0 EOA, 1 POLY_PROXY, 2 POLY_GNOSIS_SAFE, 3 POLY_1271; the client's `signatureType` when absent. */
+    signature_type?: 0 | 1 | 2 | 3;
 }
 
 /** Params of GET /data/trades. */
