@@ -34,12 +34,18 @@ pub enum ErrorCode {
     Freed,
     /// The caller's signer (wallet) refused or failed to sign, or answered no signature.
     Signer,
+    /// 425 from the service: its matching engine is restarting (typically for about 90 seconds). Nothing was
+    /// applied; the client retries it within `maxRetries`, waiting at least a second.
+    EngineRestarting,
+    /// 503 from the service because trading is paused: `mode` says `"cancel-only"` (new orders are refused,
+    /// cancellations accepted) or `"post-only"` (only post-only orders and cancellations are accepted).
+    TradingPaused,
 }
 
 impl ErrorCode {
     /// Every code, in declaration order (the `PredictKitErrorCode` union in `src/wasm/client.d.ts` lists the
     /// same, checked by `tests/declarations.rs`).
-    pub const ALL: [ErrorCode; 14] = [
+    pub const ALL: [ErrorCode; 16] = [
         Self::InvalidParams,
         Self::Unauthorized,
         Self::Forbidden,
@@ -54,6 +60,8 @@ impl ErrorCode {
         Self::NoMatch,
         Self::Freed,
         Self::Signer,
+        Self::EngineRestarting,
+        Self::TradingPaused,
     ];
 
     pub const fn as_str(self) -> &'static str {
@@ -72,6 +80,8 @@ impl ErrorCode {
             Self::NoMatch => "NO_MATCH",
             Self::Freed => "FREED",
             Self::Signer => "SIGNER",
+            Self::EngineRestarting => "ENGINE_RESTARTING",
+            Self::TradingPaused => "TRADING_PAUSED",
         }
     }
 
@@ -81,6 +91,7 @@ impl ErrorCode {
             401 => Self::Unauthorized,
             403 => Self::Forbidden,
             404 => Self::NotFound,
+            425 => Self::EngineRestarting,
             429 => Self::RateLimited,
             500..=599 => Self::Server,
             _ => Self::Api,
@@ -101,8 +112,10 @@ pub struct Error {
     /// The request's method and path (no query string), when a request was made.
     pub method: Option<&'static str>,
     pub path: Option<String>,
-    /// How long the service asked us to wait, from `Retry-After`.
+    /// How long the service asked us to wait, from `Retry-After` or the body's `retry_after_seconds`.
     pub retry_after_ms: Option<u64>,
+    /// For `TRADING_PAUSED`: `"cancel-only"` or `"post-only"`.
+    pub mode: Option<&'static str>,
     /// The service's error text (its `{"error": "..."}` message, or a short excerpt of the body).
     pub body: Option<String>,
 }
@@ -118,6 +131,7 @@ impl Error {
             method: None,
             path: None,
             retry_after_ms: None,
+            mode: None,
             body: None,
         }
     }

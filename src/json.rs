@@ -326,21 +326,44 @@ fn hex4(digits: Option<&[u8]>) -> Option<u32> {
     Some(value)
 }
 
-/// The `error` message of a `{"error": "..."}` body, if the body is that.
-pub fn error_message(body: &[u8]) -> Option<String> {
+/// The `error` message of a `{"error": "..."}` body, and its `retry_after_seconds` in milliseconds (a
+/// non-negative number written in plain decimals) where it has one; nothing of a body that is not a JSON object.
+pub fn error_fields(body: &[u8]) -> (Option<String>, Option<f64>) {
     let mut s = Scanner::new(body);
-    let mut message = None;
-    s.object(|s, key| {
+    let (mut message, mut retry_after) = (None, None);
+    let read = s.object(|s, key| {
         if key == b"error" && s.peek_kind() == Some(b'"') {
             message = Some(s.string()?.into_owned());
+            Ok(())
+        } else if key == b"retry_after_seconds" && matches!(s.peek_kind(), Some(b'0'..=b'9')) {
+            retry_after = seconds_as_ms(s.number_raw()?);
             Ok(())
         } else {
             s.skip_value()
         }
-    })
-    .ok()?;
-    s.finish().ok()?;
-    message
+    });
+    if read.and_then(|()| s.finish()).is_err() {
+        return (None, None);
+    }
+    (message, retry_after)
+}
+
+/// Plain decimal seconds (`30`, `1.5`) as whole milliseconds; an exponent or more than 12 whole digits is
+/// not a wait (`core`'s float parsing would add kilobytes to the wasm for this one field).
+fn seconds_as_ms(raw: &[u8]) -> Option<f64> {
+    let (whole, fraction) = match raw.iter().position(|&b| b == b'.') {
+        Some(dot) => (&raw[..dot], &raw[dot + 1..]),
+        None => (raw, &[][..]),
+    };
+    if whole.is_empty() || whole.len() > 12 || !whole.iter().chain(fraction).all(u8::is_ascii_digit) {
+        return None;
+    }
+    let digits = |d: &[u8]| d.iter().fold(0u64, |n, b| n * 10 + u64::from(b - b'0'));
+    let mut ms = digits(whole) * 1000;
+    for (i, scale) in [100, 10, 1].into_iter().enumerate() {
+        ms += fraction.get(i).map_or(0, |b| u64::from(b - b'0') * scale);
+    }
+    Some(ms as f64)
 }
 
 /// Whether any of eight bytes is `"`, `\\` or a control character (below 0x20): the classic bit trick
@@ -421,10 +444,25 @@ mod tests {
 
     #[test]
     fn reads_error_bodies() {
-        assert_eq!(error_message(br#"{"error":"bad token_id"}"#).as_deref(), Some("bad token_id"));
-        assert_eq!(error_message(br#"{"status":400, "error": "x\ny"}"#).as_deref(), Some("x\ny"));
-        assert_eq!(error_message(b"<html>"), None);
-        assert_eq!(error_message(br#"{"error":42}"#), None);
+        let message = |body: &[u8]| error_fields(body).0;
+        assert_eq!(message(br#"{"error":"bad token_id"}"#).as_deref(), Some("bad token_id"));
+        assert_eq!(message(br#"{"status":400, "error": "x\ny"}"#).as_deref(), Some("x\ny"));
+        assert_eq!(message(b"<html>"), None);
+        assert_eq!(message(br#"{"error":42}"#), None);
+        // The wait a body asks for, in seconds: a non-negative number only.
+        let table: [(&[u8], Option<f64>); 8] = [
+            (br#"{"error":"restarting","retry_after_seconds":30}"#, Some(30_000.0)),
+            (br#"{"retry_after_seconds":1.5,"error":"x"}"#, Some(1500.0)),
+            (br#"{"retry_after_seconds":0.0125}"#, Some(12.0)),
+            (br#"{"retry_after_seconds":0}"#, Some(0.0)),
+            (br#"{"retry_after_seconds":-1}"#, None),
+            (br#"{"retry_after_seconds":"30"}"#, None),
+            (br#"{"retry_after_seconds":1e999}"#, None),
+            (br#"{"retry_after_seconds":30"#, None),
+        ];
+        for (body, want) in table {
+            assert_eq!(error_fields(body).1, want, "{}", String::from_utf8_lossy(body));
+        }
     }
 
     #[test]

@@ -56,9 +56,11 @@ fn every_error_code_is_listed_once() {
         ErrorCode::NoMatch => 11,
         ErrorCode::Freed => 12,
         ErrorCode::Signer => 13,
+        ErrorCode::EngineRestarting => 14,
+        ErrorCode::TradingPaused => 15,
     };
     for (i, code) in ErrorCode::ALL.into_iter().enumerate() {
         assert_eq!(place(code), i, "{} is in its place", code.as_str());
     }
-    assert_eq!(ErrorCode::ALL.len(), 14);
+    assert_eq!(ErrorCode::ALL.len(), 16);
 }

@@ -76,6 +76,10 @@ export const ERROR_MESSAGES = {
   ABORTED: () => "The request was canceled.",
   DECODE: () => "The service sent an answer that could not be read.",
   NO_MATCH: () => "The order book cannot fill that amount.",
+  ENGINE_RESTARTING: () => "The service's matching engine is restarting; nothing was changed. Try again in a minute or two.",
+  TRADING_PAUSED: (e) => e.mode === "post-only"
+    ? "Trading is post-only for now: only orders that rest (post-only) and cancellations are accepted."
+    : "Trading is cancel-only for now: new orders are refused, but you can cancel orders.",
 };
 
 /** A human sentence for any error; `isPredictKitError` is the library's guard. */

@@ -27,6 +27,7 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/__admin/info", get(info))
         .route("/__admin/version", post(set_version))
         .route("/__admin/clock", post(advance_clock))
+        .route("/__admin/engine", post(set_engine))
         .route("/__admin/stream", get(stream_sockets))
         .route("/__admin/stream/tick", post(stream_tick))
         .route("/__admin/stream/faults", get(list_stream_faults).post(add_stream_fault).delete(clear_stream_faults))
@@ -72,6 +73,13 @@ async fn add_stream_fault(State(app): State<Arc<App>>, body: Bytes) -> ApiResult
 async fn clear_stream_faults(State(app): State<Arc<App>>) -> ApiResult {
     app.stream.clear_faults();
     ok_json(&json!({ "cleared": true }))
+}
+
+/// The matching engine's mode (see `crate::engine`): `{"mode", "retryAfterSeconds"?, "retryAfterIn"?, "count"?}`.
+async fn set_engine(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
+    let value: Value = serde_json::from_slice(&body).map_err(|_| ApiError::bad("body must be a JSON object"))?;
+    lock(&app.engine).set(&value).map_err(ApiError::bad)?;
+    ok_json(&json!({ "mode": value["mode"] }))
 }
 
 async fn reset(State(app): State<Arc<App>>) -> ApiResult {

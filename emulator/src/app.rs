@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 use crate::accounts::Accounts;
 use crate::auth::AuthSettings;
 use crate::dataset::Catalog;
+use crate::engine::Engine;
 use crate::faults::Faults;
 use crate::limits::Limiter;
 use crate::params::Cursors;
@@ -29,6 +30,8 @@ pub(crate) struct App {
     pub accounts: Arc<Accounts>,
     /// Chain, order version, and the orders placed and their trades.
     pub trading: Trading,
+    /// The matching engine's mode (restarting, cancel-only, post-only), switched by the admin route.
+    pub engine: Mutex<Engine>,
 }
 
 impl App {
@@ -37,6 +40,7 @@ impl App {
         self.trading.reset();
         self.accounts.reset();
         lock(&self.faults).clear();
+        *lock(&self.engine) = Engine::default();
         lock(&self.log).clear();
         lock(&self.limiter).clear();
         self.stream.reset();

@@ -12,6 +12,7 @@ mod books;
 mod catalog_routes;
 mod clob;
 mod dataset;
+mod engine;
 mod faults;
 pub mod limits;
 mod params;
@@ -129,6 +130,7 @@ impl Emulator {
             auth: auth::AuthSettings { freshness_secs: config.freshness_secs, unit: config.timestamp_unit },
             limits: config.limits,
             faults: Mutex::new(Faults::default()),
+            engine: Mutex::new(engine::Engine::default()),
             log: Mutex::new(VecDeque::new()),
             limiter: Mutex::new(Limiter::new(config.limits_scale)),
         });
@@ -328,7 +330,11 @@ async fn pipeline(State(app): State<Arc<App>>, request: Request, next: Next) -> 
     let request = Request::from_parts(parts, Body::from(body.clone()));
 
     let fault = lock(&app.faults).take(method.as_str(), &path);
-    let response = serve_with(&app, request, next, &method, &path, &client, fault.as_ref()).await;
+    let refused = lock(&app.engine).gate(&method, &path, &body);
+    let response = match refused {
+        Some(response) => response,
+        None => serve_with(&app, request, next, &method, &path, &client, fault.as_ref()).await,
+    };
 
     let mut entry = serde_json::json!({
         "method": method.as_str(),

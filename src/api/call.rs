@@ -563,6 +563,8 @@ impl Calls {
             let retry_after = reply.retry_after.and_then(|v| retry_after_ms(v, now));
             let body = reply.text.unwrap_or_default();
             let error = check_response(request, status, body.as_bytes(), retry_after).err().unwrap_or_else(gone);
+            // The wait the service asked for: its Retry-After, else its body's retry_after_seconds.
+            let retry_after = retry_after.or(error.retry_after_ms.map(|ms| ms as f64));
             return Err(Failure {
                 outcome: Outcome::Status(status),
                 retry_after_ms: retry_after,
@@ -662,6 +664,9 @@ fn write_error(w: &mut JsonWriter, e: &Error) {
     }
     if let Some(ms) = e.retry_after_ms {
         w.field_raw("retryAfterMs", &crate::text::decimal(ms));
+    }
+    if let Some(mode) = e.mode {
+        w.field_str("mode", mode);
     }
     if let Some(body) = &e.body {
         w.field_str("body", body);

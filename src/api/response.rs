@@ -2,13 +2,15 @@
 
 use super::request::HttpRequest;
 use crate::error::{Error, ErrorCode};
-use crate::json::error_message;
+use crate::json::error_fields;
 
 /// The longest excerpt of an unexpected body kept in an error.
 const EXCERPT_CHARS: usize = 200;
 
 /// `Ok` for a 2xx status; otherwise the error for it, carrying the status, the request's method and path,
-/// `Retry-After` in milliseconds and the service's error text.
+/// how long the service asked to wait (`Retry-After` in milliseconds, else the body's
+/// `retry_after_seconds`) and the service's error text. A 503 whose text says trading is cancel-only or
+/// post-only is `TRADING_PAUSED` with that `mode`.
 pub fn check_response(
     request: &HttpRequest,
     status: u16,
@@ -18,8 +20,10 @@ pub fn check_response(
     if (200..300).contains(&status) {
         return Ok(());
     }
-    let code = ErrorCode::from_status(status);
-    let text = error_message(body).unwrap_or_else(|| excerpt(body));
+    let (message_text, body_wait_ms) = error_fields(body);
+    let text = message_text.unwrap_or_else(|| excerpt(body));
+    let mode = if status == 503 { paused_mode(&text) } else { None };
+    let code = if mode.is_some() { ErrorCode::TradingPaused } else { ErrorCode::from_status(status) };
     let mut message = String::with_capacity(text.len() + 48);
     message.push_str(request.method.as_str());
     message.push(' ');
@@ -30,14 +34,28 @@ pub fn check_response(
         message.push_str(": ");
         message.push_str(&text);
     }
+    let wait = retry_after_ms.or(body_wait_ms);
     Err(Error {
         status: Some(status),
         method: Some(request.method.as_str()),
         path: Some(request.path.clone()),
-        retry_after_ms: retry_after_ms.filter(|ms| ms.is_finite() && *ms >= 0.0).map(|ms| ms as u64),
+        retry_after_ms: wait.filter(|ms| ms.is_finite() && *ms >= 0.0).map(|ms| ms as u64),
+        mode,
         body: Some(text),
         ..Error::new(code, message)
     })
+}
+
+/// The trading mode a 503's text tells, in the service's words ("Trading is currently cancel-only. ...").
+fn paused_mode(text: &str) -> Option<&'static str> {
+    let has = |word: &str| text.as_bytes().windows(word.len()).any(|w| w.eq_ignore_ascii_case(word.as_bytes()));
+    if has("cancel-only") || has("cancel only") {
+        Some("cancel-only")
+    } else if has("post-only") || has("post only") {
+        Some("post-only")
+    } else {
+        None
+    }
 }
 
 /// The prefix of every header that carries credentials or a signed challenge (the L2 `SERVICE_*` headers,
@@ -181,6 +199,39 @@ mod tests {
     fn success_passes() {
         assert_eq!(check_response(&book_request(), 200, b"{}", None), Ok(()));
         assert_eq!(check_response(&book_request(), 204, b"", None), Ok(()));
+    }
+
+    #[test]
+    fn a_restart_and_a_paused_exchange_are_typed_with_their_mode_and_wait() {
+        let post = crate::api::cancel_all();
+        let cases: [(u16, &[u8], Option<f64>, ErrorCode, Option<&str>, Option<u64>); 8] = [
+            (425, br#"{"error":"the matching engine is restarting"}"#, Some(2000.0), ErrorCode::EngineRestarting, None, Some(2000)),
+            (425, br#"{"error":"restarting","retry_after_seconds":30}"#, None, ErrorCode::EngineRestarting, None, Some(30_000)),
+            // A Retry-After header wins over the body's.
+            (425, br#"{"retry_after_seconds":30}"#, Some(5000.0), ErrorCode::EngineRestarting, None, Some(5000)),
+            (
+                503,
+                br#"{"error":"Trading is currently cancel-only. New orders are not accepted, but cancels are allowed."}"#,
+                None,
+                ErrorCode::TradingPaused,
+                Some("cancel-only"),
+                None,
+            ),
+            (503, br#"{"error":"Trading is post-only for now","retry_after_seconds":120}"#, None, ErrorCode::TradingPaused, Some("post-only"), Some(120_000)),
+            (503, b"Service Unavailable", None, ErrorCode::Server, None, None),
+            // Only a 503 tells a mode: a post-only order that would cross is a plain refusal.
+            (400, br#"{"error":"invalid post-only order: order crosses book"}"#, None, ErrorCode::Api, None, None),
+            (500, br#"{"error":"cancel-only"}"#, None, ErrorCode::Server, None, None),
+        ];
+        for (status, body, header, code, mode, wait) in cases {
+            let e = check_response(&post, status, body, header).unwrap_err();
+            assert_eq!(
+                (e.code, e.mode, e.retry_after_ms),
+                (code, mode, wait),
+                "{status} {}",
+                String::from_utf8_lossy(body)
+            );
+        }
     }
 
     #[test]

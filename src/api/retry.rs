@@ -39,9 +39,12 @@ impl Default for RetryPolicy {
 /// 408, 429 and 5xx. The others (the DELETE cancellations) only on 429: a throttled request was refused
 /// before it was applied, while after a network error or a 5xx it may have been applied, and a second
 /// cancellation would report the order as "already canceled" instead of cancelled.
+///
+/// A 425 (the matching engine restarting) is retried whatever the request: the service refused it before
+/// applying it, so an order it answers 425 to cannot have been taken.
 pub fn retryable(outcome: Outcome, idempotent: bool) -> bool {
     match outcome {
-        Outcome::Status(429) => true,
+        Outcome::Status(425 | 429) => true,
         Outcome::Network | Outcome::BodyCut | Outcome::Status(408) | Outcome::Status(500..=599) => idempotent,
         Outcome::Status(_) => false,
     }
@@ -66,8 +69,13 @@ pub fn retry_delay(
     }
     let backoff = (policy.base_ms * 2f64.powi(retry.min(30) as i32)).min(policy.cap_ms);
     let random = if (0.0..1.0).contains(&random) { random } else { 0.5 };
-    Some(backoff / 2.0 + backoff / 2.0 * random)
+    let delay = backoff / 2.0 + backoff / 2.0 * random;
+    // A restart takes about 90 seconds: the service asks clients to start backing off at 1 to 2 s.
+    Some(if outcome == Outcome::Status(425) { delay.max(ENGINE_RESTART_MIN_MS) } else { delay })
 }
+
+/// The shortest wait before retrying a 425 that names no wait.
+pub const ENGINE_RESTART_MIN_MS: f64 = 1000.0;
 
 /// A `Retry-After` value in milliseconds from `now_ms`: whole seconds, or an HTTP date.
 pub fn retry_after_ms(value: &str, now_ms: f64) -> Option<f64> {
@@ -128,6 +136,9 @@ mod tests {
             (Outcome::Status(400), true, false),
             (Outcome::Status(401), true, false),
             (Outcome::Status(404), true, false),
+            // A restarting engine refused the request before applying it: retried, a placement too.
+            (Outcome::Status(425), false, true),
+            (Outcome::Status(425), true, true),
         ];
         for (outcome, idempotent, want) in table {
             assert_eq!(retryable(outcome, idempotent), want, "{outcome:?} idempotent={idempotent}");
@@ -143,6 +154,18 @@ mod tests {
         assert_eq!((d(4, 0.0), d(5, 0.0), d(9, 0.0)), (4000.0, 4000.0, 4000.0));
         assert!(d(9, 0.999) <= 8000.0);
         assert_eq!(d(0, f64::NAN), 375.0);
+    }
+
+    #[test]
+    fn a_restarting_engine_is_given_a_second_at_least() {
+        let policy = RetryPolicy::default();
+        let d = |retry, after| retry_delay(&policy, retry, Outcome::Status(425), false, after, 0.0);
+        assert_eq!((d(0, None), d(1, None)), (Some(1000.0), Some(1000.0)));
+        let long = RetryPolicy { max_retries: 10, ..policy };
+        assert_eq!(retry_delay(&long, 4, Outcome::Status(425), false, None, 0.0), Some(4000.0));
+        // Its own wait, when it names one, is honoured exactly.
+        assert_eq!((d(0, Some(250.0)), d(0, Some(90_000.0))), (Some(250.0), None));
+        assert_eq!(d(2, None), None, "retries exhausted");
     }
 
     #[test]

@@ -37,6 +37,7 @@
  * @property {string} [method]
  * @property {string} [path]
  * @property {number} [retryAfterMs]
+ * @property {string} [mode]
  * @property {string} [body]
  */
 
@@ -129,7 +130,7 @@ const MAX_ERROR_CHARS = 4096;
 /** The name every error thrown by the library carries (src/wasm/interop.rs: ERROR_NAME). */
 const ERROR_NAME = "PredictKitError";
 /** @type {readonly (keyof ErrorJson)[]} */
-const FACTS = ["param", "status", "method", "path", "retryAfterMs", "body"];
+const FACTS = ["param", "status", "method", "path", "retryAfterMs", "mode", "body"];
 
 /**
  * A PredictKitError from the machine's description of it (src/api/call.rs: write_error).

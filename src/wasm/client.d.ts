@@ -135,10 +135,15 @@ export interface L2Headers {
 /**
  * The stable codes of `PredictKitError.code`. `FREED`: a method was called on a `Client` or `OrderBook`
  * after `free()`. `SIGNER`: the signer (wallet) refused or failed to sign, or answered no signature.
+ * `ENGINE_RESTARTING`: a 425, the service's matching engine is restarting (about 90 s); nothing was
+ * applied, and the call was retried within `maxRetries`, a second apart at least. `TRADING_PAUSED`: a 503
+ * saying trading is paused, with its `mode` ("cancel-only": new orders refused, cancellations accepted;
+ * "post-only": only post-only orders and cancellations accepted).
  */
 export type PredictKitErrorCode =
   | "INVALID_PARAMS" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "RATE_LIMITED" | "SERVER"
-  | "API" | "NETWORK" | "TIMEOUT" | "ABORTED" | "DECODE" | "NO_MATCH" | "FREED" | "SIGNER";
+  | "API" | "NETWORK" | "TIMEOUT" | "ABORTED" | "DECODE" | "NO_MATCH" | "FREED" | "SIGNER"
+  | "ENGINE_RESTARTING" | "TRADING_PAUSED";
 
 /** Every error the library throws: a real `Error` with `name` "PredictKitError". */
 export interface PredictKitError extends Error {
@@ -152,8 +157,11 @@ export interface PredictKitError extends Error {
   method?: string;
   /** The request path, without the query string. */
   path?: string;
-  /** How long the service asked to wait, from Retry-After. */
+  /** How long the service asked to wait: its Retry-After (seconds or an HTTP date), else the body's
+   * `retry_after_seconds`. */
   retryAfterMs?: number;
+  /** For TRADING_PAUSED: what the service still accepts. */
+  mode?: "cancel-only" | "post-only";
   /** The service's error text, or a short excerpt of an unexpected body. */
   body?: string;
   /** The original error (a fetch failure, an abort reason, ...). */

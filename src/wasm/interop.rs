@@ -204,6 +204,9 @@ pub fn error_with_cause(e: &Error, cause: Option<&JsValue>) -> JsValue {
     if let Some(ms) = e.retry_after_ms {
         set(obj, "retryAfterMs", &JsValue::from_f64(ms as f64));
     }
+    if let Some(mode) = e.mode {
+        set(obj, "mode", &JsValue::from_str(mode));
+    }
     if let Some(body) = &e.body {
         set(obj, "body", &JsValue::from_str(body));
     }

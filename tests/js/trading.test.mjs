@@ -247,6 +247,51 @@ test("balances ask for the client's signatureType unless the call names one", as
   ]);
 });
 
+test("a restarting engine: a placement refused with 425 is retried a second later and lands once; cancel-only and post-only are TRADING_PAUSED", async () => {
+  const alice = newClient({ maxRetries: 2 });
+  const signer = walletSigner(provider, accounts[0]);
+  await alice.createApiKey(signer);
+  const price = Math.round((market.bestBid + 0.01) * 100) / 100;
+  const order = (extra = {}) => ({ tokenId: market.tokenId, side: "BUY", price, size: 5, ...extra });
+  const posts = async () => (await admin("GET", "/__admin/requests?path=/order")).requests
+    .filter((r) => r.method === "POST" && r.path === "/order").map((r) => r.status);
+
+  // One 425 (no wait named): retried after the second the client waits at least, and placed once.
+  await admin("POST", "/__admin/engine", { mode: "restarting", count: 1 });
+  await admin("DELETE", "/__admin/requests");
+  const started = Date.now();
+  const placed = await alice.placeOrder(order(), signer);
+  assert.equal(placed.success, true, placed.errorMsg);
+  assert.ok(Date.now() - started >= 1000, `waited ${Date.now() - started} ms`);
+  assert.deepEqual(await posts(), [425, 200]);
+  assert.equal((await alice.getOpenOrders()).data.length, 1, "placed once");
+
+  // Still restarting past maxRetries: ENGINE_RESTARTING, with the wait the body named.
+  const once = newClient({ maxRetries: 0, credentials: (await admin("GET", "/__admin/accounts"))[0] });
+  await admin("POST", "/__admin/engine", { mode: "restarting", retryAfterSeconds: 7, retryAfterIn: "body" });
+  const restarting = await rejectsWith(assert, once.cancelAll(), "ENGINE_RESTARTING");
+  assert.equal(restarting.status, 425);
+  assert.equal(restarting.retryAfterMs, 7000);
+
+  // Cancel-only: new orders refused with the mode and not retried; cancellations go through.
+  await admin("POST", "/__admin/engine", { mode: "cancel-only" });
+  await admin("DELETE", "/__admin/requests");
+  const paused = await rejectsWith(assert, alice.placeOrder(order(), signer), "TRADING_PAUSED");
+  assert.equal(paused.mode, "cancel-only");
+  assert.equal(paused.status, 503);
+  assert.match(paused.body, /cancel-only/);
+  assert.deepEqual(await posts(), [503]);
+  assert.deepEqual((await alice.cancelAll()).canceled, [placed.orderID]);
+
+  // Post-only: only post-only orders are taken.
+  await admin("POST", "/__admin/engine", { mode: "post-only" });
+  const taking = await rejectsWith(assert, alice.placeOrder(order(), signer), "TRADING_PAUSED");
+  assert.equal(taking.mode, "post-only");
+  const resting = await alice.placeOrder(order({ postOnly: true }), signer);
+  assert.equal(resting.success, true, resting.errorMsg);
+  await admin("POST", "/__admin/engine", { mode: "normal" });
+});
+
 test("market orders: FOK at the book's price fills; a FOK the book cannot fill is refused", async () => {
   const client = newClient();
   const signer = walletSigner(provider, accounts[0]);

@@ -50,12 +50,14 @@ struct SizeBudget {
 // core; the whole SDK (150,838) is still 1 KB under where issue 26 began (151,840). Lite: lowered from 101,000.
 // Then up by 1,000 (full) and 500 (lite) for the six account methods of issue 27 (cancelOrders, cancelAll,
 // isOrderScoring, areOrdersScoring, getBalanceAllowance, updateBalanceAllowance): 1,260 B gzip in web, 1,004 B
-// in lite, measured with nothing else changed.
+// in lite, measured with nothing else changed. And by 500 (full) and 1,000 (lite) for the service's restart
+// and pause answers (ENGINE_RESTARTING, TRADING_PAUSED with its mode, the body's retry_after_seconds): 814 B
+// in web, 1,243 B in lite (most of it the body reader, which lite shares).
 const SIZE_BUDGETS: [SizeBudget; 4] = [
-    SizeBudget { dir: "web", ceiling: 152_500, target: 80_000 },
-    SizeBudget { dir: "bundler", ceiling: 152_500, target: 80_000 },
-    SizeBudget { dir: "node", ceiling: 152_500, target: 80_000 },
-    SizeBudget { dir: "lite", ceiling: 96_500, target: 60_000 },
+    SizeBudget { dir: "web", ceiling: 153_000, target: 80_000 },
+    SizeBudget { dir: "bundler", ceiling: 153_000, target: 80_000 },
+    SizeBudget { dir: "node", ceiling: 153_000, target: 80_000 },
+    SizeBudget { dir: "lite", ceiling: 97_500, target: 60_000 },
 ];
 
 fn root() -> PathBuf {
