@@ -29,6 +29,12 @@ extern "C" {
         shape: u32,
     ) -> Promise;
 
+    /// The page's clock (`Date.now`), read so that it never throws: a page's replaced `Date.now` that throws or
+    /// answers no number leaves the last good reading (src/js/driver.js: dateNow). An exception out of a
+    /// plain import would unwind through the export that called it and leave its object borrowed.
+    #[wasm_bindgen(js_name = dateNow)]
+    pub(super) fn date_now() -> f64;
+
     /// 53 random bits from `crypto.getRandomValues` (an order's salt, the backoff's seed).
     #[wasm_bindgen(js_name = randomSalt)]
     pub(super) fn random_salt() -> f64;
@@ -130,7 +136,7 @@ impl Inner {
     /// The local clock plus the offset the client signs with.
     #[cfg(feature = "trade")]
     pub fn now_ms(&self) -> f64 {
-        let now = js_sys::Date::now();
+        let now = date_now();
         now + self.calls.try_borrow().map_or(0.0, |c| c.clock_offset_ms)
     }
 }

@@ -51,7 +51,7 @@ pub fn create_l2_headers(
     let request_path = req_string(&args, "requestPath")?;
     let body = opt_string(&args, "body")?;
     let timestamp = if is_absent(&timestamp) {
-        crate::text::decimal(js_sys::Date::now() as u64)
+        crate::text::decimal(super::call::date_now() as u64)
     } else {
         timestamp_text(&timestamp, "timestamp")?
     };

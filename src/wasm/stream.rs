@@ -357,7 +357,7 @@ impl StreamCore {
     /// `snapshot` to apply.
     pub fn snapshots(&self) -> Array {
         // (The clock is read before the state is borrowed: a page's Date.now may call back into the stream.)
-        let now = js_sys::Date::now();
+        let now = super::call::date_now();
         let due = self.with(Vec::new(), |s| s.books.snapshots_due(now));
         due.into_iter()
             .map(|asset| {
@@ -375,7 +375,7 @@ impl StreamCore {
     pub fn snapshot(&self, asset: JsValue, book: Option<OrderBook>) -> JsValue {
         let out = Object::new();
         let Ok(asset) = read_str(&asset, "assetId", 100) else { return report(&out, &[], &[], None) };
-        let now = js_sys::Date::now();
+        let now = super::call::date_now();
         // Applied under the state's borrow, which is let go before any JS value is made.
         let applied = match self.state.try_borrow_mut() {
             // A busy stream gets the snapshot again later.

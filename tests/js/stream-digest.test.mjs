@@ -249,6 +249,37 @@ if (process.env.STREAM_DIGEST_CHILD === "hang") {
     client.free();
   });
 
+  test("a page's Date.now that throws: frames and signing go on, and nothing is left borrowed", async () => {
+    const events = [];
+    const { truth, asset, market, stream, socket, client } = await liveBigBook((e) => events.push(e), 50);
+    let ts = 1_700_000_000_000;
+    const next = () => frame(market, ++ts, [truth.change(ts, true)]);
+    const realNow = Date.now;
+    const creds = {
+      address: "0x" + "ab".repeat(20), apiKey: "00000000-0000-4000-8000-000000000000",
+      secret: "c2VjcmV0", passphrase: "a".repeat(64),
+    };
+    let headers;
+    try {
+      Date.now = () => {
+        throw new Error("hostile: Date.now");
+      };
+      socket.onmessage({ data: next() });
+      headers = pk.createL2Headers(creds, { method: "GET", requestPath: "/data/orders" });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      Date.now = realNow;
+    }
+    assert.match(headers.SERVICE_TIMESTAMP, /^\d+$/, "signed with the last good reading of the clock");
+    // The stream and the client still answer: nothing was left borrowed by an exception through wasm.
+    for (let i = 0; i < 200 && !stream.bookStatus(asset)?.verified; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.ok(stream.bookStatus(asset).verified, JSON.stringify(stream.bookStatus(asset)));
+    await checkedNext(stream, socket, asset, () => frame(market, ++ts, [truth.change(ts, true)]));
+    assert.equal(events.filter((e) => e.event_type === "error").length, 0, JSON.stringify(events.filter((e) => e.event_type === "error")));
+    stream.close();
+    client.free();
+  });
+
   test("a platform SHA-1 that never answers: settled() still resolves, and the core hashes books itself", () => {
     const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url)], {
       env: { ...process.env, STREAM_DIGEST_CHILD: "hang" },
