@@ -21,7 +21,11 @@ pub enum Mode {
     /// `retry_after`: seconds told in the `Retry-After` header (`in_body`: in the body's
     /// `retry_after_seconds` instead); `left`: how many order requests are answered 425 before the engine is
     /// back (None: until switched).
-    Restarting { retry_after: Option<u64>, in_body: bool, left: Option<u64> },
+    Restarting {
+        retry_after: Option<u64>,
+        in_body: bool,
+        left: Option<u64>,
+    },
     CancelOnly,
     PostOnly,
 }
@@ -60,8 +64,8 @@ impl Engine {
     /// The answer the engine gives instead of the route's, if its mode refuses this request.
     pub fn gate(&mut self, method: &Method, path: &str, body: &[u8]) -> Option<Response> {
         let placing = *method == Method::POST && matches!(path, "/order" | "/orders");
-        let canceling = *method == Method::DELETE
-            && matches!(path, "/order" | "/orders" | "/cancel-all" | "/cancel-market-orders");
+        let canceling =
+            *method == Method::DELETE && matches!(path, "/order" | "/orders" | "/cancel-all" | "/cancel-market-orders");
         match &mut self.mode {
             Mode::Normal => None,
             Mode::Restarting { retry_after, in_body, left } => {
@@ -117,7 +121,8 @@ mod tests {
 
     #[test]
     fn modes_refuse_what_the_service_refuses() {
-        let post = |e: &mut Engine, body: &str| e.gate(&Method::POST, "/order", body.as_bytes()).map(|r| r.status().as_u16());
+        let post =
+            |e: &mut Engine, body: &str| e.gate(&Method::POST, "/order", body.as_bytes()).map(|r| r.status().as_u16());
         let cancel = |e: &mut Engine| e.gate(&Method::DELETE, "/cancel-all", b"").map(|r| r.status().as_u16());
         let read = |e: &mut Engine| e.gate(&Method::GET, "/book", b"").map(|r| r.status().as_u16());
         let mut e = engine(json!({ "mode": "cancel-only" }));
@@ -125,7 +130,10 @@ mod tests {
         let mut e = engine(json!({ "mode": "post-only" }));
         assert_eq!(post(&mut e, r#"{"order":{},"postOnly":false}"#), Some(503));
         assert_eq!(post(&mut e, r#"{"order":{},"postOnly":true}"#), None);
-        assert_eq!(e.gate(&Method::POST, "/orders", br#"[{"postOnly":true},{"postOnly":false}]"#).map(|r| r.status().as_u16()), Some(503));
+        assert_eq!(
+            e.gate(&Method::POST, "/orders", br#"[{"postOnly":true},{"postOnly":false}]"#).map(|r| r.status().as_u16()),
+            Some(503)
+        );
         assert_eq!(cancel(&mut e), None);
         let mut e = engine(json!({ "mode": "restarting", "count": 2 }));
         assert_eq!((post(&mut e, "{}"), cancel(&mut e), read(&mut e)), (Some(425), Some(425), None));

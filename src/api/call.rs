@@ -66,6 +66,10 @@ pub enum Expect {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CallLimits {
     pub max_retries: u32,
+    /// The call's deadline from its first step (`timeoutMs`; infinite for none). The driver enforces it; the
+    /// machine does not wait for a retry that could not be sent before it, and ends the call with the
+    /// attempt's error instead (a 429's RATE_LIMITED with its `retryAfterMs`, not a later TIMEOUT).
+    pub timeout_ms: f64,
 }
 
 /// What the driver does next for a call.
@@ -163,6 +167,8 @@ struct Call {
     limits: CallLimits,
     retries: u32,
     state: State,
+    /// When the call's deadline passes (set at its first step).
+    deadline: Option<f64>,
     manual: bool,
     book: Option<crate::book::OrderBook>,
     #[cfg(feature = "trade")]
@@ -238,6 +244,7 @@ impl Calls {
             limits,
             retries: 0,
             state: State::Ready,
+            deadline: None,
             manual,
             book: None,
             #[cfg(feature = "trade")]
@@ -314,6 +321,9 @@ impl Calls {
 
     /// What call `id` needs now, at `now` (milliseconds since the epoch); `credentials` sign it.
     pub fn next(&mut self, id: u32, now: f64, credentials: Option<&Credentials>) -> Need {
+        if let Some(call) = self.call_mut(id) {
+            call.deadline.get_or_insert(now + call.limits.timeout_ms);
+        }
         let Some(call) = self.call(id) else { return Need::Fail(gone()) };
         let key = call.request.scope as usize;
         match call.state {
@@ -380,12 +390,15 @@ impl Calls {
         let Some(call) = self.call(id) else { return Need::Fail(gone()) };
         let policy = RetryPolicy { max_retries: call.limits.max_retries, ..self.policy };
         let (retries, idempotent) = (call.retries, call.request.idempotent());
+        let deadline = call.deadline.unwrap_or(f64::INFINITY);
         let random = self.random();
         let Failure { outcome, retry_after_ms, error, final_ } = failure;
         if final_ {
             return self.fail(id, error);
         }
         match retry_delay(&policy, retries, outcome, idempotent, retry_after_ms, random) {
+            // A retry that could not be sent before the deadline is not waited for.
+            Some(delay_ms) if now + delay_ms >= deadline => self.fail(id, error),
             Some(delay_ms) => {
                 if let Some(call) = self.call_mut(id) {
                     call.retries += 1;

@@ -33,7 +33,7 @@ fn get_events() -> HttpRequest {
     events(&Params::default()).unwrap()
 }
 
-const RETRIES: CallLimits = CallLimits { max_retries: 2 };
+const RETRIES: CallLimits = CallLimits { max_retries: 2, timeout_ms: f64::INFINITY };
 
 fn answer(status: u16) -> Reply<'static> {
     Reply { ended: Some(Ended::Answer), status, parsed: (200..300).contains(&status), ..Reply::default() }
@@ -164,9 +164,29 @@ fn retries_back_off_honour_retry_after_and_stop_at_max_retries() {
     assert_eq!((e.code, e.retry_after_ms), (ErrorCode::RateLimited, Some(120_000)));
 
     // maxRetries 0: the first failure is the answer.
-    let id = c.start(get_events(), Expect::Json, CallLimits { max_retries: 0 });
+    let id = c.start(get_events(), Expect::Json, CallLimits { max_retries: 0, timeout_ms: f64::INFINITY });
     sent(&c.next(id, T0, None));
     assert_eq!(failed(c.supply(id, T0, answer(503))).code, ErrorCode::Server);
+
+    // A wait that would pass the call's deadline (counted from its first step) is not begun: the call ends
+    // with the attempt's error at once, a 429's RATE_LIMITED with the wait the service asked for.
+    let limits = |timeout_ms| CallLimits { max_retries: 2, timeout_ms };
+    let table =
+        [(10_000.0, Some("3"), 1_000.0, true), (10_000.0, Some("3"), 7_500.0, false), (2_000.0, None, 0.0, true)];
+    for (timeout_ms, retry_after, elapsed, waits) in table {
+        let id = c.start(get_events(), Expect::Json, limits(timeout_ms));
+        sent(&c.next(id, T0, None));
+        let need = c.supply(id, T0 + elapsed, Reply { retry_after, ..answer(429) });
+        match need {
+            Need::Wait { .. } => assert!(waits, "{timeout_ms} {retry_after:?} {elapsed}"),
+            need => {
+                assert!(!waits, "{timeout_ms} {retry_after:?} {elapsed}: {need:?}");
+                let e = failed(need);
+                assert_eq!((e.code, e.retry_after_ms), (ErrorCode::RateLimited, Some(3000)));
+            }
+        }
+        c.finish(id, T0);
+    }
 }
 
 #[test]

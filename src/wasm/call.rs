@@ -143,7 +143,11 @@ impl Inner {
 
 /// Starts a call of `request` under `options` and returns the promise the driver settles.
 pub fn run(inner: &Rc<Inner>, request: HttpRequest, options: &CallOptions, expect: Expect, shape: Shape) -> Promise {
-    let id = inner.calls.borrow_mut().start(request, expect, CallLimits { max_retries: options.max_retries });
+    let id = inner.calls.borrow_mut().start(
+        request,
+        expect,
+        CallLimits { max_retries: options.max_retries, timeout_ms: options.timeout_ms },
+    );
     start(
         inner,
         CallHandle {
@@ -172,7 +176,11 @@ pub type Sink = Rc<RefCell<Option<Box<dyn std::any::Any>>>>;
 /// As [`run`], the answer's product (`Expect::Parse`) going to `sink` when the call is done.
 #[cfg(feature = "trade")]
 pub fn run_into(inner: &Rc<Inner>, request: HttpRequest, options: &CallOptions, expect: Expect, sink: Sink) -> Promise {
-    let id = inner.calls.borrow_mut().start(request, expect, CallLimits { max_retries: options.max_retries });
+    let id = inner.calls.borrow_mut().start(
+        request,
+        expect,
+        CallLimits { max_retries: options.max_retries, timeout_ms: options.timeout_ms },
+    );
     start(
         inner,
         CallHandle { inner: inner.clone(), id, last_now: Cell::new(0.0), sink: Some(sink) },
