@@ -47,12 +47,14 @@ impl Version {
 }
 
 /// Who signs for the maker: the maker itself (EOA), or its owner for a Polymarket proxy or Gnosis Safe
-/// wallet, which is then a separate funder address.
+/// wallet, which is then a separate funder address; or, for a deposit wallet (`POLY_1271`), the wallet
+/// contract is maker and signer and checks its owner's signature itself (ERC-1271, the ERC-7739 form).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SignatureType {
     Eoa = 0,
     PolyProxy = 1,
     PolyGnosisSafe = 2,
+    Poly1271 = 3,
 }
 
 impl SignatureType {
@@ -62,13 +64,25 @@ impl SignatureType {
             Param::Str(s) if s == "EOA" => Ok(Self::Eoa),
             Param::Str(s) if s == "POLY_PROXY" => Ok(Self::PolyProxy),
             Param::Str(s) if s == "POLY_GNOSIS_SAFE" => Ok(Self::PolyGnosisSafe),
+            Param::Str(s) if s == "POLY_1271" => Ok(Self::Poly1271),
             Param::Number(n) if *n == 0.0 => Ok(Self::Eoa),
             Param::Number(n) if *n == 1.0 => Ok(Self::PolyProxy),
             Param::Number(n) if *n == 2.0 => Ok(Self::PolyGnosisSafe),
+            Param::Number(n) if *n == 3.0 => Ok(Self::Poly1271),
             _ => Err(Error::invalid(
                 "signatureType",
-                "must be \"EOA\", \"POLY_PROXY\" or \"POLY_GNOSIS_SAFE\" (0, 1 or 2)",
+                "must be \"EOA\", \"POLY_PROXY\", \"POLY_GNOSIS_SAFE\" or \"POLY_1271\" (0, 1, 2 or 3)",
             )),
+        }
+    }
+
+    /// The order's `signer` field when `owner` signs: the deposit wallet itself for POLY_1271 (which checks
+    /// its owner's signature), the owner otherwise.
+    pub fn order_signer(self, owner: Address, maker: Address) -> Address {
+        if self == Self::Poly1271 {
+            maker
+        } else {
+            owner
         }
     }
 
@@ -82,9 +96,10 @@ impl SignatureType {
                 "must be the signer's own address for EOA orders (use POLY_PROXY or POLY_GNOSIS_SAFE)",
             )),
             (_, Some(f)) => Ok(f),
-            (_, None) => {
-                Err(Error::invalid("funder", "is required: the proxy or Safe wallet's address that holds the funds"))
-            }
+            (_, None) => Err(Error::invalid(
+                "funder",
+                "is required: the proxy, Safe or deposit wallet's address that holds the funds",
+            )),
         }
     }
 }
@@ -266,6 +281,64 @@ impl Order {
         }
         w.field_raw("signatureType", &crate::trade::decimal(self.signature_type as u64));
         w.field_str("signature", signature);
+    }
+}
+
+/// The V2 `Order` type string: a deposit wallet's wrapped signature carries it (ERC-7739).
+pub const ORDER_TYPE: &str = "Order(uint256 salt,address maker,address signer,uint256 tokenId,uint256 makerAmount,\
+uint256 takerAmount,uint8 side,uint8 signatureType,uint256 timestamp,bytes32 metadata,bytes32 builder)";
+
+/// The deposit wallet's own EIP-712 name and version, which the owner's signature is bound to.
+const WALLET_NAME: &str = "DepositWallet";
+const WALLET_VERSION: &str = "1";
+
+impl Order {
+    /// What the owner's wallet signs: for a deposit wallet (POLY_1271), the ERC-7739 `TypedDataSign`
+    /// that nests the order under the exchange's domain and names the wallet's (as the upstream V2 order
+    /// builders ask it); otherwise the order itself.
+    pub fn typed_data_to_sign(&self, domain: &Domain) -> String {
+        if self.signature_type != SignatureType::Poly1271 {
+            return self.typed_data(domain);
+        }
+        let contents = self.fields();
+        eip712::typed_data_sign_json(domain, &Struct { name: "Order", fields: &contents }, &self.wallet_fields(domain))
+    }
+
+    /// The deposit wallet's domain fields of the `TypedDataSign` message.
+    fn wallet_fields(&self, domain: &Domain) -> [(&'static str, &'static str, Value); 5] {
+        [
+            ("name", "string", Value::Text(WALLET_NAME.into())),
+            ("version", "string", Value::Text(WALLET_VERSION.into())),
+            ("chainId", "uint256", Value::Uint(U256::from_u64(domain.chain_id))),
+            ("verifyingContract", "address", Value::Address(self.signer)),
+            ("salt", "bytes32", Value::Bytes32([0; 32])),
+        ]
+    }
+
+    /// The digest the owner signs for a deposit wallet's order (for checks and tests; the wallet computes
+    /// its own from the typed data).
+    pub fn typed_data_sign_digest(&self, domain: &Domain) -> [u8; 32] {
+        let contents = self.fields();
+        eip712::typed_data_sign_digest(domain, &Struct { name: "Order", fields: &contents }, &self.wallet_fields(domain))
+    }
+
+    /// The signature the exchange takes from the owner's 65-byte `signature` (`0x` hex): for a deposit
+    /// wallet, `signature ‖ the exchange's domain separator ‖ the order's hash ‖ its type string ‖ the type
+    /// string's length (2 bytes, big-endian)`; otherwise the signature itself.
+    pub fn wrapped_signature(&self, domain: &Domain, signature: &str) -> String {
+        if self.signature_type != SignatureType::Poly1271 {
+            return signature.to_owned();
+        }
+        let contents = self.fields();
+        let mut tail = Vec::with_capacity(64 + ORDER_TYPE.len() + 2);
+        tail.extend_from_slice(&domain.separator());
+        tail.extend_from_slice(&Struct { name: "Order", fields: &contents }.hash());
+        tail.extend_from_slice(ORDER_TYPE.as_bytes());
+        tail.extend_from_slice(&(ORDER_TYPE.len() as u16).to_be_bytes());
+        let mut out = String::with_capacity(signature.len() + tail.len() * 2);
+        out.push_str(signature);
+        out.push_str(&eip712::hex(&tail));
+        out
     }
 }
 
