@@ -351,10 +351,8 @@ pub fn error_fields(body: &[u8]) -> (Option<String>, Option<f64>) {
 /// Plain decimal seconds (`30`, `1.5`) as whole milliseconds; an exponent or more than 12 whole digits is
 /// not a wait (`core`'s float parsing would add kilobytes to the wasm for this one field).
 fn seconds_as_ms(raw: &[u8]) -> Option<f64> {
-    let (whole, fraction) = match raw.iter().position(|&b| b == b'.') {
-        Some(dot) => (&raw[..dot], &raw[dot + 1..]),
-        None => (raw, &[][..]),
-    };
+    let mut parts = raw.splitn(2, |&b| b == b'.');
+    let (whole, fraction) = (parts.next().unwrap_or_default(), parts.next().unwrap_or_default());
     if whole.is_empty() || whole.len() > 12 || !whole.iter().chain(fraction).all(u8::is_ascii_digit) {
         return None;
     }

@@ -85,7 +85,8 @@ fn a_deposit_wallets_wrapped_signature_matches_the_upstream_vector() {
     assert_eq!(doc["message"]["salt"], format!("0x{}", "00".repeat(32)));
     assert_eq!(doc["message"]["contents"]["tokenId"], "1234");
     assert_eq!(doc["message"]["contents"]["signatureType"], "3");
-    let names: Vec<&str> = doc["types"]["TypedDataSign"].as_array().unwrap().iter().map(|f| f["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> =
+        doc["types"]["TypedDataSign"].as_array().unwrap().iter().map(|f| f["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["contents", "name", "version", "chainId", "verifyingContract", "salt"]);
     assert_eq!(doc["types"]["TypedDataSign"][0]["type"], "Order");
     assert_eq!(doc["types"]["Order"].as_array().unwrap().len(), 11);

@@ -204,7 +204,8 @@ mod tests {
     #[test]
     fn a_restart_and_a_paused_exchange_are_typed_with_their_mode_and_wait() {
         let post = crate::api::cancel_all();
-        let cases: [(u16, &[u8], Option<f64>, ErrorCode, Option<&str>, Option<u64>); 8] = [
+        type Case<'a> = (u16, &'a [u8], Option<f64>, ErrorCode, Option<&'a str>, Option<u64>);
+        let cases: [Case; 8] = [
             (425, br#"{"error":"the matching engine is restarting"}"#, Some(2000.0), ErrorCode::EngineRestarting, None, Some(2000)),
             (425, br#"{"error":"restarting","retry_after_seconds":30}"#, None, ErrorCode::EngineRestarting, None, Some(30_000)),
             // A Retry-After header wins over the body's.

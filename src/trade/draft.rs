@@ -392,6 +392,25 @@ impl Draft {
         })
     }
 
+    /// The order to sign for `owner` (the wallet that signs) and `maker`, as `signature_type` says: the
+    /// order's signer is the owner, or the deposit wallet itself for POLY_1271, which V1 orders do not know.
+    pub fn order_for(
+        &self,
+        owner: Address,
+        maker: Address,
+        signature_type: SignatureType,
+        salt: u64,
+        now_ms: u64,
+    ) -> Result<Order, Error> {
+        if signature_type == SignatureType::Poly1271 && self.version == Version::V1 {
+            return Err(Error::invalid(
+                "signatureType",
+                "POLY_1271 (a deposit wallet) signs V2 orders only, and the exchange takes version 1 now",
+            ));
+        }
+        self.order(signature_type.order_signer(owner, maker), maker, signature_type, salt, now_ms)
+    }
+
     /// The order to sign: `signer` signs for `maker`; the salt and (V2) the time make it unique.
     pub fn order(
         &self,
@@ -460,12 +479,14 @@ pub fn signed_from_params(p: &Params) -> Result<(Order, String, OrderType, bool)
     if salt > MAX_SALT {
         return Err(Error::invalid("salt", "must be below 2^53"));
     }
-    let signature = super::eip712::parse_signature(required(text(p, "signature")?, "signature")?)?;
+    let signature_type = SignatureType::parse(p.get("signatureType"))?;
+    let wrapped = signature_type == SignatureType::Poly1271;
+    let signature = super::eip712::parse_order_signature(required(text(p, "signature")?, "signature")?, wrapped)?;
     let order = Order {
         salt,
         maker: Address::parse("maker", required(text(p, "maker")?, "maker")?)?,
         signer: Address::parse("signer", required(text(p, "signer")?, "signer")?)?,
-        signature_type: SignatureType::parse(p.get("signatureType"))?,
+        signature_type,
         taker: match text(p, "taker")? {
             Some(t) => Address::parse("taker", t)?,
             None => Address::ZERO,
@@ -637,7 +658,7 @@ mod tests {
         let sig = format!("0x{}1c", "cd".repeat(64));
         let signed = signed_json(&order, &sig, OrderType::Gtc, true);
         let (again, sig2, t, post_only) = signed_from_params(&params(&signed)).unwrap();
-        assert_eq!((again, sig2, t, post_only), (order, sig, OrderType::Gtc, true));
+        assert_eq!((again, sig2, t, post_only), (order, sig.clone(), OrderType::Gtc, true));
         for (from, to) in [
             ("\"salt\":\"9007199254740991\"", "\"salt\":\"9007199254740992\""),
             ("1c\"", "1d\""),
@@ -645,5 +666,21 @@ mod tests {
         ] {
             assert!(signed_from_params(&params(&signed.replace(from, to))).is_err(), "{to}");
         }
+
+        // A deposit wallet's order: the wallet signs as itself, its signature travels wrapped and is read back
+        // whole; V1 orders do not know the type.
+        let wallet = Address::parse("w", "0x1111111111111111111111111111111111111111").unwrap();
+        let order = draft.order_for(signer, wallet, SignatureType::Poly1271, 7, 1_700_000_000_000).unwrap();
+        assert_eq!((order.maker, order.signer, order.signature_type), (wallet, wallet, SignatureType::Poly1271));
+        let domain = crate::trade::order::domain(Version::V2, 80002, draft.exchange);
+        let wrapped = order.wrapped_signature(&domain, &sig);
+        let signed = signed_json(&order, &wrapped, OrderType::Gtc, true);
+        let (again, sig2, ..) = signed_from_params(&params(&signed)).unwrap();
+        assert_eq!((again, sig2), (order.clone(), wrapped));
+        assert!(signed_from_params(&params(&signed_json(&order, &sig, OrderType::Gtc, true))).is_err(), "unwrapped");
+        let v1 = Draft { version: Version::V1, ..draft.clone() };
+        let e = v1.order_for(signer, wallet, SignatureType::Poly1271, 7, 0).unwrap_err();
+        assert_eq!(e.param.as_deref(), Some("signatureType"));
+        assert_eq!(v1.order_for(signer, wallet, SignatureType::PolyProxy, 7, 0).unwrap().signer, signer);
     }
 }

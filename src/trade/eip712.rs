@@ -313,7 +313,11 @@ fn typed_data_sign_type(contents: &Struct<'_>) -> String {
 
 /// The digest of an ERC-7739 `TypedDataSign` of `contents` under `domain` (the app's), for the account
 /// whose domain fields are `account` (name, version, chainId, verifyingContract, salt, in that order).
-pub fn typed_data_sign_digest(domain: &Domain, contents: &Struct<'_>, account: &[(&'static str, &'static str, Value)]) -> [u8; 32] {
+pub fn typed_data_sign_digest(
+    domain: &Domain,
+    contents: &Struct<'_>,
+    account: &[(&'static str, &'static str, Value)],
+) -> [u8; 32] {
     let mut data = Vec::with_capacity(32 * 7);
     data.extend_from_slice(&keccak(typed_data_sign_type(contents).as_bytes()));
     data.extend_from_slice(&contents.hash());
@@ -330,7 +334,11 @@ pub fn typed_data_sign_digest(domain: &Domain, contents: &Struct<'_>, account: &
 
 /// The `eth_signTypedData_v4` document of an ERC-7739 `TypedDataSign`: `{ contents, name, version,
 /// chainId, verifyingContract, salt }` with `contents`' type beside it.
-pub fn typed_data_sign_json(domain: &Domain, contents: &Struct<'_>, account: &[(&'static str, &'static str, Value)]) -> String {
+pub fn typed_data_sign_json(
+    domain: &Domain,
+    contents: &Struct<'_>,
+    account: &[(&'static str, &'static str, Value)],
+) -> String {
     let domain_fields = domain.fields();
     let domain_struct = Struct { name: "EIP712Domain", fields: &domain_fields };
     let mut out = String::with_capacity(2048);
@@ -376,9 +384,51 @@ pub fn parse_signature(text: &str) -> Result<String, Error> {
     Ok(hex0x(&bytes))
 }
 
+/// A signed order's signature: 65 bytes, or for a deposit wallet (`wrapped`) the ERC-7739 form, 65 bytes
+/// followed by two 32-byte words, a type string and its 2-byte length, which must agree (at most 1 KB).
+pub fn parse_order_signature(text: &str, wrapped: bool) -> Result<String, Error> {
+    if !wrapped {
+        return parse_signature(text);
+    }
+    const RULE: &str =
+        "must be a deposit wallet's wrapped signature: 0x, 65 bytes, two 32-byte words, a type string and its length";
+    let bad = || Error::invalid("signature", RULE);
+    let hex = text.strip_prefix("0x").filter(|h| h.len() <= 2048).ok_or_else(bad)?;
+    let bytes = decode_hex(hex).ok_or_else(bad)?;
+    let n = bytes.len();
+    let declared = match bytes.get(n.wrapping_sub(2)..) {
+        Some([hi, lo]) => usize::from(*hi) << 8 | usize::from(*lo),
+        _ => return Err(bad()),
+    };
+    if n < 65 + 64 + 2 || n != 65 + 64 + declared + 2 {
+        return Err(bad());
+    }
+    let (first, rest) = (bytes.get(..65).ok_or_else(bad)?, hex.get(130..).ok_or_else(bad)?);
+    let inner = parse_signature(&hex0x(first))?;
+    Ok(crate::text::concat(&[&inner, rest]))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wrapped_order_signatures_are_read_whole() {
+        let tail = |ty: &str| format!("{}{}{}{:04x}", "22".repeat(32), "33".repeat(32), hex(ty.as_bytes()), ty.len());
+        let inner = format!("0x{}1b", "11".repeat(64));
+        let good = format!("{inner}{}", tail("Order(uint256 salt)"));
+        assert_eq!(parse_order_signature(&good, true).unwrap(), good);
+        // The inner signature's recovery byte is normalised as a plain one's.
+        let zero = format!("0x{}00{}", "11".repeat(64), tail("Order(uint256 salt)"));
+        assert_eq!(parse_order_signature(&zero, true).unwrap(), good);
+        let short_len = format!("{inner}{}{}{}0005", "22".repeat(32), "33".repeat(32), hex(b"Order(uint256 salt)"));
+        for bad in [inner.clone(), short_len, format!("{good}00"), format!("0x{}", "ab".repeat(1100)), "0x".into()] {
+            assert_eq!(parse_order_signature(&bad, true).unwrap_err().param.as_deref(), Some("signature"), "{bad}");
+        }
+        // A plain order's signature is 65 bytes, never wrapped.
+        assert!(parse_order_signature(&good, false).is_err());
+        assert_eq!(parse_order_signature(&inner, false).unwrap(), inner);
+    }
 
     #[test]
     fn addresses_parse_and_checksum() {

@@ -319,7 +319,11 @@ impl Order {
     /// its own from the typed data).
     pub fn typed_data_sign_digest(&self, domain: &Domain) -> [u8; 32] {
         let contents = self.fields();
-        eip712::typed_data_sign_digest(domain, &Struct { name: "Order", fields: &contents }, &self.wallet_fields(domain))
+        eip712::typed_data_sign_digest(
+            domain,
+            &Struct { name: "Order", fields: &contents },
+            &self.wallet_fields(domain),
+        )
     }
 
     /// The signature the exchange takes from the owner's 65-byte `signature` (`0x` hex): for a deposit
@@ -501,7 +505,14 @@ mod tests {
         assert!(SignatureType::Eoa.maker(signer, Some(funder)).is_err());
         assert_eq!(SignatureType::parse(&Param::Str("POLY_PROXY".into())).unwrap(), SignatureType::PolyProxy);
         assert_eq!(SignatureType::parse(&Param::Number(2.0)).unwrap(), SignatureType::PolyGnosisSafe);
-        assert!(SignatureType::parse(&Param::Number(3.0)).is_err());
+        assert_eq!(SignatureType::parse(&Param::Number(3.0)).unwrap(), SignatureType::Poly1271);
+        assert_eq!(SignatureType::parse(&Param::Str("POLY_1271".into())).unwrap(), SignatureType::Poly1271);
+        assert!(SignatureType::parse(&Param::Number(4.0)).is_err());
+        // A deposit wallet is the maker and the order's signer; the others sign as their owner.
+        assert_eq!(SignatureType::Poly1271.maker(signer, Some(funder)).unwrap(), funder);
+        assert_eq!(SignatureType::Poly1271.order_signer(signer, funder), funder);
+        assert_eq!(SignatureType::PolyGnosisSafe.order_signer(signer, funder), signer);
+        assert!(SignatureType::Poly1271.maker(signer, None).is_err());
     }
 
     #[test]

@@ -260,8 +260,8 @@ impl Placing {
         if self.order.is_none() {
             let signer = signer.ok_or_else(|| Error::invalid("signer.address", "must be an address string"))?;
             let maker = settings.signature_type.maker(signer, settings.funder)?;
-            let order = draft.order(signer, maker, settings.signature_type, salt, now_ms as u64)?;
-            let typed = order.typed_data(&domain(order.version, draft.chain_id, draft.exchange));
+            let order = draft.order_for(signer, maker, settings.signature_type, salt, now_ms as u64)?;
+            let typed = order.typed_data_to_sign(&domain(order.version, draft.chain_id, draft.exchange));
             self.order = Some(order);
             return Ok(Step::Sign(typed));
         }
@@ -296,8 +296,15 @@ impl Placing {
     }
 
     /// The wallet's signature of the order.
+    /// The wallet's signature of the order (what the exchange takes: a deposit wallet's is wrapped here).
     pub fn signed(&mut self, signature: String) {
-        self.signature = Some(signature);
+        let wrapped = match (&self.draft, &self.order) {
+            (Some(draft), Some(order)) => {
+                order.wrapped_signature(&domain(order.version, draft.chain_id, draft.exchange), &signature)
+            }
+            _ => signature,
+        };
+        self.signature = Some(wrapped);
     }
 
     /// The POST of the signed order for the API key `owner`.

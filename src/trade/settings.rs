@@ -41,7 +41,7 @@ impl TradingSettings {
         if signature_type != SignatureType::Eoa && funder.is_none() {
             return Err(Error::invalid(
                 "funder",
-                "is required with POLY_PROXY and POLY_GNOSIS_SAFE: the wallet that holds the funds",
+                "is required with POLY_PROXY, POLY_GNOSIS_SAFE and POLY_1271: the wallet that holds the funds",
             ));
         }
         let exchanges = match option("exchanges")? {

@@ -175,10 +175,12 @@ impl Client {
         let maker = settings.signature_type.maker(signer, settings.funder)?;
         let now = now_ms(self);
         let order =
-            draft.order(signer, maker, settings.signature_type, super::call::random_salt() as u64, now as u64)?;
+            draft.order_for(signer, maker, settings.signature_type, super::call::random_salt() as u64, now as u64)?;
         let domain = order::domain(order.version, draft.chain_id, draft.exchange);
         let signed = signed_json(&order, "", draft.order_type, draft.post_only);
-        Ok(Array::of2(&json(&order.typed_data(&domain)), &json(&signed)))
+        // What follows the wallet's 65 bytes in the signature the exchange takes (a deposit wallet's wrapping).
+        let tail = order.wrapped_signature(&domain, "");
+        Ok(Array::of3(&json(&order.typed_data_to_sign(&domain)), &json(&signed), &JsValue::from_str(&tail)))
     }
 
     /// The `ClobAuth` challenge the wallet of `address` signs for its API key (`nonce`, default 0):
@@ -201,8 +203,17 @@ impl Client {
 
     /// A wallet's answer as the signature the service takes (`v` normalised to 27 or 28), or `SIGNER`.
     #[wasm_bindgen(js_name = tradeSignature, skip_typescript)]
-    pub fn trade_signature(&self, answer: JsValue) -> Result<String, JsValue> {
-        Ok(signature(&answer)?)
+    pub fn trade_signature(&self, answer: JsValue, tail: JsValue) -> Result<String, JsValue> {
+        let signature = signature(&answer)?;
+        if is_absent(&tail) {
+            return Ok(signature);
+        }
+        // The tail `tradeOrderToSign` gave: hex, and no longer than a wrapping is.
+        let tail = read_str(&tail, "tail", 1024)?;
+        if !tail.bytes().all(|b| b.is_ascii_hexdigit()) || tail.len() % 2 != 0 {
+            return Err(Error::invalid("tail", "must be the hex tail tradeOrderToSign gave").into());
+        }
+        Ok(crate::text::concat(&[&signature, &tail]))
     }
 
     /// A key route's answer (`bytes`, cleared here) kept as this client's credentials for the challenge's

@@ -19,11 +19,12 @@ const SIGNER_RULE = "must be { address, signTypedData(typedData) } (see walletSi
  *   A call's start: its options checked (and the signer's address, and the credentials when `needsKey`).
  * @property {(params: unknown, market: boolean, place: boolean) => OrderWork} tradeWork
  *   An order on its way, from its params (read once) to the service's answer or its draft.
- * @property {(draft: unknown, address: string) => [typedData: unknown, signed: { signature: string }]} tradeOrderToSign
+ * @property {(draft: unknown, address: string) => [typedData: unknown, signed: { signature: string }, tail: string]} tradeOrderToSign
  *   What the wallet signs for a draft, and the signed order but for its signature.
  * @property {(address: string, nonce: unknown) => [typedData: unknown, auth: unknown]} tradeKeyToSign
  *   What the wallet signs for its API key, and the challenge for `tradeSend`.
- * @property {(answer: unknown) => string} tradeSignature A wallet's answer as a signature.
+ * @property {(answer: unknown, tail?: string) => string} tradeSignature A wallet's answer as the order's
+ *   signature (`tail`: what a deposit wallet's wrapping adds, from `tradeOrderToSign`).
  * @property {(auth: unknown, answer: Uint8Array) => unknown} tradeKey A key route's answer kept as the credentials.
  * @property {(error: unknown) => boolean} tradeNext
  *   Whether a failed derivation means the wallet has no key yet (one is created then).
@@ -231,8 +232,9 @@ async function build(client, params, market, options) {
  * @param {number} timeoutMs
  */
 async function sign(client, orderDraft, s, signal, timeoutMs) {
-  const [typedData, signed] = client.tradeOrderToSign(orderDraft, s.address);
-  signed.signature = client.tradeSignature(await driver.askSigner(s.signTypedData, s.signer, typedData, signal, timeoutMs));
+  const [typedData, signed, tail] = client.tradeOrderToSign(orderDraft, s.address);
+  const answer = await driver.askSigner(s.signTypedData, s.signer, typedData, signal, timeoutMs);
+  signed.signature = client.tradeSignature(answer, tail);
   return signed;
 }
 
