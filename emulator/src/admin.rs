@@ -28,6 +28,7 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/__admin/version", post(set_version))
         .route("/__admin/clock", post(advance_clock))
         .route("/__admin/engine", post(set_engine))
+        .route("/__admin/deposit-wallet", get(deposit_wallet))
         .route("/__admin/stream", get(stream_sockets))
         .route("/__admin/stream/tick", post(stream_tick))
         .route("/__admin/stream/faults", get(list_stream_faults).post(add_stream_fault).delete(clear_stream_faults))
@@ -73,6 +74,15 @@ async fn add_stream_fault(State(app): State<Arc<App>>, body: Bytes) -> ApiResult
 async fn clear_stream_faults(State(app): State<Arc<App>>) -> ApiResult {
     app.stream.clear_faults();
     ok_json(&json!({ "cleared": true }))
+}
+
+/// `?owner=0x…`: the deposit wallet that owner has (`crate::trading::deposit`), for tests and the demo.
+async fn deposit_wallet(RawQuery(q): RawQuery) -> ApiResult {
+    let p = Params::parse(q.as_deref());
+    let owner = crate::trading::order::parse_address(p.required("owner")?)
+        .ok_or_else(|| ApiError::bad("owner must be an address"))?;
+    let wallet = crate::trading::deposit::wallet_of(owner);
+    ok_json(&json!({ "owner": owner.to_checksum(None), "wallet": wallet.to_checksum(None) }))
 }
 
 /// The matching engine's mode (see `crate::engine`): `{"mode", "retryAfterSeconds"?, "retryAfterIn"?, "count"?}`.

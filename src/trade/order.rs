@@ -333,12 +333,15 @@ impl Order {
         if self.signature_type != SignatureType::Poly1271 {
             return signature.to_owned();
         }
-        let contents = self.fields();
-        let mut tail = Vec::with_capacity(64 + ORDER_TYPE.len() + 2);
+        let fields = self.fields();
+        let contents = Struct { name: "Order", fields: &fields };
+        // The type string is the one the hash covers (ORDER_TYPE for V2), written from the same fields.
+        let type_string = contents.encode_type();
+        let mut tail = Vec::with_capacity(64 + type_string.len() + 2);
         tail.extend_from_slice(&domain.separator());
-        tail.extend_from_slice(&Struct { name: "Order", fields: &contents }.hash());
-        tail.extend_from_slice(ORDER_TYPE.as_bytes());
-        tail.extend_from_slice(&(ORDER_TYPE.len() as u16).to_be_bytes());
+        tail.extend_from_slice(&contents.hash());
+        tail.extend_from_slice(type_string.as_bytes());
+        tail.extend_from_slice(&(type_string.len() as u16).to_be_bytes());
         let mut out = String::with_capacity(signature.len() + tail.len() * 2);
         out.push_str(signature);
         out.push_str(&eip712::hex(&tail));

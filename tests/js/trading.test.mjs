@@ -292,6 +292,36 @@ test("a restarting engine: a placement refused with 425 is retried a second late
   await admin("POST", "/__admin/engine", { mode: "normal" });
 });
 
+test("a deposit wallet (POLY_1271): the owner's key, the wallet as maker and signer, a wrapped signature the emulator checks; another wallet is refused", async () => {
+  const owner = accounts[0];
+  const { wallet } = await admin("GET", `/__admin/deposit-wallet?owner=${owner}`);
+  const client = newClient({ signatureType: "POLY_1271", funder: wallet });
+  const signer = walletSigner(provider, owner);
+  const key = await client.createApiKey(signer);
+  assert.equal(key.address, owner, "the key is the owner's");
+  const price = Math.round((market.bestBid + 0.01) * 100) / 100;
+  const draft = await client.buildOrder({ tokenId: market.tokenId, side: "BUY", price, size: 5 });
+  const signed = await client.signOrder(draft, signer);
+  assert.equal(signed.maker, wallet);
+  assert.equal(signed.signer, wallet);
+  assert.equal(signed.signatureType, 3);
+  // 65 bytes, two words, the Order type string and its length.
+  assert.equal((signed.signature.length - 2) / 2, 65 + 32 + 32 + 186 + 2);
+  const placed = await client.postOrder(signed);
+  assert.equal(placed.success, true, placed.errorMsg);
+  const open = await client.getOpenOrders();
+  assert.deepEqual(open.data.map((o) => o.id), [placed.orderID]);
+  const again = await client.placeOrder({ tokenId: market.tokenId, side: "BUY", price, size: 5 }, signer);
+  assert.equal(again.success, true, again.errorMsg);
+
+  // A wallet that is not the key owner's: refused with the service's text.
+  const other = (await admin("GET", `/__admin/deposit-wallet?owner=${accounts[1]}`)).wallet;
+  const stranger = newClient({ signatureType: "POLY_1271", funder: other });
+  await stranger.createOrDeriveApiKey(signer);
+  const refused = await rejectsWith(assert, stranger.placeOrder({ tokenId: market.tokenId, side: "BUY", price, size: 5 }, signer), "API");
+  assert.match(refused.body, /the order signer address has to be the address of the API KEY/);
+});
+
 test("market orders: FOK at the book's price fills; a FOK the book cannot fill is refused", async () => {
   const client = newClient();
   const signer = walletSigner(provider, accounts[0]);

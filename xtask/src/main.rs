@@ -53,11 +53,12 @@ struct SizeBudget {
 // in lite, measured with nothing else changed. And by 500 (full) and 1,000 (lite) for the service's restart
 // and pause answers (ENGINE_RESTARTING, TRADING_PAUSED with its mode, the body's retry_after_seconds): 814 B
 // in web, 1,243 B in lite (most of it the body reader, which lite shares). Lite to 98,000 for the retry that
-// would pass the call's deadline ending at once (74 B).
+// would pass the call's deadline ending at once (74 B). Full builds to 155,000 for deposit wallets (POLY_1271:
+// the TypedDataSign the owner signs, the wrapped signature made and read back): 2,000 B gzip in web.
 const SIZE_BUDGETS: [SizeBudget; 4] = [
-    SizeBudget { dir: "web", ceiling: 153_000, target: 80_000 },
-    SizeBudget { dir: "bundler", ceiling: 153_000, target: 80_000 },
-    SizeBudget { dir: "node", ceiling: 153_000, target: 80_000 },
+    SizeBudget { dir: "web", ceiling: 155_000, target: 80_000 },
+    SizeBudget { dir: "bundler", ceiling: 155_000, target: 80_000 },
+    SizeBudget { dir: "node", ceiling: 155_000, target: 80_000 },
     SizeBudget { dir: "lite", ceiling: 98_000, target: 60_000 },
 ];
 

@@ -8,6 +8,7 @@
 //! here too. The pure checks are public ([`order::parse`], [`order::recover_signer`], [`precision::check`]) so
 //! that a test can hold what the client builds against them.
 
+pub mod deposit;
 pub mod ecdsa;
 pub mod eip712;
 mod engine;

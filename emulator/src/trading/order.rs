@@ -50,6 +50,8 @@ pub enum SignatureType {
     Eoa = 0,
     PolyProxy = 1,
     PolyGnosisSafe = 2,
+    /// A deposit wallet (clob-client-v2 `signatureTypeV2.ts`: POLY_1271 3), see `deposit`.
+    Poly1271 = 3,
 }
 
 /// An order, in either version; the fields a version does not sign are zero.
@@ -162,7 +164,9 @@ pub fn parse_u256(text: &str) -> Option<U256> {
 /// An order as submitted.
 pub struct Submitted {
     pub order: Order,
+    /// The signature (a deposit wallet's: the inner one, its other parts in `wrapped`).
     pub signature: [u8; 65],
+    pub wrapped: Option<super::deposit::Wrapped>,
     pub owner: String,
     pub order_type: OrderType,
     pub post_only: bool,
@@ -289,17 +293,28 @@ pub fn parse(item: &Value, version: Version) -> Result<Submitted, Refusal> {
         Some(Value::Number(n)) if n.as_u64() == Some(1) => Side::Sell,
         _ => return Err(invalid("invalid order: side must be BUY or SELL")),
     };
-    let signature_type = match uint(o, "signatureType") {
-        Ok(0) => SignatureType::Eoa,
-        Ok(1) => SignatureType::PolyProxy,
-        Ok(2) => SignatureType::PolyGnosisSafe,
-        _ => {
-            return Err(invalid("invalid order: signatureType must be 0 (EOA), 1 (POLY_PROXY) or 2 (POLY_GNOSIS_SAFE)"))
-        }
+    let signature_type =
+        match uint(o, "signatureType") {
+            Ok(0) => SignatureType::Eoa,
+            Ok(1) => SignatureType::PolyProxy,
+            Ok(2) => SignatureType::PolyGnosisSafe,
+            Ok(3) => SignatureType::Poly1271,
+            _ => return Err(invalid(
+                "invalid order: signatureType must be 0 (EOA), 1 (POLY_PROXY), 2 (POLY_GNOSIS_SAFE) or 3 (POLY_1271)",
+            )),
+        };
+    let text = o.get("signature").and_then(Value::as_str);
+    let (signature, wrapped) = if signature_type == SignatureType::Poly1271 {
+        let wrapped = text.and_then(super::deposit::parse_wrapped).ok_or_else(|| {
+            invalid("invalid order: a deposit wallet's signature must be the ERC-7739 wrapped signature (65 bytes, the domain separator, the order hash, the type string and its length)")
+        })?;
+        (wrapped.inner, Some(wrapped))
+    } else {
+        let signature = text.and_then(ecdsa::parse_signature).ok_or_else(|| {
+            invalid("invalid order: signature must be 0x and 130 hex digits (r, s, v with v 27/28 or 0/1)")
+        })?;
+        (signature, None)
     };
-    let signature = o.get("signature").and_then(Value::as_str).and_then(ecdsa::parse_signature).ok_or_else(|| {
-        invalid("invalid order: signature must be 0x and 130 hex digits (r, s, v with v 27/28 or 0/1)")
-    })?;
     let v1 = version == Version::V1;
     let order = Order {
         version,
@@ -319,7 +334,7 @@ pub fn parse(item: &Value, version: Version) -> Result<Submitted, Refusal> {
         metadata: if v1 { B256::ZERO } else { bytes32(o, "metadata")? },
         builder: if v1 { B256::ZERO } else { bytes32(o, "builder")? },
     };
-    Ok(Submitted { order, signature, owner: owner.to_owned(), order_type, post_only })
+    Ok(Submitted { order, signature, wrapped, owner: owner.to_owned(), order_type, post_only })
 }
 
 #[cfg(test)]
@@ -363,7 +378,9 @@ mod tests {
             ("/order/side", json!("buy"), "side"),
             ("/order/maker", json!("0x12"), "maker"),
             ("/order/signature", json!("0x1234"), "signature"),
-            ("/order/signatureType", json!(3), "signatureType"),
+            ("/order/signatureType", json!(4), "signatureType"),
+            // A deposit wallet's order with a plain 65-byte signature.
+            ("/order/signatureType", json!(3), "signature"),
             ("/order/metadata", json!("0x00"), "metadata"),
             ("/orderType", json!("IOC"), "orderType"),
             ("/postOnly", json!("yes"), "postOnly"),

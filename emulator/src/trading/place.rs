@@ -117,7 +117,13 @@ fn check(app: &App, a: &Account, s: &Submitted) -> Result<Checked, Refusal> {
     if s.owner != a.api_key {
         return Err(invalid(OWNER_MISMATCH));
     }
-    if !a.address.eq_ignore_ascii_case(&hex0x(o.signer.as_slice())) {
+    // The key is its owner's (an EOA): a deposit wallet's order is signed by the wallet that owner has.
+    let key_address = order::parse_address(&a.address);
+    let signs_for_key = match o.signature_type {
+        SignatureType::Poly1271 => key_address.map(super::deposit::wallet_of) == Some(o.signer),
+        _ => key_address == Some(o.signer),
+    };
+    if !signs_for_key {
         return Err(invalid(SIGNER_MISMATCH));
     }
     let token = o.token_id.to_string();
@@ -145,11 +151,24 @@ fn check(app: &App, a: &Account, s: &Submitted) -> Result<Checked, Refusal> {
                 "invalid order: a proxy or Safe order (signatureType 1 or 2) must have the funder wallet as maker, not the signer",
             ))
         }
+        SignatureType::Poly1271 if o.maker != o.signer => {
+            return Err(invalid(
+                "invalid order: a deposit wallet order (signatureType 3) must have the wallet as maker and signer",
+            ))
+        }
+        SignatureType::Poly1271 if o.version == crate::trading::Version::V1 => {
+            return Err(invalid("invalid order: signatureType 3 (POLY_1271) is for version 2 orders only"))
+        }
         _ => {}
     }
     let exchange = app.trading.exchanges(o.version).for_market(m.neg_risk);
     let hash: [u8; 32] = o.hash(app.trading.chain_id, exchange).0;
-    if order::recover_signer(o, &s.signature, app.trading.chain_id, m.neg_risk) != Some(o.signer) {
+    let signed_by_signer = match &s.wrapped {
+        Some(wrapped) => super::deposit::recover_owner(o, wrapped, app.trading.chain_id, exchange)
+            .is_some_and(|owner| super::deposit::wallet_of(owner) == o.signer),
+        None => order::recover_signer(o, &s.signature, app.trading.chain_id, m.neg_risk) == Some(o.signer),
+    };
+    if !signed_by_signer {
         return Err(invalid(
             "invalid order signature: it is not the signer's signature of the order's EIP-712 hash (chain, exchange, version)",
         ));
