@@ -1384,10 +1384,15 @@ export interface L2Headers {
 /**
  * The stable codes of `PredictKitError.code`. `FREED`: a method was called on a `Client` or `OrderBook`
  * after `free()`. `SIGNER`: the signer (wallet) refused or failed to sign, or answered no signature.
+ * `ENGINE_RESTARTING`: a 425, the service's matching engine is restarting (about 90 s); nothing was
+ * applied, and the call was retried within `maxRetries`, a second apart at least. `TRADING_PAUSED`: a 503
+ * saying trading is paused, with its `mode` ("cancel-only": new orders refused, cancellations accepted;
+ * "post-only": only post-only orders and cancellations accepted).
  */
 export type PredictKitErrorCode =
 | "INVALID_PARAMS" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "RATE_LIMITED" | "SERVER"
-| "API" | "NETWORK" | "TIMEOUT" | "ABORTED" | "DECODE" | "NO_MATCH" | "FREED" | "SIGNER";
+| "API" | "NETWORK" | "TIMEOUT" | "ABORTED" | "DECODE" | "NO_MATCH" | "FREED" | "SIGNER"
+| "ENGINE_RESTARTING" | "TRADING_PAUSED";
 
 /** Every error the library throws: a real `Error` with `name` "PredictKitError". */
 export interface PredictKitError extends Error {
@@ -1401,8 +1406,11 @@ export interface PredictKitError extends Error {
     method?: string;
     /** The request path, without the query string. */
     path?: string;
-    /** How long the service asked to wait, from Retry-After. */
+    /** How long the service asked to wait: its Retry-After (seconds or an HTTP date), else the body's
+     * `retry_after_seconds`. */
     retryAfterMs?: number;
+    /** For TRADING_PAUSED: what the service still accepts. */
+    mode?: "cancel-only" | "post-only";
     /** The service's error text, or a short excerpt of an unexpected body. */
     body?: string;
     /** The original error (a fetch failure, an abort reason, ...). */
@@ -1782,11 +1790,14 @@ export interface ClientOptions {
     /** The chain orders and API keys are signed for: 137 (Polygon, default) or 80002 (Amoy). */
     chainId?: number;
     /**
-     * Who signs for the maker: "EOA" (default: the signer's own wallet), or "POLY_PROXY" /
-     * "POLY_GNOSIS_SAFE", whose owner signs for the wallet named by `funder`.
+     * Who signs for the maker: "EOA" (default: the signer's own wallet), "POLY_PROXY" /
+     * "POLY_GNOSIS_SAFE", whose owner signs for the wallet named by `funder`, or "POLY_1271", a deposit
+     * wallet (`funder`) that is the order's maker and signer and checks its owner's signature itself (the
+     * owner signs an ERC-7739 TypedDataSign; the order's signature is wrapped). API keys are always the
+     * owner's: the signer's own address signs for them.
      */
     signatureType?: SignatureType;
-    /** The proxy or Safe wallet that holds the funds; required with POLY_PROXY and POLY_GNOSIS_SAFE. */
+    /** The proxy, Safe or deposit wallet that holds the funds; required unless signatureType is EOA. */
     funder?: string;
     /** The exchange contracts, for a chain without published ones (they are known for 137 and 80002). */
     exchanges?: { exchange: string; negRiskExchange: string };
@@ -1797,8 +1808,8 @@ export interface ClientOptions {
     signTimeoutMs?: number;
 }
 
-/** Who signs for an order's maker (0, 1, 2 as the exchange numbers them). */
-export type SignatureType = "EOA" | "POLY_PROXY" | "POLY_GNOSIS_SAFE" | 0 | 1 | 2;
+/** Who signs for an order's maker (0, 1, 2, 3 as the exchange numbers them). */
+export type SignatureType = "EOA" | "POLY_PROXY" | "POLY_GNOSIS_SAFE" | "POLY_1271" | 0 | 1 | 2 | 3;
 
 /** How long an order lives: good till cancelled or a date, fill or kill, fill and kill. */
 export type OrderType = "GTC" | "GTD" | "FOK" | "FAK";
@@ -1973,7 +1984,8 @@ export interface Client {
     buildMarketOrder(params: MarketOrderParams, options?: RequestOptions): Promise<OrderDraft>;
     /**
      * Has the signer sign a draft (EIP-712, the exchange's domain): the maker is the signer, or the
-     * client's `funder` for POLY_PROXY and POLY_GNOSIS_SAFE.
+     * client's `funder` for POLY_PROXY, POLY_GNOSIS_SAFE and POLY_1271 (for which the signer is asked for an
+     * ERC-7739 TypedDataSign and the signature is wrapped as the exchange takes it).
      */
     signOrder(draft: OrderDraft, signer: Signer, options?: RequestOptions): Promise<SignedOrder>;
     /**
