@@ -24,7 +24,7 @@ use crate::trade::placing::{parse_answer, Placing, Step};
 /// The longest answer of a trading read (a book is the longest).
 const MAX_ANSWER: u32 = crate::bounds::MAX_BOOK_BYTES;
 
-#[wasm_bindgen(module = "/src/js/signer.js")]
+#[wasm_bindgen(module = "/src/js/driver.js")]
 extern "C" {
     /// The driver's functions the package's trading methods use: the wallet's wait, the error maker.
     fn tools() -> JsValue;

@@ -3,7 +3,7 @@
 // fetch, with short real timers. Checked: what the driver fetches and tells the machine (`supply`, `stop`),
 // what the caller gets for each shape, the wait with its events and wake-ups, the signal and the deadline,
 // fetches and bodies that misbehave, and that the handle is freed once however the call ends; and
-// `exchange()` and `makeError()` by themselves; and the wallet's side (src/js/signer.js: `askSigner`), with
+// `exchange()` and `makeError()` by themselves; and the wallet's side (`askSigner`), with
 // its timeout, signal and misbehaving signers.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -514,9 +514,9 @@ test("a page's Date.now that throws does not break a call: the last good reading
   freedOnce(call);
 });
 
-// --- The wallet's side (src/js/signer.js) -----------------------------------------------------------------
+// --- The wallet's side (askSigner) -----------------------------------------------------------------
 
-const { askSigner } = await import("../../src/js/signer.js");
+const { askSigner } = await import("../../src/js/driver.js");
 const signerDone = (promise) => promise.then((value) => ({ value }), (error) => ({ error }));
 
 test("askSigner: the signer is called on its own object with the typed data, and its answer (or a thenable's) comes back", async () => {
