@@ -91,6 +91,8 @@ let noticeTimer = 0;
 let retryDueAt = 0;
 
 function showRetryNotice(event) {
+  // The service's rate-limit headers: a spent bucket's wait is announced as a "wait" event of its own.
+  if (event.type === "rateLimit") return;
   const seconds = (event.delayMs / 1000).toFixed(1);
   const where = `${event.method} ${event.path}`;
   let text;

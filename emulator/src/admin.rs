@@ -28,6 +28,7 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/__admin/version", post(set_version))
         .route("/__admin/clock", post(advance_clock))
         .route("/__admin/engine", post(set_engine))
+        .route("/__admin/rate-limit-headers", post(set_rate_headers))
         .route("/__admin/deposit-wallet", get(deposit_wallet))
         .route("/__admin/stream", get(stream_sockets))
         .route("/__admin/stream/tick", post(stream_tick))
@@ -90,6 +91,14 @@ async fn set_engine(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
     let value: Value = serde_json::from_slice(&body).map_err(|_| ApiError::bad("body must be a JSON object"))?;
     lock(&app.engine).set(&value).map_err(ApiError::bad)?;
     ok_json(&json!({ "mode": value["mode"] }))
+}
+
+/// The `Poly-RateLimit-*` headers of order and cancellation answers (see `crate::engine`).
+async fn set_rate_headers(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
+    let value: Value = serde_json::from_slice(&body).map_err(|_| ApiError::bad("body must be a JSON object"))?;
+    let now = app.trading.now_secs();
+    lock(&app.engine).set_rate_headers(&value, now).map_err(ApiError::bad)?;
+    ok_json(&json!({ "headers": lock(&app.engine).rate_headers.len() }))
 }
 
 async fn reset(State(app): State<Arc<App>>) -> ApiResult {

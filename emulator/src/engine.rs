@@ -33,6 +33,18 @@ pub enum Mode {
 #[derive(Default)]
 pub struct Engine {
     pub mode: Mode,
+    /// The `Poly-RateLimit-*` headers order and cancellation answers carry, when set (`POST
+    /// /__admin/rate-limit-headers`; the upstream unified SDKs read Remaining, Reset in Unix seconds, Tier and
+    /// Warning).
+    pub rate_headers: Vec<(&'static str, String)>,
+}
+
+/// Whether a request places or cancels orders: the routes the engine's modes and rate-limit headers concern.
+fn order_route(method: &Method, path: &str) -> (bool, bool) {
+    let placing = *method == Method::POST && matches!(path, "/order" | "/orders");
+    let canceling =
+        *method == Method::DELETE && matches!(path, "/order" | "/orders" | "/cancel-all" | "/cancel-market-orders");
+    (placing, canceling)
 }
 
 impl Engine {
@@ -61,11 +73,44 @@ impl Engine {
         Ok(())
     }
 
+    /// `{"remaining"?, "resetInSeconds"?, "tier"?, "warning"?}`, or `{}` for none: the rate-limit headers of
+    /// order and cancellation answers from now on (the reset as Unix seconds, that many seconds ahead).
+    pub fn set_rate_headers(&mut self, body: &Value, now_secs: u64) -> Result<(), String> {
+        let mut headers = Vec::new();
+        if let Some(v) = body.get("remaining").filter(|v| !v.is_null()) {
+            let n = v.as_i64().ok_or("remaining must be a whole number")?;
+            headers.push(("Poly-RateLimit-Remaining", n.to_string()));
+        }
+        if let Some(v) = body.get("resetInSeconds").filter(|v| !v.is_null()) {
+            let n = v.as_u64().ok_or("resetInSeconds must be a whole number")?;
+            headers.push(("Poly-RateLimit-Reset", (now_secs + n).to_string()));
+        }
+        if let Some(v) = body.get("tier").filter(|v| !v.is_null()) {
+            headers.push(("Poly-RateLimit-Tier", v.as_str().ok_or("tier must be a string")?.to_owned()));
+        }
+        if let Some(v) = body.get("warning").filter(|v| !v.is_null()) {
+            headers.push(("Poly-RateLimit-Warning", v.as_bool().ok_or("warning must be true or false")?.to_string()));
+        }
+        self.rate_headers = headers;
+        Ok(())
+    }
+
+    /// Adds the rate-limit headers to an order or cancellation answer.
+    pub fn decorate(&self, method: &Method, path: &str, response: &mut Response) {
+        let (placing, canceling) = order_route(method, path);
+        if !(placing || canceling) {
+            return;
+        }
+        for (name, value) in &self.rate_headers {
+            if let Ok(value) = HeaderValue::from_str(value) {
+                response.headers_mut().insert(*name, value);
+            }
+        }
+    }
+
     /// The answer the engine gives instead of the route's, if its mode refuses this request.
     pub fn gate(&mut self, method: &Method, path: &str, body: &[u8]) -> Option<Response> {
-        let placing = *method == Method::POST && matches!(path, "/order" | "/orders");
-        let canceling =
-            *method == Method::DELETE && matches!(path, "/order" | "/orders" | "/cancel-all" | "/cancel-market-orders");
+        let (placing, canceling) = order_route(method, path);
         match &mut self.mode {
             Mode::Normal => None,
             Mode::Restarting { retry_after, in_body, left } => {

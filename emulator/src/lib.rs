@@ -259,7 +259,15 @@ fn router(app: Arc<App>, config: &Config) -> Router {
         .allow_origin(Any)
         .allow_methods([Method::GET, Method::POST, Method::DELETE, Method::OPTIONS])
         .allow_headers(AllowHeaders::mirror_request())
-        .expose_headers([header::RETRY_AFTER, header::DATE, header::CONTENT_LENGTH])
+        .expose_headers([
+            header::RETRY_AFTER,
+            header::DATE,
+            header::CONTENT_LENGTH,
+            HeaderName::from_static("poly-ratelimit-remaining"),
+            HeaderName::from_static("poly-ratelimit-reset"),
+            HeaderName::from_static("poly-ratelimit-tier"),
+            HeaderName::from_static("poly-ratelimit-warning"),
+        ])
         .max_age(Duration::from_secs(600));
     let mut routes = Router::new()
         .merge(catalog_routes::routes())
@@ -331,10 +339,11 @@ async fn pipeline(State(app): State<Arc<App>>, request: Request, next: Next) -> 
 
     let fault = lock(&app.faults).take(method.as_str(), &path);
     let refused = lock(&app.engine).gate(&method, &path, &body);
-    let response = match refused {
+    let mut response = match refused {
         Some(response) => response,
         None => serve_with(&app, request, next, &method, &path, &client, fault.as_ref()).await,
     };
+    lock(&app.engine).decorate(&method, &path, &mut response);
 
     let mut entry = serde_json::json!({
         "method": method.as_str(),

@@ -194,6 +194,8 @@ pub struct Budgets {
     limits: [Option<Limit>; COUNT],
     logs: Vec<VecDeque<Entry>>,
     next: u64,
+    /// Until when the service said a bucket is spent (its rate-limit headers).
+    held: [f64; COUNT],
 }
 
 /// Why a request must wait.
@@ -250,7 +252,17 @@ impl Default for Budgets {
 
 impl Budgets {
     pub fn with_limits(limits: [Option<Limit>; COUNT]) -> Self {
-        Self { limits, logs: vec![VecDeque::new(); COUNT], next: 0 }
+        Self { limits, logs: vec![VecDeque::new(); COUNT], next: 0, held: [0.0; COUNT] }
+    }
+
+    /// The service said these buckets are spent until `until`: no place is taken in them before then (in the
+    /// buckets that have a local limit: `rateLimits: false` waits for nothing).
+    pub fn hold(&mut self, buckets: &[Bucket], until: f64) {
+        for &bucket in buckets {
+            if let (Some(_), Some(held)) = (self.limit(bucket), self.held.get_mut(bucket.index())) {
+                *held = held.max(until);
+            }
+        }
     }
 
     /// No budget at all (`rateLimits: false`).
@@ -276,10 +288,15 @@ impl Budgets {
                 continue;
             };
             log.retain(|e| e.done_at + limit.window_ms > now);
-            if log.len() < limit.requests as usize {
+            let held = self.held.get(bucket.index()).copied().unwrap_or(0.0);
+            if log.len() < limit.requests as usize && held <= now {
                 continue;
             }
-            let frees = log.iter().map(|e| e.done_at + limit.window_ms).fold(f64::INFINITY, f64::min);
+            let frees = if held > now {
+                held
+            } else {
+                log.iter().map(|e| e.done_at + limit.window_ms).fold(f64::INFINITY, f64::min)
+            };
             let this = if frees.is_finite() { Wait::Until(frees) } else { Wait::InFlight };
             wait = Some(match (wait, this) {
                 (Some(Wait::InFlight), _) | (_, Wait::InFlight) => Wait::InFlight,

@@ -8,7 +8,7 @@
 use std::collections::VecDeque;
 
 use super::body::{write_str, JsonWriter};
-use super::budget::{admission, buckets, Admission, Budgets, Ticket};
+use super::budget::{admission, buckets, Admission, Bucket, Budgets, Ticket};
 use super::clock;
 use super::config::TimestampUnit;
 use super::request::{HttpRequest, Surface};
@@ -141,6 +141,8 @@ pub struct Reply<'a> {
     pub bytes: Option<Vec<u8>>,
     /// When the attempt was sent (for the clock's round trip).
     pub sent: f64,
+    /// What the answer's `Poly-RateLimit-*` headers told.
+    pub rate_limit: Option<super::response::RateLimitNotice>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -192,6 +194,8 @@ pub struct Calls {
     free: Vec<u32>,
     woken: Vec<u32>,
     seed: u64,
+    /// A rate-limit notice for the need `encode` writes next.
+    notice: Option<String>,
 }
 
 /// The settings a client's calls share.
@@ -223,6 +227,7 @@ impl Calls {
             free: Vec::new(),
             woken: Vec::new(),
             seed: s.seed | 1,
+            notice: None,
         }
     }
 
@@ -285,7 +290,15 @@ impl Calls {
     /// `need` of call `id` as the driver reads it, with the calls to wake ([`Need::to_json`]).
     pub fn encode(&mut self, id: u32, need: &Need) -> String {
         let woken = self.take_woken();
-        need.to_json(&woken, self.call(id).map(|c| &c.request))
+        let json = need.to_json(&woken, self.call(id).map(|c| &c.request));
+        // A rate-limit notice rides on the need that follows the answer, as its last element.
+        match (self.notice.take(), need) {
+            (Some(notice), Need::Wait { .. } | Need::Done(_) | Need::Fail(_)) => match json.strip_suffix(']') {
+                Some(open) => crate::text::concat(&[open, ",", &notice, "]"]),
+                None => json,
+            },
+            _ => json,
+        }
     }
 
     /// What a finished [`Expect::Parse`] call's answer was parsed into.
@@ -376,9 +389,22 @@ impl Calls {
     }
 
     /// Tells how call `id`'s attempt ended, at `now`; answers what it needs next.
-    pub fn supply(&mut self, id: u32, now: f64, reply: Reply<'_>) -> Need {
+    pub fn supply(&mut self, id: u32, now: f64, mut reply: Reply<'_>) -> Need {
         let Some(call) = self.call(id) else { return Need::Fail(gone()) };
         let State::Sent(ticket) = call.state else { return Need::Fail(gone()) };
+        // The service's own count of the bucket: told to `onEvent`, and a spent bucket is waited for here too
+        // (the request's own buckets, not the surface's, which the headers do not speak of).
+        if let Some(told) = reply.rate_limit.take() {
+            let own: Vec<Bucket> = buckets(&call.request)
+                .iter()
+                .copied()
+                .filter(|b| !matches!(b, Bucket::Clob | Bucket::Catalog | Bucket::Activity))
+                .collect();
+            self.notice = Some(told.event_json(&call.request));
+            if let Some(until) = told.spent_until_ms() {
+                self.budgets.hold(&own, until);
+            }
+        }
         self.release(ticket, now);
         let failure = match self.read(id, now, reply) {
             Ok(result) => {

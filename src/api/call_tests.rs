@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::api::budget::{Bucket, Limit};
-use crate::api::{cancel_order, events, open_orders, order_book, server_time, Params};
+use crate::api::{cancel_order, events, open_orders, order_book, server_time, Params, RateLimitNotice};
 use crate::auth::tests::{ADDRESS, API_KEY, PASSPHRASE, SECRET};
 
 const T0: f64 = 1_700_000_000_000.0;
@@ -342,4 +342,37 @@ fn needs_read_as_the_json_the_driver_takes() {
     let v: serde_json::Value = serde_json::from_str(&Need::Fail(e).to_json(&[], None)).unwrap();
     assert_eq!(v[2]["param"], "limit");
     assert_eq!(v[2]["code"], "INVALID_PARAMS");
+}
+
+#[test]
+fn the_services_rate_limit_headers_are_told_and_a_spent_bucket_is_waited_for() {
+    let mut budgets = Budgets::unlimited();
+    budgets.set(Bucket::CancelBurst, Some(Limit { requests: 100, window_ms: 10_000.0 }));
+    let mut c = calls_with(budgets, 64, 60_000.0);
+    let reset_s = (T0 / 1000.0) as u64 + 5;
+    let creds = creds();
+    let a = c.start(cancel_order("0xa").unwrap(), Expect::Json, RETRIES);
+    sent(&c.next(a, T0, Some(&creds)));
+    let told = RateLimitNotice::parse("0", &reset_s.to_string(), "standard", "");
+    let need = c.supply(a, T0 + 10.0, Reply { rate_limit: told, ..answer(200) });
+    let v: serde_json::Value = serde_json::from_str(&c.encode(a, &need)).unwrap();
+    assert_eq!(v[0], 2);
+    assert_eq!(
+        v[3],
+        serde_json::json!({"type": "rateLimit", "method": "DELETE", "path": "/order", "remaining": 0,
+            "resetMs": reset_s * 1000, "tier": "standard", "warning": false})
+    );
+    // Told once: the next need carries none.
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&c.encode(a, &need)).unwrap().as_array().unwrap().len(), 3);
+    // The spent bucket holds the next cancellation until the reset, whatever its local room.
+    let b = c.start(cancel_order("0xb").unwrap(), Expect::Json, RETRIES);
+    assert_eq!(
+        c.next(b, T0 + 20.0, Some(&creds)),
+        Need::Wait { ms: Some(4980.0), event: Some(Event::Wait { delay_ms: 4980.0 }) }
+    );
+    // A read in another bucket is not held.
+    let r = c.start(get_events(), Expect::Json, RETRIES);
+    sent(&c.next(r, T0 + 20.0, None));
+    // At the reset the cancellation goes.
+    sent(&c.next(b, reset_s as f64 * 1000.0, Some(&creds)));
 }

@@ -23,4 +23,4 @@ pub use extra::{with_extra_query, MAX_EXTRA_QUERY};
 pub use paging::{following, max_items, PageStep, Pager, Paging, END_CURSOR, FIRST_CURSOR};
 pub use params::{is_condition_id, Kind, Param, Params, Value, MAX_SAFE_INT};
 pub use request::{segment, HttpRequest, Method, Scope, Surface};
-pub use response::{check_response, excerpt, redirect_error, refuses_redirects, unfollowed_redirect};
+pub use response::{check_response, excerpt, redirect_error, refuses_redirects, unfollowed_redirect, RateLimitNotice};

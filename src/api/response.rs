@@ -58,6 +58,74 @@ fn paused_mode(text: &str) -> Option<&'static str> {
     }
 }
 
+/// What the service's `Poly-RateLimit-*` headers told of the bucket an order or cancellation counted against
+/// (the upstream unified SDKs read them: `-Remaining` tokens left, possibly negative; `-Reset` Unix seconds
+/// when the wait ends; `-Tier`; `-Warning` true when the request would have been refused under enforcement).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RateLimitNotice {
+    pub remaining: Option<i64>,
+    pub reset_s: Option<u64>,
+    pub tier: Option<String>,
+    pub warning: bool,
+}
+
+impl RateLimitNotice {
+    /// The headers' values (absent or empty: not sent); None when none of them was sent.
+    pub fn parse(remaining: &str, reset: &str, tier: &str, warning: &str) -> Option<Self> {
+        let (remaining, reset, tier, warning) = (remaining.trim(), reset.trim(), tier.trim(), warning.trim());
+        if remaining.is_empty() && reset.is_empty() && tier.is_empty() && warning.is_empty() {
+            return None;
+        }
+        Some(Self {
+            remaining: whole(remaining.strip_prefix('-').unwrap_or(remaining)).map(|n| {
+                if remaining.starts_with('-') {
+                    -(n as i64)
+                } else {
+                    n as i64
+                }
+            }),
+            reset_s: whole(reset),
+            tier: (!tier.is_empty()).then(|| tier.chars().take(64).collect()),
+            warning: warning.eq_ignore_ascii_case("true"),
+        })
+    }
+
+    /// Until when the bucket is spent: the reset, once nothing remains.
+    pub fn spent_until_ms(&self) -> Option<f64> {
+        match (self.remaining, self.reset_s) {
+            (Some(left), Some(reset)) if left <= 0 => Some(reset as f64 * 1000.0),
+            _ => None,
+        }
+    }
+
+    /// The `onEvent` event: `{type: "rateLimit", method, path, remaining?, resetMs?, tier?, warning}`.
+    pub fn event_json(&self, request: &HttpRequest) -> String {
+        let mut w = crate::api::JsonWriter::object();
+        w.field_str("type", "rateLimit");
+        w.field_str("method", request.method.as_str());
+        w.field_str("path", &request.path);
+        if let Some(n) = self.remaining {
+            let text = crate::text::decimal(n.unsigned_abs());
+            w.field_raw("remaining", &if n < 0 { crate::text::concat(&["-", &text]) } else { text });
+        }
+        if let Some(s) = self.reset_s {
+            w.field_raw("resetMs", &crate::text::decimal(s.saturating_mul(1000)));
+        }
+        if let Some(tier) = &self.tier {
+            w.field_str("tier", tier);
+        }
+        w.field_raw("warning", if self.warning { "true" } else { "false" });
+        w.finish()
+    }
+}
+
+/// A whole number of at most 15 digits; a fraction is cut (`1.5` → 1).
+fn whole(text: &str) -> Option<u64> {
+    let digits = text.split('.').next().unwrap_or_default();
+    (!digits.is_empty() && digits.len() <= 15 && digits.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| digits.bytes().fold(0u64, |n, b| n * 10 + u64::from(b - b'0')))
+}
+
 /// The prefix of every header that carries credentials or a signed challenge (the L2 `SERVICE_*` headers,
 /// and the L1 ones of the key routes, whose answer becomes credentials).
 const CREDENTIAL_PREFIX: &str = "SERVICE_";
@@ -193,6 +261,34 @@ mod tests {
         // A redirect followed anyway: its error tells no status (200 is the final answer's, not the redirect's).
         assert_eq!(unfollowed_redirect(&request, true, 200, false, true).map(|e| e.status), Some(None));
         assert_eq!(unfollowed_redirect(&request, true, 307, false, false).map(|e| e.status), Some(Some(307)));
+    }
+
+    #[test]
+    fn rate_limit_headers_are_read_as_the_service_writes_them() {
+        let n = |r, s, t, w| RateLimitNotice::parse(r, s, t, w);
+        assert_eq!(n("", "", "", ""), None);
+        let spent = n("0", "1750000000", "standard", "false").unwrap();
+        assert_eq!(
+            spent,
+            RateLimitNotice {
+                remaining: Some(0),
+                reset_s: Some(1_750_000_000),
+                tier: Some("standard".into()),
+                warning: false
+            }
+        );
+        assert_eq!(spent.spent_until_ms(), Some(1_750_000_000_000.0));
+        let negative = n("-3", "1750000000.5", "", "TRUE").unwrap();
+        assert_eq!((negative.remaining, negative.reset_s, negative.warning), (Some(-3), Some(1_750_000_000), true));
+        assert_eq!(negative.spent_until_ms(), Some(1_750_000_000_000.0));
+        assert_eq!(n("12", "1750000000", "", "").unwrap().spent_until_ms(), None, "tokens left");
+        assert_eq!(n("0", "", "", "").unwrap().spent_until_ms(), None, "no reset told");
+        assert_eq!(n("x", "1e9", "", "yes").unwrap(), RateLimitNotice::default(), "unreadable values are not told");
+        let event: serde_json::Value = serde_json::from_str(&negative.event_json(&book_request())).unwrap();
+        assert_eq!(
+            event,
+            serde_json::json!({"type": "rateLimit", "method": "GET", "path": "/book", "remaining": -3, "resetMs": 1_750_000_000_000u64, "warning": true})
+        );
     }
 
     #[test]

@@ -15,10 +15,11 @@
  * @typedef {object} CallHandle
  * @property {number} id
  * @property {(now: number) => string} next
- * @property {(kind: number, status: number, flags: number, retryAfter: string | undefined, date: string | undefined,
+ * @property {(kind: number, status: number, flags: number, retryAfter: string | undefined, headers: string | undefined,
  *   text: string | undefined, bytes: Uint8Array | undefined, sent: number, now: number) => string} supply
  *   How the attempt ended (`kind`: 0 an answer, 1 none, 2 a cut body, 3 a body too large; `flags`: 1 an
- *   opaque redirect, 2 redirected, 4 the JSON body parsed here).
+ *   opaque redirect, 2 redirected, 4 the JSON body parsed here; `headers`: the `Date` header, then, when the
+ *   answer has any, the Poly-RateLimit Remaining, Reset, Tier and Warning values, a line each).
  * @property {(timedOut: boolean, now: number) => string} stop The call's signal aborted (`timedOut`: its deadline passed).
  * @property {(now: number) => string} done The call is over: what it still holds is given back; a done `Need`
  *   whose woken ids are the calls this wakes.
@@ -53,11 +54,12 @@
  * What the call needs (src/api/call.rs: Need::to_json), after the ids of the calls to wake: a request to
  * send (`manual`: redirects are not followed; `bytes`: a 2xx body is read as bytes; `json`: a 2xx text is
  * parsed here), a wait (`ms` null: until woken), its result, or its error.
+ * A need that follows an answer may end with the service's rate-limit notice (`notice`).
  * @typedef {[kind: 0, woken: number[], url: string, method: string, headers: Record<string, string>,
  *     body: string | null, manual: number, bytes: number, json: number]
- *   | [kind: 1, woken: number[], ms: number | null, event: EventJson | null]
- *   | [kind: 2, woken: number[], result: unknown]
- *   | [kind: 3, woken: number[], error: ErrorJson]} Need
+ *   | [kind: 1, woken: number[], ms: number | null, event: EventJson | null, notice?: object]
+ *   | [kind: 2, woken: number[], result: unknown, notice?: object]
+ *   | [kind: 3, woken: number[], error: ErrorJson, notice?: object]} Need
  */
 
 /**
@@ -86,6 +88,7 @@
  * @property {number} [flags]
  * @property {string} [retryAfter]
  * @property {string} [date]
+ * @property {string} [rateLimit] the Poly-RateLimit Remaining, Reset, Tier and Warning values, a line each
  * @property {string | Uint8Array} [body]
  */
 
@@ -126,6 +129,9 @@ const MAX_TIMER_MS = 2147483647;
 const MAX_BYTES = 64 << 20;
 /** How much of a non-2xx body is kept for the error (crate::bounds::MAX_ERROR_BODY). */
 const MAX_ERROR_CHARS = 4096;
+
+/** The service's rate-limit headers, in the order the machine reads them (src/api/response.rs: RateLimitNotice). */
+const RATE_LIMIT_HEADERS = ["poly-ratelimit-remaining", "poly-ratelimit-reset", "poly-ratelimit-tier", "poly-ratelimit-warning"];
 
 /** The name every error thrown by the library carries (src/wasm/interop.rs: ERROR_NAME). */
 const ERROR_NAME = "PredictKitError";
@@ -304,6 +310,8 @@ export async function exchange(fetchFn, url, init, bytes, signal) {
     };
     answer.retryAfter = header("retry-after");
     answer.date = header("date");
+    const limits = RATE_LIMIT_HEADERS.map((name) => (header(name) ?? "").replace(/[\r\n]/g, " "));
+    if (limits.some((value) => value !== "")) answer.rateLimit = limits.join("\n");
     ok = status >= 200 && status < 300;
   } catch (cause) {
     return { kind: 1, cause, sent };
@@ -383,6 +391,21 @@ function tell(onEvent, [type, delayMs, attempt, error, method, path], cause) {
 }
 
 /**
+ * Tells `onEvent` what the service's rate-limit headers said (`{ type: "rateLimit", method, path, remaining?,
+ * resetMs?, tier?, warning }`); a listener that throws is ignored.
+ * @param {unknown} onEvent
+ * @param {object} notice
+ */
+function tellNotice(onEvent, notice) {
+  if (typeof onEvent !== "function") return;
+  try {
+    onEvent(notice);
+  } catch {
+    // A listener that throws must not break the call.
+  }
+}
+
+/**
  * Runs one call (`call`, the machine's handle, freed here however the call ends) to its end. Resolves, by
  * `shape`: 0 the parsed JSON body, 1 the OrderBook the machine read, 2 the machine's result, 3 the body's
  * bytes, 5 nothing (what the answer was parsed into goes to the call's owner); rejects with a PredictKitError.
@@ -440,7 +463,11 @@ export async function drive(call, fetchFn, callerSignal, timeoutMs, onEvent, wai
           said = said.slice(0, MAX_ERROR_CHARS);
         }
         const given = bytes && r.body instanceof Uint8Array ? r.body : undefined;
-        need = parse(call.supply(r.kind, status, flags, r.retryAfter, r.date, said, given, r.sent, dateNow()));
+        const told = r.rateLimit === undefined ? r.date : `${r.date ?? ""}\n${r.rateLimit}`;
+        need = parse(call.supply(r.kind, status, flags, r.retryAfter, told, said, given, r.sent, dateNow()));
+        // The service's rate-limit notice rides last on the need that follows the answer.
+        const notice = need[0] === 1 ? need[4] : need[0] === 2 || need[0] === 3 ? need[3] : undefined;
+        if (notice) tellNotice(onEvent, notice);
       } else if (need[0] === 1) {
         const [, , ms, event] = need;
         if (event) tell(onEvent, event, cause);

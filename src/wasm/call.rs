@@ -12,6 +12,7 @@ use super::book::OrderBook;
 use super::interop::{field, is_absent, option, read_signal};
 use crate::api::call::{CallLimits, Calls, Ended, Expect, Need, Reply};
 use crate::api::options::CallSettings;
+use crate::api::RateLimitNotice;
 use crate::api::{with_extra_query, HttpRequest, Params};
 use crate::auth::{missing_credentials, Credentials};
 use crate::error::{Error, ErrorCode};
@@ -231,7 +232,7 @@ impl CallHandle {
         status: u32,
         flags: u32,
         retry_after: Option<String>,
-        date: Option<String>,
+        headers: Option<String>,
         text: Option<String>,
         bytes: Option<js_sys::Uint8Array>,
         sent: f64,
@@ -250,7 +251,13 @@ impl CallHandle {
             redirected: flags & 2 != 0,
             parsed: flags & 4 != 0,
             retry_after: retry_after.as_deref(),
-            date: date.as_deref(),
+            // `Date`, then the Poly-RateLimit Remaining, Reset, Tier and Warning values, a line each.
+            date: headers.as_deref().and_then(|h| h.lines().next()).filter(|d| !d.is_empty()),
+            rate_limit: headers.as_deref().and_then(|h| {
+                let mut lines = h.lines().skip(1);
+                let mut next = || lines.next().unwrap_or_default();
+                RateLimitNotice::parse(next(), next(), next(), next())
+            }),
             text: text.as_deref(),
             bytes: bytes.map(|b| b.to_vec()),
             sent,

@@ -67,8 +67,27 @@ export type RateLimitScope =
   | "batch-prices-history" | "data-trades" | "cancel-burst" | "cancel-sustained" | "order-burst"
   | "order-sustained" | "activity";
 
+/** What `onEvent` is told: a request's wait or retry, or the service's rate-limit headers. */
+export type ClientEvent = ClientWaitEvent | RateLimitEvent;
+
+/**
+ * An answer to an order or cancellation carried the service's `Poly-RateLimit-*` headers: what remains in
+ * its bucket (possibly negative), when the bucket resets (epoch milliseconds), the account's tier, and
+ * `warning` when the request would have been refused under enforcement. When nothing remains, the request's
+ * own scopes wait for the reset.
+ */
+export interface RateLimitEvent {
+  type: "rateLimit";
+  method: string;
+  path: string;
+  remaining?: number;
+  resetMs?: number;
+  tier?: string;
+  warning: boolean;
+}
+
 /** A request is waiting for local rate budget (`wait`) or is about to be retried (`retry`). */
-export interface ClientEvent {
+export interface ClientWaitEvent {
   type: "wait" | "retry";
   method: string;
   /** The request path, without the query string. */

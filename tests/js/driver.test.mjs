@@ -514,6 +514,28 @@ test("a page's Date.now that throws does not break a call: the last good reading
   freedOnce(call);
 });
 
+test("the service's rate-limit headers go to the machine after the Date line, and its notice to onEvent once", async () => {
+  const headers = {
+    date: "Tue, 01 Jul 2025 00:00:00 GMT",
+    "poly-ratelimit-remaining": "0",
+    "poly-ratelimit-reset": "1751328005",
+    "poly-ratelimit-tier": "standard",
+  };
+  const { fetch } = fakeFetch(() => json({ ok: 1 }, 200, headers));
+  const notice = { type: "rateLimit", method: "DELETE", path: "/order", remaining: 0, resetMs: 1751328005000, warning: false };
+  const call = fakeCall([send(), [2, [], null, notice]]);
+  const events = [];
+  const out = await drive(call.handle, fetch, undefined, 1000, (e) => events.push(e), new Map(), 0);
+  assert.deepEqual(out, { ok: 1 });
+  const [[, , , , told]] = supplied(call);
+  assert.equal(told, "Tue, 01 Jul 2025 00:00:00 GMT\n0\n1751328005\nstandard\n");
+  assert.deepEqual(events, [notice]);
+  // Without any of them, the Date line alone.
+  const plain = fakeCall([send(), done()]);
+  await drive(plain.handle, fakeFetch(() => json({}, 200, { date: headers.date })).fetch, undefined, 1000, undefined, new Map(), 0);
+  assert.equal(supplied(plain)[0][4], headers.date);
+});
+
 // --- The wallet's side (askSigner) -----------------------------------------------------------------
 
 const { askSigner } = await import("../../src/js/driver.js");

@@ -322,6 +322,32 @@ test("a deposit wallet (POLY_1271): the owner's key, the wallet as maker and sig
   assert.match(refused.body, /the order signer address has to be the address of the API KEY/);
 });
 
+test("the service's rate-limit headers reach onEvent, and a spent bucket holds the next placement until its reset", async () => {
+  const events = [];
+  const alice = new pk.Client({ baseUrl: EMULATOR, chainId: 80002, onEvent: (e) => events.push(e) });
+  const signer = walletSigner(provider, accounts[0]);
+  await alice.createApiKey(signer);
+  await admin("POST", "/__admin/rate-limit-headers", { remaining: 0, resetInSeconds: 2, tier: "standard", warning: true });
+  const price = Math.round((market.bestBid + 0.01) * 100) / 100;
+  const order = () => alice.placeOrder({ tokenId: market.tokenId, side: "BUY", price, size: 5 }, signer);
+  const first = await order();
+  assert.equal(first.success, true, first.errorMsg);
+  const told = events.filter((e) => e.type === "rateLimit");
+  assert.equal(told.length, 1, JSON.stringify(events));
+  assert.deepEqual({ ...told[0], resetMs: 0 }, { type: "rateLimit", method: "POST", path: "/order", remaining: 0, resetMs: 0, tier: "standard", warning: true });
+  const resetMs = told[0].resetMs;
+  assert.ok(resetMs > Date.now() && resetMs <= Date.now() + 2000, `reset ${resetMs - Date.now()} ms ahead`);
+  // The next placement waits for the reset (told as a wait), though the local budget has room.
+  await admin("POST", "/__admin/rate-limit-headers", {});
+  const second = await order();
+  assert.equal(second.success, true, second.errorMsg);
+  assert.ok(Date.now() >= resetMs - 20, "sent at the reset");
+  assert.ok(events.some((e) => e.type === "wait" && e.path === "/order"), JSON.stringify(events));
+  // A read in another bucket was never held; and no header, no notice.
+  assert.equal(events.filter((e) => e.type === "rateLimit").length, 1);
+  alice.free();
+});
+
 test("market orders: FOK at the book's price fills; a FOK the book cannot fill is refused", async () => {
   const client = newClient();
   const signer = walletSigner(provider, accounts[0]);

@@ -54,12 +54,15 @@ struct SizeBudget {
 // and pause answers (ENGINE_RESTARTING, TRADING_PAUSED with its mode, the body's retry_after_seconds): 814 B
 // in web, 1,243 B in lite (most of it the body reader, which lite shares). Lite to 98,000 for the retry that
 // would pass the call's deadline ending at once (74 B). Full builds to 155,000 for deposit wallets (POLY_1271:
-// the TypedDataSign the owner signs, the wrapped signature made and read back): 2,000 B gzip in web.
+// the TypedDataSign the owner signs, the wrapped signature made and read back): 2,000 B gzip in web. Then to
+// 157,000 and 100,000 for the service's rate-limit headers (read, told to onEvent, a spent bucket held): 2,016 B
+// in web, 1,875 B in lite, more than their code's share (the call machine's `supply` grew 387 B raw and its
+// neighbours were inlined differently); to be won back with the rest of issue 26's size work.
 const SIZE_BUDGETS: [SizeBudget; 4] = [
-    SizeBudget { dir: "web", ceiling: 155_000, target: 80_000 },
-    SizeBudget { dir: "bundler", ceiling: 155_000, target: 80_000 },
-    SizeBudget { dir: "node", ceiling: 155_000, target: 80_000 },
-    SizeBudget { dir: "lite", ceiling: 98_000, target: 60_000 },
+    SizeBudget { dir: "web", ceiling: 157_000, target: 80_000 },
+    SizeBudget { dir: "bundler", ceiling: 157_000, target: 80_000 },
+    SizeBudget { dir: "node", ceiling: 157_000, target: 80_000 },
+    SizeBudget { dir: "lite", ceiling: 100_000, target: 60_000 },
 ];
 
 fn root() -> PathBuf {
