@@ -87,6 +87,57 @@ test("a page creates a key from a wallet, places an exact order, lists it and ca
   assert.deepEqual([...r.problems, ...pageErrors], []);
 });
 
+test("a page trades from a deposit wallet (POLY_1271), cancels many then all, and types a restarting engine", { timeout: 45_000 }, async () => {
+  await fetch(`${EMULATOR}/__admin/reset`, { method: "POST" });
+  const r = await page.evaluate(async (market) => {
+    const { Client, walletSigner } = window.pk;
+    const provider = {
+      async request({ method, params }) {
+        const res = await fetch("/wallet", { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+        const answer = await res.json();
+        if (answer.error) throw new Error(answer.error.message);
+        return answer.result;
+      },
+    };
+    const [owner] = await provider.request({ method: "eth_requestAccounts" });
+    const { wallet } = await (await fetch(`/__admin/deposit-wallet?owner=${owner}`)).json();
+    const signer = walletSigner(provider, owner);
+    const client = new Client({ baseUrl: location.origin, chainId: 80002, rateLimits: false, maxRetries: 0, signatureType: "POLY_1271", funder: wallet });
+    await client.createOrDeriveApiKey(signer);
+    const place = () => client.placeOrder({ tokenId: market.tokenId, side: "BUY", price: market.low, size: 5 }, signer);
+    const placed = [await place(), await place()];
+    const open = (await client.getOpenOrders()).data;
+    const many = await client.cancelOrders([placed[0].orderID, placed[0].orderID]);
+    const third = await place();
+    const all = await client.cancelAll();
+    await fetch("/__admin/engine", { method: "POST", body: JSON.stringify({ mode: "restarting", retryAfterSeconds: 3 }) });
+    let restarting;
+    try {
+      await place();
+    } catch (e) {
+      restarting = { code: e.code, status: e.status, retryAfterMs: e.retryAfterMs };
+    }
+    await fetch("/__admin/engine", { method: "POST", body: JSON.stringify({ mode: "normal" }) });
+    client.free();
+    return {
+      wallet,
+      makers: open.map((o) => o.makerAddress),
+      placed: placed.map((p) => p.success),
+      many: many.canceled.length === 1 && many.canceled[0] === placed[0].orderID,
+      all: all.canceled.slice().sort().join() === [placed[1].orderID, third.orderID].sort().join(),
+      restarting,
+    };
+  }, market);
+  assert.deepEqual(r.placed, [true, true]);
+  assert.equal(r.makers.length, 2);
+  assert.ok(r.makers.every((m) => m.toLowerCase() === r.wallet.toLowerCase()), JSON.stringify(r));
+  assert.equal(r.many, true);
+  assert.equal(r.all, true);
+  assert.deepEqual(r.restarting, { code: "ENGINE_RESTARTING", status: 425, retryAfterMs: 3000 });
+  assert.deepEqual(await page.evaluate(() => window.problems), []);
+  assert.deepEqual(pageErrors, []);
+});
+
 test("the demo's order ticket previews the draft it signs: a $9.98 FAK market buy on a 0.001 tick, placed", { timeout: 45_000 }, async () => {
   // An open market on a 0.001 tick whose first outcome (the one the market page trades) has asks.
   let found;
