@@ -97,6 +97,7 @@ fn emu_version(v: Version) -> EmuVersion {
     match v {
         Version::V1 => EmuVersion::V1,
         Version::V2 => EmuVersion::V2,
+        Version::V3 => EmuVersion::V3,
     }
 }
 

@@ -56,14 +56,27 @@ fn outcome_prices(m: &Market) -> String {
     serde_json::to_string(&[decimal(m.prices[0], 6), decimal(m.prices[1], 6)]).unwrap_or_default()
 }
 
+/// A market of the newer position system says so (docs.polymarket.com, "Polymarket V2" migration: Gamma's
+/// `version` "v2" and the positions as `positionIds`).
+fn mark_position_system(m: &Market, mut v: Value) -> Value {
+    if m.position_system {
+        v["version"] = json!("v2");
+        v["positionIds"] = json!(m.tokens);
+    }
+    v
+}
+
 fn event_market(m: &Market) -> Value {
-    json!({
-        "id": m.id.to_string(), "question": m.question, "conditionId": m.condition_id,
-        "mirrorConditionId": m.mirror_condition_id, "clobTokenIds": token_list(&m.tokens),
-        "mirrorClobTokenIds": token_list(&m.mirror_tokens), "slug": m.slug,
-        "outcomes": serde_json::to_string(&m.outcomes).unwrap_or_default(), "outcomePrices": outcome_prices(m),
-        "active": m.active, "closed": m.closed, "archived": m.archived, "questionID": m.question_id,
-    })
+    mark_position_system(
+        m,
+        json!({
+            "id": m.id.to_string(), "question": m.question, "conditionId": m.condition_id,
+            "mirrorConditionId": m.mirror_condition_id, "clobTokenIds": token_list(&m.tokens),
+            "mirrorClobTokenIds": token_list(&m.mirror_tokens), "slug": m.slug,
+            "outcomes": serde_json::to_string(&m.outcomes).unwrap_or_default(), "outcomePrices": outcome_prices(m),
+            "active": m.active, "closed": m.closed, "archived": m.archived, "questionID": m.question_id,
+        }),
+    )
 }
 
 fn series_summary(s: &Series) -> Value {
@@ -86,19 +99,22 @@ pub fn event_json(c: &Catalog, e: &Event) -> Value {
 }
 
 pub fn market_json(c: &Catalog, m: &Market) -> Value {
-    json!({
-        "id": m.id.to_string(), "question": m.question, "conditionId": m.condition_id,
-        "mirrorConditionId": m.mirror_condition_id, "slug": m.slug, "resolutionSource": "",
-        "startDate": iso(m.start), "endDate": iso(m.end), "image": image("markets", &m.slug),
-        "icon": image("markets", &m.slug), "description": m.description,
-        "outcomes": serde_json::to_string(&m.outcomes).unwrap_or_default(), "outcomePrices": outcome_prices(m),
-        "clobTokenIds": token_list(&m.tokens), "mirrorClobTokenIds": token_list(&m.mirror_tokens),
-        "active": m.active, "closed": m.closed, "archived": m.archived,
-        "createdAt": iso(m.created), "updatedAt": iso(m.updated), "questionID": m.question_id,
-        "enableOrderBook": true, "acceptingOrders": m.accepting_orders, "negRisk": m.neg_risk,
-        "orderPriceMinTickSize": micro_f64(m.tick), "orderMinSize": m.min_order_size,
-        "events": [event_summary(&c.events[m.event])],
-    })
+    mark_position_system(
+        m,
+        json!({
+            "id": m.id.to_string(), "question": m.question, "conditionId": m.condition_id,
+            "mirrorConditionId": m.mirror_condition_id, "slug": m.slug, "resolutionSource": "",
+            "startDate": iso(m.start), "endDate": iso(m.end), "image": image("markets", &m.slug),
+            "icon": image("markets", &m.slug), "description": m.description,
+            "outcomes": serde_json::to_string(&m.outcomes).unwrap_or_default(), "outcomePrices": outcome_prices(m),
+            "clobTokenIds": token_list(&m.tokens), "mirrorClobTokenIds": token_list(&m.mirror_tokens),
+            "active": m.active, "closed": m.closed, "archived": m.archived,
+            "createdAt": iso(m.created), "updatedAt": iso(m.updated), "questionID": m.question_id,
+            "enableOrderBook": true, "acceptingOrders": m.accepting_orders, "negRisk": m.neg_risk,
+            "orderPriceMinTickSize": micro_f64(m.tick), "orderMinSize": m.min_order_size,
+            "events": [event_summary(&c.events[m.event])],
+        }),
+    )
 }
 
 fn creator_json(c: &Creator) -> Value {

@@ -227,7 +227,7 @@ fn placement(o: &Order, signature: &str, owner: &str, order_type: OrderType, pos
         Version::V1 => json!({
             "taker": checksummed(o.taker), "nonce": o.nonce.to_string(), "feeRateBps": o.fee_rate_bps.to_string(),
         }),
-        Version::V2 => json!({
+        Version::V2 | Version::V3 => json!({
             "timestamp": o.timestamp_ms.to_string(), "metadata": o.metadata.to_string(), "builder": o.builder.to_string(),
         }),
     };

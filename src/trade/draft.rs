@@ -262,11 +262,13 @@ impl Draft {
         now_s: u64,
     ) -> Result<Draft, Error> {
         let DraftInputs { version, info, fee, book } = inputs;
-        let version = match version {
+        let server = match version {
             Some(1.0) => Version::V1,
             Some(2.0) => Version::V2,
-            _ => return Err(Error::invalid("version", "must be 1 or 2")),
+            Some(3.0) => Version::V3,
+            _ => return Err(Error::invalid("version", "must be 1, 2 or 3")),
         };
+        let version = crate::trade::order::order_version(server, &token_id(&req.token_id)?)?;
         if !info.tokens.is_empty() && !info.tokens.contains(&req.token_id) {
             return Err(Error::invalid("tokenId", "is not a token of this market (conditionId)"));
         }
@@ -279,7 +281,7 @@ impl Draft {
             }
         };
         let fee_rate_bps = match (version, fee) {
-            (Version::V2, _) => 0,
+            (Version::V2 | Version::V3, _) => 0,
             (Version::V1, Some(f)) if f.fract() == 0.0 && (0.0..=1e9).contains(&f) => f as u64,
             _ => return Err(Error::invalid("fee", "must be the fee rate in basis points")),
         };
@@ -327,7 +329,7 @@ impl Draft {
     pub fn to_json(&self, market: &MarketInfo) -> String {
         let (shares, cash) = self.amounts.shares_and_cash(self.side);
         let mut w = JsonWriter::object();
-        w.field_raw("version", if self.version == Version::V1 { "1" } else { "2" });
+        w.field_raw("version", self.version.number());
         w.field_raw("chainId", &crate::trade::decimal(self.chain_id));
         w.field_str("exchange", &self.exchange.checksummed());
         w.field_str("tokenId", &self.token_id);
@@ -366,7 +368,8 @@ impl Draft {
         let version = match p.get("version") {
             Value::Number(n) if *n == 1.0 => Version::V1,
             Value::Number(n) if *n == 2.0 => Version::V2,
-            _ => return Err(Error::invalid("order.version", "must be 1 or 2 (pass what buildOrder returned)")),
+            Value::Number(n) if *n == 3.0 => Version::V3,
+            _ => return Err(Error::invalid("order.version", "must be 1, 2 or 3 (pass what buildOrder returned)")),
         };
         let amount = |name: &'static str| -> Result<u64, Error> {
             match p.get(name) {
@@ -444,7 +447,7 @@ impl Draft {
 /// A signed order as the caller holds it: the order's fields, `signature`, and how to place it.
 pub fn signed_json(order: &Order, signature: &str, order_type: OrderType, post_only: bool) -> String {
     let mut w = JsonWriter::object();
-    w.field_raw("version", if order.version == Version::V1 { "1" } else { "2" });
+    w.field_raw("version", order.version.number());
     order.write_fields(&mut w, signature, true);
     w.field_str("orderType", type_text(order_type));
     w.field_raw("postOnly", if post_only { "true" } else { "false" });
@@ -598,6 +601,28 @@ mod tests {
         assert_eq!(v2.exchange, Exchanges::known(137, Version::V2).unwrap().for_market(true), "the neg-risk exchange");
         let v1 = Draft::assemble(&limit, inputs(1.0, Some(30.0), None), &polygon, now).unwrap();
         assert_eq!((v1.version, v1.fee_rate_bps), (Version::V1, 30));
+        // A position of the newer system (module 1 in the top byte, the reserved bits zero) goes to the third
+        // exchange, whatever the service's version, neg-risk or not; a V1 service cannot take it.
+        let id = crate::trade::eip712::U256({
+            let mut b = [7u8; 32];
+            b[0] = 1;
+            b[19..27].fill(0);
+            b
+        })
+        .to_decimal();
+        let on_v3 =
+            OrderRequest::parse(&params(&format!(r#"{{"tokenId":"{id}","side":"BUY","price":0.5,"size":10}}"#)), false)
+                .unwrap();
+        let any_token = MarketInfo { tokens: vec![], ..info.clone() };
+        let open =
+            |version: f64, fee: Option<f64>| DraftInputs { version: Some(version), info: &any_token, fee, book: None };
+        let v3 = Draft::assemble(&on_v3, open(2.0, None), &polygon, now).unwrap();
+        assert_eq!((v3.version, v3.fee_rate_bps), (Version::V3, 0));
+        assert_eq!(v3.exchange, Exchanges::known(137, Version::V3).unwrap().exchange);
+        assert_eq!(
+            Draft::assemble(&on_v3, open(1.0, Some(0.0)), &polygon, now).unwrap_err().param.as_deref(),
+            Some("tokenId")
+        );
         // A market order without a price takes the book's: 20 USDC reach into the 0.6 level.
         let from_book =
             Draft::assemble(&market, inputs(2.0, None, Some(Box::leak(Box::new(book)))), &polygon, now).unwrap();
@@ -610,7 +635,7 @@ mod tests {
         .unwrap();
         assert_eq!(from_book.amounts, from_limit.amounts);
         let refused = [
-            (Draft::assemble(&limit, inputs(3.0, None, None), &polygon, now), "version"),
+            (Draft::assemble(&limit, inputs(4.0, None, None), &polygon, now), "version"),
             (Draft::assemble(&limit, inputs(1.0, None, None), &polygon, now), "fee"),
             (Draft::assemble(&limit, inputs(1.0, Some(0.5), None), &polygon, now), "fee"),
             (Draft::assemble(&other, inputs(2.0, None, None), &polygon, now), "tokenId"),

@@ -40,9 +40,9 @@ pub mod answers {
     use crate::error::Error;
     use crate::trade::order::Version;
 
-    /// GET /version: 1 or 2.
+    /// GET /version: 1, 2 or 3.
     pub fn version(body: &[u8]) -> Result<String, Error> {
-        Ok(if Version::from_answer(body)? == Version::V1 { "1" } else { "2" }.into())
+        Ok(Version::from_answer(body)?.number().into())
     }
 
     /// A key route's answer, read later by `credentials_from_answer` (the bytes are cleared once read).

@@ -7,11 +7,36 @@ use crate::api::Value as Param;
 use crate::book::{OrderType, Side};
 use crate::error::Error;
 
-/// The exchange's order format, as `GET /version` tells it.
+/// The exchange's order format, as `GET /version` tells it; `V3`, the exchange of the newer position system's
+/// markets, takes the V2 order under its own domain (version "3"), chosen by the market's token (see
+/// [`order_version`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Version {
     V1,
     V2,
+    V3,
+}
+
+/// Whether a token id is a position id of the newer position system: its reserved bits (40 to 103) are zero,
+/// as the upstream unified SDKs test it (`isV2PositionId`: `(id & (((1 << 64) - 1) << 40)) == 0`), and its top
+/// byte names one of the system's modules (1 binary, 2 neg-risk, 3 combinatorial), so that a small number is
+/// not taken for one. The older markets' ids are hashes, whose 64 reserved bits are never all zero in practice.
+pub fn is_position_id(token: &U256) -> bool {
+    let module = token.0.first().copied().unwrap_or(0);
+    (1..=3).contains(&module) && token.0.get(19..27).is_some_and(|reserved| reserved.iter().all(|b| *b == 0))
+}
+
+/// The order version for `token` when the service takes `server` orders: the third exchange for a position
+/// id (which a V1 service cannot take), the service's otherwise.
+pub fn order_version(server: Version, token: &U256) -> Result<Version, Error> {
+    match (server, is_position_id(token)) {
+        (_, false) => Ok(server),
+        (Version::V1, true) => Err(Error::invalid(
+            "tokenId",
+            "is a position of the newer position system, which the exchange's version 1 cannot trade",
+        )),
+        (_, true) => Ok(Version::V3),
+    }
 }
 
 impl Version {
@@ -33,6 +58,7 @@ impl Version {
         match found.as_deref() {
             Some(b"1") => Ok(Self::V1),
             Some(b"2") => Ok(Self::V2),
+            Some(b"3") => Ok(Self::V3),
             Some(_) => Err(Error::decode("GET /version: an order version this library does not know")),
             None => Err(Error::decode("GET /version: no version in the answer")),
         }
@@ -42,7 +68,13 @@ impl Version {
         match self {
             Self::V1 => "1",
             Self::V2 => "2",
+            Self::V3 => "3",
         }
+    }
+
+    /// The version as a number (drafts and signed orders carry it).
+    pub fn number(self) -> &'static str {
+        self.domain_version()
     }
 }
 
@@ -129,6 +161,13 @@ impl Exchanges {
             }
             (137 | 80002, Version::V2) => {
                 ("0xE111180000d2663C0091e4f400237545B87B996B", "0xe2222d279d744050d28e00520010520000310F59")
+            }
+            // clob-client-v2 `src/config.ts` (`exchangeV3`): one exchange, neg-risk markets included.
+            (137, Version::V3) => {
+                ("0xe3333700cA9d93003F00f0F71f8515005F6c00Aa", "0xe3333700cA9d93003F00f0F71f8515005F6c00Aa")
+            }
+            (80002, Version::V3) => {
+                ("0x9fE6e61422AdB6F610d8597F9684b16912D50C3D", "0x9fE6e61422AdB6F610d8597F9684b16912D50C3D")
             }
             _ => return None,
         };
@@ -217,7 +256,7 @@ impl Order {
                 ("side", "uint8", n(side_code(self.side))),
                 ("signatureType", "uint8", n(self.signature_type as u64)),
             ]),
-            Version::V2 => fields.extend([
+            Version::V2 | Version::V3 => fields.extend([
                 ("tokenId", "uint256", Value::Uint(self.token_id)),
                 ("makerAmount", "uint256", n(self.maker_amount)),
                 ("takerAmount", "uint256", n(self.taker_amount)),
@@ -273,7 +312,7 @@ impl Order {
                 w.field_str("nonce", &self.nonce.to_decimal());
                 w.field_str("feeRateBps", &crate::trade::decimal(self.fee_rate_bps));
             }
-            Version::V2 => {
+            Version::V2 | Version::V3 => {
                 w.field_str("timestamp", &crate::trade::decimal(self.timestamp_ms));
                 w.field_str("metadata", &hex0x(&self.metadata));
                 w.field_str("builder", &hex0x(&self.builder));
@@ -519,10 +558,70 @@ mod tests {
     }
 
     #[test]
+    fn positions_of_the_newer_system_trade_on_the_third_exchange() {
+        // A position id as the unified SDKs lay it out: the module (1, binary) in the top byte, the condition's
+        // bits, the reserved 64 bits zero, the outcome in the last byte.
+        let mut bytes = [0x5a_u8; 32];
+        bytes[0] = 1;
+        bytes[19..27].fill(0);
+        bytes[31] = 1;
+        let position = U256(bytes);
+        // An older market's token (a hash), and small numbers.
+        let token =
+            U256::parse_decimal("71321045679252212594626385532706912750332728571942532289631379312455583992563")
+                .unwrap();
+        assert!(is_position_id(&position));
+        for other in [
+            token,
+            U256::from_u64(123),
+            U256([0x5a; 32]),
+            U256({
+                let mut b = bytes;
+                b[0] = 4;
+                b
+            }),
+        ] {
+            assert!(!is_position_id(&other), "{other:?}");
+        }
+        let table = [
+            (Version::V2, token, Ok(Version::V2)),
+            (Version::V1, token, Ok(Version::V1)),
+            (Version::V2, position, Ok(Version::V3)),
+            (Version::V3, position, Ok(Version::V3)),
+        ];
+        for (server, id, want) in table {
+            assert_eq!(order_version(server, &id), want, "{server:?}");
+        }
+        assert_eq!(order_version(Version::V1, &position).unwrap_err().param.as_deref(), Some("tokenId"));
+        // clob-client-v2 `exchangeOrderBuilderV2.test.ts`: the V3 domain, the V2 order schema.
+        for (chain, address) in
+            [(137, "0xe3333700cA9d93003F00f0F71f8515005F6c00Aa"), (80002, "0x9fE6e61422AdB6F610d8597F9684b16912D50C3D")]
+        {
+            let exchanges = Exchanges::known(chain, Version::V3).unwrap();
+            assert_eq!((exchanges.for_market(false), exchanges.for_market(true)), (addr(address), addr(address)));
+            let order = Order { version: Version::V3, token_id: position, ..vector_order() };
+            let doc: serde_json::Value =
+                serde_json::from_str(&order.typed_data(&domain(Version::V3, chain, addr(address)))).unwrap();
+            assert_eq!(doc["domain"]["name"], "Polymarket CTF Exchange");
+            assert_eq!(doc["domain"]["version"], "3");
+            assert_eq!(doc["domain"]["verifyingContract"], address);
+            let v2 = Order { version: Version::V2, ..order.clone() };
+            let v2_doc: serde_json::Value =
+                serde_json::from_str(&v2.typed_data(&domain(Version::V2, chain, addr(address)))).unwrap();
+            assert_eq!(doc["types"]["Order"], v2_doc["types"]["Order"]);
+            assert_ne!(
+                order.hash(&domain(Version::V3, chain, addr(address))),
+                v2.hash(&domain(Version::V2, chain, addr(address)))
+            );
+        }
+    }
+
+    #[test]
     fn versions_are_read_from_the_answer() {
         assert_eq!(Version::from_answer(br#"{"version":2}"#).unwrap(), Version::V2);
         assert_eq!(Version::from_answer(br#"{"other":[1],"version":"1"}"#).unwrap(), Version::V1);
-        assert!(Version::from_answer(br#"{"version":3}"#).is_err());
+        assert_eq!(Version::from_answer(br#"{"version":3}"#).unwrap(), Version::V3);
+        assert!(Version::from_answer(br#"{"version":4}"#).is_err());
         assert!(Version::from_answer(br#"{}"#).is_err());
         assert!(Version::from_answer(b"[").is_err());
     }

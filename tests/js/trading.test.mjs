@@ -348,6 +348,42 @@ test("the service's rate-limit headers reach onEvent, and a spent bucket holds t
   alice.free();
 });
 
+test("a market of the newer position system: its position is signed for the third exchange (version 3), placed, listed and cancelled", async () => {
+  // A position id: a module (1 to 3) in the top byte, the 64 reserved bits above bit 40 zero.
+  const isPosition = (id) => {
+    const n = BigInt(id);
+    return [1n, 2n, 3n].includes(n >> 248n) && ((n >> 40n) & ((1n << 64n) - 1n)) === 0n;
+  };
+  let found;
+  for (let cursor = "MA=="; !found && cursor && cursor !== "LTE="; ) {
+    const page = await (await fetch(`${EMULATOR}/markets?next_cursor=${cursor}`)).json();
+    for (const m of page.data) {
+      if (!m.accepting_orders || !isPosition(m.tokens[0].token_id)) continue;
+      const book = await (await fetch(`${EMULATOR}/book?token_id=${m.tokens[0].token_id}`)).json();
+      if (book.bids.length) found = { tokenId: m.tokens[0].token_id, conditionId: m.condition_id, bid: Math.max(...book.bids.map((l) => Number(l.price))), tick: Number(book.tick_size) };
+      if (found) break;
+    }
+    cursor = page.next_cursor;
+  }
+  assert.ok(found, "an open market of the newer position system with bids");
+  const client = newClient();
+  const signer = walletSigner(provider, accounts[0]);
+  await client.createApiKey(signer);
+  const price = Math.round((found.bid - found.tick) / found.tick) * found.tick;
+  const draft = await client.buildOrder({ tokenId: found.tokenId, side: "BUY", price: Number(price.toFixed(4)), size: 10 });
+  assert.equal(draft.version, 3);
+  assert.equal(draft.exchange, "0x9fE6e61422AdB6F610d8597F9684b16912D50C3D");
+  const signed = await client.signOrder(draft, signer);
+  const placed = await client.postOrder(signed);
+  assert.equal(placed.success, true, placed.errorMsg);
+  assert.deepEqual((await client.getOpenOrders()).data.map((o) => o.id), [placed.orderID]);
+  assert.deepEqual((await client.cancelAll()).canceled, [placed.orderID]);
+  // Signed for the second exchange instead, the service does not recover the signer.
+  const second = { ...draft, version: 2, exchange: "0xE111180000d2663C0091e4f400237545B87B996B" };
+  const refused = await rejectsWith(assert, client.postOrder(await client.signOrder(second, signer)), "API");
+  assert.match(refused.body, /signature/);
+});
+
 test("market orders: FOK at the book's price fills; a FOK the book cannot fill is refused", async () => {
   const client = newClient();
   const signer = walletSigner(provider, accounts[0]);

@@ -100,6 +100,9 @@ pub struct Market {
     pub game_start: Option<i64>,
     pub fee_bps: u64,
     pub book: BookKind,
+    /// A market of the newer position system: its tokens are position ids, traded on the third exchange
+    /// (Gamma says `"version": "v2"` and lists them as `positionIds` too).
+    pub position_system: bool,
 }
 
 pub struct Profile {

@@ -14,7 +14,7 @@
 use alloy_primitives::{address, keccak256, Address, B256, U256};
 use alloy_sol_types::SolStruct;
 
-use super::eip712::{exchange_domain, Version};
+use super::eip712::exchange_domain;
 use super::order::{Order as Signed, Side};
 
 /// ts-sdk `environments.ts` (chain 137): `depositWalletFactory` and `depositWalletBeacon`.
@@ -123,7 +123,7 @@ fn contents(o: &Signed) -> Order {
 /// signature's inner one over the `TypedDataSign` digest, once every part it carries is the order's. None when a
 /// part is another's, or nothing recovers.
 pub fn recover_owner(order: &Signed, wrapped: &Wrapped, chain_id: u64, exchange: Address) -> Option<Address> {
-    let domain = exchange_domain(Version::V2, chain_id, exchange);
+    let domain = exchange_domain(order.version, chain_id, exchange);
     let contents = contents(order);
     let agrees = wrapped.domain_separator == domain.hash_struct()
         && wrapped.contents_hash == contents.eip712_hash_struct()
@@ -144,6 +144,7 @@ pub fn recover_owner(order: &Signed, wrapped: &Wrapped, chain_id: u64, exchange:
 
 #[cfg(test)]
 mod tests {
+    use super::super::eip712::Version;
     use super::*;
 
     #[test]

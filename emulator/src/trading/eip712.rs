@@ -79,6 +79,9 @@ pub mod v2 {
 pub enum Version {
     V1,
     V2,
+    /// ExchangeV3, the newer position system's (clob-client-v2 `src/config.ts` `exchangeV3`, domain version "3",
+    /// the V2 order): an order of a position id is signed for it whatever `GET /version` serves.
+    V3,
 }
 
 impl Version {
@@ -86,6 +89,7 @@ impl Version {
         match self {
             Self::V1 => 1,
             Self::V2 => 2,
+            Self::V3 => 3,
         }
     }
 
@@ -94,6 +98,7 @@ impl Version {
         match self {
             Self::V1 => "1",
             Self::V2 => "2",
+            Self::V3 => "3",
         }
     }
 }
@@ -122,6 +127,15 @@ impl Exchanges {
             (137 | 80002, Version::V2) => (
                 address!("0xE111180000d2663C0091e4f400237545B87B996B"),
                 address!("0xe2222d279d744050d28e00520010520000310F59"),
+            ),
+            // clob-client-v2 `src/config.ts` (`exchangeV3`): one contract, neg-risk markets included.
+            (137, Version::V3) => (
+                address!("0xe3333700cA9d93003F00f0F71f8515005F6c00Aa"),
+                address!("0xe3333700cA9d93003F00f0F71f8515005F6c00Aa"),
+            ),
+            (80002, Version::V3) => (
+                address!("0x9fE6e61422AdB6F610d8597F9684b16912D50C3D"),
+                address!("0x9fE6e61422AdB6F610d8597F9684b16912D50C3D"),
             ),
             _ => return None,
         };

@@ -104,7 +104,7 @@ impl Order {
                 signatureType: self.signature_type as u8,
             }
             .eip712_signing_hash(&domain),
-            Version::V2 => eip712::v2::Order {
+            Version::V2 | Version::V3 => eip712::v2::Order {
                 salt: n(self.salt),
                 maker: self.maker,
                 signer: self.signer,
@@ -119,6 +119,22 @@ impl Order {
             }
             .eip712_signing_hash(&domain),
         }
+    }
+}
+
+/// Whether a token id is a position id of the newer position system (ts-sdk and py-sdk `protocol`:
+/// `isV2PositionId`, the 64 reserved bits above bit 40 zero; with the module, 1 to 3, in the top byte).
+pub fn is_position_id(token: &U256) -> bool {
+    let module = token.byte(31);
+    (1..=3).contains(&module) && (*token >> 40usize) & U256::from(u64::MAX) == U256::ZERO
+}
+
+/// The version an order of `token` is signed for when the exchange serves `served` orders.
+pub fn signed_version(served: Version, token: &U256) -> Version {
+    if served != Version::V1 && is_position_id(token) {
+        Version::V3
+    } else {
+        served
     }
 }
 

@@ -113,7 +113,10 @@ struct Checked {
 
 /// Owner, signer, token and market, maker and signature type, signature, and the order type's terms.
 fn check(app: &App, a: &Account, s: &Submitted) -> Result<Checked, Refusal> {
-    let o = &s.order;
+    // A position of the newer system is signed for the third exchange.
+    let signed_for =
+        order::Order { version: order::signed_version(s.order.version, &s.order.token_id), ..s.order.clone() };
+    let o = &signed_for;
     if s.owner != a.api_key {
         return Err(invalid(OWNER_MISMATCH));
     }

@@ -123,6 +123,7 @@ pub fn markets(rng: &mut ChaCha8Rng) -> Vec<Market> {
             game_start: rng.random_bool(0.15).then(|| end - 3 * 3600),
             fee_bps: if rng.random_bool(0.5) { 0 } else { 1000 },
             book: if closed { BookKind::Empty } else { BookKind::Random(levels, rng.random_range(0..=40)) },
+            position_system: false,
         };
         if let Some(text) = recorded::CLOB_MARKETS.get(i) {
             recorded::apply_clob_market(&mut m, text);
@@ -148,7 +149,31 @@ pub fn markets(rng: &mut ChaCha8Rng) -> Vec<Market> {
             _ => {}
         }
     }
+    // Every 97th market from the 40th on is of the newer position system (none of the recorded or shaped ones).
+    for i in (40..last).step_by(97) {
+        let m = &mut markets[i];
+        m.position_system = true;
+        for outcome in 0..2 {
+            m.tokens[outcome] = position_id(&m.condition_id, m.neg_risk, outcome as u8);
+        }
+    }
     markets
+}
+
+/// A position id as the newer system lays it out (ts-sdk `protocol.ts`): the module in the top byte (1 binary,
+/// 2 neg-risk), bits of the condition, the 64 reserved bits above bit 40 zero, the outcome in the last byte.
+fn position_id(condition_id: &str, neg_risk: bool, outcome: u8) -> String {
+    let condition = hex::decode(condition_id.trim_start_matches("0x")).unwrap_or_default();
+    let mut bytes = [0u8; 32];
+    bytes[0] = if neg_risk { 2 } else { 1 };
+    for (k, b) in condition.iter().take(18).enumerate() {
+        bytes[1 + k] = *b;
+    }
+    for (k, b) in condition.iter().skip(18).take(4).enumerate() {
+        bytes[27 + k] = *b;
+    }
+    bytes[31] = outcome;
+    alloy_primitives::U256::from_be_bytes(bytes).to_string()
 }
 
 /// Events of 1–8 consecutive markets each (setting each market's event), and the series some of them are in.
