@@ -89,7 +89,8 @@ export interface MarketOrderParams {
 
 /** An order built and not signed: what the wallet will be asked to sign, and what it means. */
 export interface OrderDraft {
-  version: 1 | 2;
+  /** 3: a position of the newer system, for the third exchange (the V2 order under its own domain). */
+  version: 1 | 2 | 3;
   chainId: number;
   /** The exchange contract that verifies it (the neg-risk exchange for neg-risk markets). */
   exchange: string;
@@ -115,7 +116,7 @@ export interface OrderDraft {
 
 /** A signed order, as `signOrder` returns it and `postOrder` takes it. */
 export interface SignedOrder {
-  version: 1 | 2;
+  version: 1 | 2 | 3;
   salt: string;
   maker: string;
   signer: string;
@@ -159,8 +160,8 @@ export interface PostOrderOptions extends RequestOptions {
  * installs them over the binding's synchronous steps; the wallet is asked only through the `Signer`.
  */
 export interface Client {
-  /** GET /version: the exchange's order version (1 or 2), which decides how orders are built and signed. */
-  getVersion(options?: RequestOptions): Promise<1 | 2>;
+  /** GET /version: the exchange's order version (1, 2 or 3), which decides how orders are built and signed. */
+  getVersion(options?: RequestOptions): Promise<1 | 2 | 3>;
   /**
    * Creates the API key of the signer's wallet (and `nonce`, default 0) and keeps it as this client's
    * credentials: the wallet signs a `ClobAuth` message, nothing else. Resolves to `{ address, apiKey }`;

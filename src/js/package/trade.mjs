@@ -34,7 +34,7 @@ const SIGNER_RULE = "must be { address, signTypedData(typedData) } (see walletSi
 /**
  * The trading steps' requests and what each resolves to.
  * @typedef {{
- *   (step: "version", a: undefined, b: undefined, options: unknown): Promise<1 | 2>;
+ *   (step: "version", a: undefined, b: undefined, options: unknown): Promise<1 | 2 | 3>;
  *   (step: "createKey" | "deriveKey", auth: unknown, signature: unknown, options: unknown): Promise<Uint8Array>;
  *   (step: "post" | "postBatch", orders: unknown, orderType: unknown, options: unknown): Promise<unknown>;
  * }} TradeSend
@@ -96,7 +96,7 @@ export function installTrading(glue) {
 
 const methods = {
   /**
-   * GET /version: the exchange's order version (1 or 2), read afresh.
+   * GET /version: the exchange's order version (1, 2 or 3), read afresh.
    * @this {TradingClient}
    * @param {unknown} options
    */
