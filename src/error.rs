@@ -99,6 +99,14 @@ impl ErrorCode {
     }
 }
 
+/// A problem with how an account is set up, and the one fix to make.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// A stable code to branch on.
+    pub code: &'static str,
+    pub fix: &'static str,
+}
+
 /// An error with its code and whatever facts apply. It never holds a secret: messages are built from
 /// parameter names and rules, and `body` is the service's own error text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -116,6 +124,8 @@ pub struct Error {
     pub retry_after_ms: Option<u64>,
     /// For `TRADING_PAUSED`: `"cancel-only"` or `"post-only"`.
     pub mode: Option<&'static str>,
+    /// What is wrong with the account's setup, when the service's refusal says (`error.finding`).
+    pub finding: Option<&'static Finding>,
     /// The service's error text (its `{"error": "..."}` message, or a short excerpt of the body).
     pub body: Option<String>,
 }
@@ -132,6 +142,7 @@ impl Error {
             path: None,
             retry_after_ms: None,
             mode: None,
+            finding: None,
             body: None,
         }
     }

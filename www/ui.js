@@ -70,7 +70,9 @@ export const ERROR_MESSAGES = {
   RATE_LIMITED: (e) =>
     `The service is busy and asked us to slow down${e.retryAfterMs ? ` (retry in ${Math.ceil(e.retryAfterMs / 1000)} s)` : ""}. Try again in a moment.`,
   SERVER: (e) => `The service had a problem${e.status ? ` (HTTP ${e.status})` : ""}. Try again shortly.`,
-  API: (e) => `The service refused the request${e.status ? ` (HTTP ${e.status})` : ""}${e.body ? `: ${e.body}` : "."}`,
+  API: (e) => e.finding
+    ? `The service refused it because of how the account is set up: ${e.finding.fix}.`
+    : `The service refused the request${e.status ? ` (HTTP ${e.status})` : ""}${e.body ? `: ${e.body}` : "."}`,
   NETWORK: () => "The service cannot be reached. Check the base URL and your connection.",
   TIMEOUT: () => "The service took too long to answer. Try again.",
   ABORTED: () => "The request was canceled.",

@@ -707,6 +707,13 @@ fn write_error(w: &mut JsonWriter, e: &Error) {
     if let Some(mode) = e.mode {
         w.field_str("mode", mode);
     }
+    if let Some(finding) = e.finding {
+        w.key("finding");
+        w.object_start();
+        w.field_str("code", finding.code);
+        w.field_str("fix", finding.fix);
+        w.object_end();
+    }
     if let Some(body) = &e.body {
         w.field_str("body", body);
     }

@@ -345,6 +345,19 @@ fn needs_read_as_the_json_the_driver_takes() {
 }
 
 #[test]
+fn a_refusal_that_names_a_finding_carries_it_to_the_driver() {
+    let mut c = calls();
+    let id = c.start(cancel_order("0xa").unwrap(), Expect::Json, RETRIES);
+    sent(&c.next(id, T0, Some(&creds())));
+    let body = r#"{"error":"maker address not allowed, please use the deposit wallet flow"}"#;
+    let need = c.supply(id, T0, Reply { text: Some(body), ..answer(400) });
+    let v: serde_json::Value = serde_json::from_str(&c.encode(id, &need)).unwrap();
+    assert_eq!(v[2]["code"], "API");
+    assert_eq!(v[2]["finding"]["code"], "DEPOSIT_WALLET_REQUIRED");
+    assert!(v[2]["finding"]["fix"].as_str().unwrap().contains("POLY_1271"));
+}
+
+#[test]
 fn the_services_rate_limit_headers_are_told_and_a_spent_bucket_is_waited_for() {
     let mut budgets = Budgets::unlimited();
     budgets.set(Bucket::CancelBurst, Some(Limit { requests: 100, window_ms: 10_000.0 }));

@@ -1,7 +1,7 @@
 //! Turning an HTTP status and body into success or a typed [`Error`].
 
 use super::request::HttpRequest;
-use crate::error::{Error, ErrorCode};
+use crate::error::{Error, ErrorCode, Finding};
 use crate::json::error_fields;
 
 /// The longest excerpt of an unexpected body kept in an error.
@@ -23,6 +23,7 @@ pub fn check_response(
     let (message_text, body_wait_ms) = error_fields(body);
     let text = message_text.unwrap_or_else(|| excerpt(body));
     let mode = if status == 503 { paused_mode(&text) } else { None };
+    let finding = if (400..500).contains(&status) { account_finding(&text) } else { None };
     let code = if mode.is_some() { ErrorCode::TradingPaused } else { ErrorCode::from_status(status) };
     let mut message = String::with_capacity(text.len() + 48);
     message.push_str(request.method.as_str());
@@ -41,14 +42,57 @@ pub fn check_response(
         path: Some(request.path.clone()),
         retry_after_ms: wait.filter(|ms| ms.is_finite() && *ms >= 0.0).map(|ms| ms as u64),
         mode,
+        finding,
         body: Some(text),
         ..Error::new(code, message)
     })
 }
 
+/// The service's refusals of an order that mean the account is set up wrong (the texts its clients' users
+/// report), each with the one fix to make.
+pub const FINDINGS: [(&str, Finding); 4] = [
+    (
+        "maker address not allowed, please use the deposit wallet flow",
+        Finding {
+            code: "DEPOSIT_WALLET_REQUIRED",
+            fix: "this account trades through a deposit wallet: set signatureType \"POLY_1271\" and funder to the deposit wallet's address",
+        },
+    ),
+    (
+        "the order signer address has to be the address of the API KEY",
+        Finding {
+            code: "KEY_NOT_FOR_SIGNER",
+            fix: "the API key is another address's: create or derive it with the wallet that signs the orders (the owner, for proxy, Safe and deposit wallets), and set funder to that owner's wallet",
+        },
+    ),
+    (
+        "invalid poly_proxy signature",
+        Finding {
+            code: "WRONG_SIGNATURE_TYPE",
+            fix: "the funder is not a wallet of this signature type owned by the signer: check signatureType (POLY_PROXY, POLY_GNOSIS_SAFE or POLY_1271) and funder",
+        },
+    ),
+    (
+        "the order owner has to be the owner of the API KEY",
+        Finding {
+            code: "OWNER_NOT_KEY",
+            fix: "the order names another API key as its owner: post it with the client that holds the key it was built for",
+        },
+    ),
+];
+
+/// The finding a refusal's text tells, if it is one of [`FINDINGS`] (any case).
+fn account_finding(text: &str) -> Option<&'static Finding> {
+    FINDINGS.iter().find(|(said, _)| contains_ignore_case(text, said)).map(|(_, finding)| finding)
+}
+
+fn contains_ignore_case(text: &str, word: &str) -> bool {
+    text.as_bytes().windows(word.len()).any(|w| w.eq_ignore_ascii_case(word.as_bytes()))
+}
+
 /// The trading mode a 503's text tells, in the service's words ("Trading is currently cancel-only. ...").
 fn paused_mode(text: &str) -> Option<&'static str> {
-    let has = |word: &str| text.as_bytes().windows(word.len()).any(|w| w.eq_ignore_ascii_case(word.as_bytes()));
+    let has = |word: &str| contains_ignore_case(text, word);
     if has("cancel-only") || has("cancel only") {
         Some("cancel-only")
     } else if has("post-only") || has("post only") {
@@ -289,6 +333,32 @@ mod tests {
             event,
             serde_json::json!({"type": "rateLimit", "method": "GET", "path": "/book", "remaining": -3, "resetMs": 1_750_000_000_000u64, "warning": true})
         );
+    }
+
+    #[test]
+    fn account_refusals_name_their_finding() {
+        let post = crate::api::cancel_all();
+        let table = [
+            (
+                400,
+                r#"{"error":"maker address not allowed, please use the deposit wallet flow"}"#,
+                Some("DEPOSIT_WALLET_REQUIRED"),
+            ),
+            (
+                400,
+                r#"{"error":"the order signer address has to be the address of the API KEY"}"#,
+                Some("KEY_NOT_FOR_SIGNER"),
+            ),
+            (400, r#"{"error":"invalid POLY_PROXY signature"}"#, Some("WRONG_SIGNATURE_TYPE")),
+            (400, r#"{"error":"the order owner has to be the owner of the API KEY"}"#, Some("OWNER_NOT_KEY")),
+            (400, r#"{"error":"invalid post-only order: order crosses book"}"#, None),
+            // Only a refusal (4xx) names one.
+            (500, r#"{"error":"the order signer address has to be the address of the API KEY"}"#, None),
+        ];
+        for (status, body, code) in table {
+            let e = check_response(&post, status, body.as_bytes(), None).unwrap_err();
+            assert_eq!(e.finding.map(|f| f.code), code, "{body}");
+        }
     }
 
     #[test]

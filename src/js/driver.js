@@ -39,6 +39,7 @@
  * @property {string} [path]
  * @property {number} [retryAfterMs]
  * @property {string} [mode]
+ * @property {{ code: string, fix: string }} [finding]
  * @property {string} [body]
  */
 
@@ -136,7 +137,7 @@ const RATE_LIMIT_HEADERS = ["poly-ratelimit-remaining", "poly-ratelimit-reset", 
 /** The name every error thrown by the library carries (src/wasm/interop.rs: ERROR_NAME). */
 const ERROR_NAME = "PredictKitError";
 /** @type {readonly (keyof ErrorJson)[]} */
-const FACTS = ["param", "status", "method", "path", "retryAfterMs", "mode", "body"];
+const FACTS = ["param", "status", "method", "path", "retryAfterMs", "mode", "finding", "body"];
 
 /**
  * A PredictKitError from the machine's description of it (src/api/call.rs: write_error).

@@ -207,6 +207,12 @@ pub fn error_with_cause(e: &Error, cause: Option<&JsValue>) -> JsValue {
     if let Some(mode) = e.mode {
         set(obj, "mode", &JsValue::from_str(mode));
     }
+    if let Some(finding) = e.finding {
+        let found = Object::new();
+        set(&found, "code", &JsValue::from_str(finding.code));
+        set(&found, "fix", &JsValue::from_str(finding.fix));
+        set(obj, "finding", &found);
+    }
     if let Some(body) = &e.body {
         set(obj, "body", &JsValue::from_str(body));
     }

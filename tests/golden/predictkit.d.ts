@@ -1430,6 +1430,16 @@ export interface PredictKitError extends Error {
     retryAfterMs?: number;
     /** For TRADING_PAUSED: what the service still accepts. */
     mode?: "cancel-only" | "post-only";
+    /**
+     * When the service refused an order because of how the account is set up: what is wrong, and the one fix
+     * to make. `DEPOSIT_WALLET_REQUIRED` (the account trades through a deposit wallet: POLY_1271),
+     * `KEY_NOT_FOR_SIGNER` (the API key is another address's), `WRONG_SIGNATURE_TYPE` (the funder is not a
+     * wallet of that type owned by the signer), `OWNER_NOT_KEY` (the order names another API key).
+     */
+    finding?: {
+        code: "DEPOSIT_WALLET_REQUIRED" | "KEY_NOT_FOR_SIGNER" | "WRONG_SIGNATURE_TYPE" | "OWNER_NOT_KEY";
+        fix: string;
+    };
     /** The service's error text, or a short excerpt of an unexpected body. */
     body?: string;
     /** The original error (a fetch failure, an abort reason, ...). */

@@ -320,6 +320,8 @@ test("a deposit wallet (POLY_1271): the owner's key, the wallet as maker and sig
   await stranger.createOrDeriveApiKey(signer);
   const refused = await rejectsWith(assert, stranger.placeOrder({ tokenId: market.tokenId, side: "BUY", price, size: 5 }, signer), "API");
   assert.match(refused.body, /the order signer address has to be the address of the API KEY/);
+  assert.equal(refused.finding.code, "KEY_NOT_FOR_SIGNER");
+  assert.match(refused.finding.fix, /owner/);
 });
 
 test("the service's rate-limit headers reach onEvent, and a spent bucket holds the next placement until its reset", async () => {

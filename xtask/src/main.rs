@@ -58,12 +58,14 @@ struct SizeBudget {
 // 157,000 and 100,000 for the service's rate-limit headers (read, told to onEvent, a spent bucket held): 2,016 B
 // in web, 1,875 B in lite, more than their code's share (the call machine's `supply` grew 387 B raw and its
 // neighbours were inlined differently); to be won back with the rest of issue 26's size work. Full builds to
-// 157,500 for the third exchange (a position's order version, its domain and contracts): 418 B in web.
+// 157,500 for the third exchange (a position's order version, its domain and contracts): 418 B in web. Then
+// 158,000 and 101,000 for `error.finding` (four refusals mapped to their fix, the texts mostly): 734 B in web,
+// 636 B in lite.
 const SIZE_BUDGETS: [SizeBudget; 4] = [
-    SizeBudget { dir: "web", ceiling: 157_500, target: 80_000 },
-    SizeBudget { dir: "bundler", ceiling: 157_500, target: 80_000 },
-    SizeBudget { dir: "node", ceiling: 157_500, target: 80_000 },
-    SizeBudget { dir: "lite", ceiling: 100_000, target: 60_000 },
+    SizeBudget { dir: "web", ceiling: 158_000, target: 80_000 },
+    SizeBudget { dir: "bundler", ceiling: 158_000, target: 80_000 },
+    SizeBudget { dir: "node", ceiling: 158_000, target: 80_000 },
+    SizeBudget { dir: "lite", ceiling: 101_000, target: 60_000 },
 ];
 
 fn root() -> PathBuf {
