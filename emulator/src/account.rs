@@ -138,25 +138,33 @@ async fn cancel_order(State(app): State<Arc<App>>, Signed { account, body }: Sig
 }
 
 /// The most ids one DELETE /orders takes (the upstream documentation's "Maximum 3000 orders per request").
-const MAX_CANCEL_IDS: usize = 3000;
+const MAX_ORDER_IDS: usize = 3000;
+
+/// The body of DELETE /orders and POST /orders-scoring: a JSON array of at most `MAX_ORDER_IDS` order id strings,
+/// each once (duplicates are ignored), in their order.
+pub(crate) fn order_id_list(body: &[u8]) -> Result<Vec<String>, ApiError> {
+    let ids = match serde_json::from_slice::<Value>(body) {
+        Ok(Value::Array(items)) => items,
+        _ => return Err(ApiError::bad("body must be a JSON array of order ids")),
+    };
+    if ids.len() > MAX_ORDER_IDS {
+        return Err(ApiError::bad(format!("at most {MAX_ORDER_IDS} order ids in one request")));
+    }
+    let mut seen = std::collections::HashSet::with_capacity(ids.len());
+    let mut unique = Vec::with_capacity(ids.len());
+    for id in ids {
+        let Value::String(id) = id else { return Err(ApiError::bad("each order id must be a string")) };
+        if seen.insert(id.clone()) {
+            unique.push(id);
+        }
+    }
+    Ok(unique)
+}
 
 /// DELETE /orders: a JSON array of order ids; duplicates are ignored, each id is canceled or told why not (the
 /// upstream documentation of "Cancel multiple orders").
 pub(crate) async fn cancel_orders(State(app): State<Arc<App>>, Signed { account, body }: Signed) -> ApiResult {
-    let ids = match serde_json::from_slice::<Value>(&body) {
-        Ok(Value::Array(items)) => items,
-        _ => return Err(ApiError::bad("body must be a JSON array of order ids")),
-    };
-    if ids.len() > MAX_CANCEL_IDS {
-        return Err(ApiError::bad(format!("at most {MAX_CANCEL_IDS} orders can be canceled in one request")));
-    }
-    let mut unique: Vec<String> = Vec::with_capacity(ids.len());
-    for id in ids {
-        let Value::String(id) = id else { return Err(ApiError::bad("each order id must be a string")) };
-        if !unique.contains(&id) {
-            unique.push(id);
-        }
-    }
+    let unique = order_id_list(&body)?;
     let (canceled, not_canceled) = cancel_ids(&app, account, &unique);
     ok_json(&json!({ "canceled": canceled, "not_canceled": not_canceled }))
 }

@@ -96,18 +96,10 @@ async fn order_scoring(
     ok_json(&json!({ "scoring": scores(&app, account, id) }))
 }
 
-/// The most ids one POST /orders-scoring takes (as DELETE /orders).
-const MAX_SCORING_IDS: usize = 3000;
-
+/// POST /orders-scoring: the body as DELETE /orders takes it.
 async fn orders_scoring(State(app): State<Arc<App>>, Signed { account, body }: Signed) -> ApiResult {
-    let ids = match serde_json::from_slice::<Value>(&body) {
-        Ok(Value::Array(items)) if items.len() <= MAX_SCORING_IDS => items,
-        Ok(Value::Array(_)) => return Err(ApiError::bad("at most 3000 order ids in one request")),
-        _ => return Err(ApiError::bad("body must be a JSON array of order ids")),
-    };
     let mut out = Map::new();
-    for id in ids {
-        let Value::String(id) = id else { return Err(ApiError::bad("each order id must be a string")) };
+    for id in crate::account::order_id_list(&body)? {
         let scoring = scores(&app, account, &id);
         out.insert(id, scoring.into());
     }

@@ -547,9 +547,14 @@ export function askSigner(signTypedData, signer, typedData, signal, timeoutMs) {
     const fail = (code, message, cause) => settle(reject, makeError({ code, message }, cause));
     const onAbort = () => fail("ABORTED", "the call was aborted by its AbortSignal while the signer was asked");
     if (signal) {
-      if (abortedOf.call(signal)) return onAbort();
-      // Listening before the wallet is asked: it may abort the call while it is being asked.
-      forget = onAbortOf(signal, onAbort);
+      // (trade.mjs passes a signal its call checked; anything else that reaches here is refused, typed.)
+      try {
+        if (abortedOf.call(signal)) return onAbort();
+        // Listening before the wallet is asked: it may abort the call while it is being asked.
+        forget = onAbortOf(signal, onAbort);
+      } catch (e) {
+        return fail("INVALID_PARAMS", "signal: must be an AbortSignal", e);
+      }
     }
     if (Number.isFinite(timeoutMs)) {
       timer = later(() => fail("TIMEOUT", "the signer did not answer within signTimeoutMs"), timeoutMs);

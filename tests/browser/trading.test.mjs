@@ -34,6 +34,15 @@ before(async () => {
   await page.evaluate(async () => {
     window.problems = [];
     window.addEventListener("unhandledrejection", (e) => window.problems.push(`unhandled rejection: ${e.reason?.message ?? e.reason}`));
+    // The emulator's development wallet as an EIP-1193 provider, as a page has window.ethereum.
+    window.walletProvider = {
+      async request({ method, params }) {
+        const res = await fetch("/wallet", { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+        const answer = await res.json();
+        if (answer.error) throw new Error(answer.error.message);
+        return answer.result;
+      },
+    };
     window.pk = await import("/pkg/index.mjs");
     await window.pk.default();
   });
@@ -46,14 +55,7 @@ after(async () => {
 test("a page creates a key from a wallet, places an exact order, lists it and cancels it", { timeout: 30_000 }, async () => {
   const r = await page.evaluate(async (market) => {
     const { Client, walletSigner } = window.pk;
-    const provider = {
-      async request({ method, params }) {
-        const res = await fetch("/wallet", { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
-        const answer = await res.json();
-        if (answer.error) throw new Error(answer.error.message);
-        return answer.result;
-      },
-    };
+    const provider = window.walletProvider;
     const [address] = await provider.request({ method: "eth_requestAccounts" });
     const signer = walletSigner(provider, address);
     const client = new Client({ baseUrl: location.origin, chainId: 80002, rateLimits: false });
@@ -91,14 +93,7 @@ test("a page trades from a deposit wallet (POLY_1271), cancels many then all, an
   await fetch(`${EMULATOR}/__admin/reset`, { method: "POST" });
   const r = await page.evaluate(async (market) => {
     const { Client, walletSigner } = window.pk;
-    const provider = {
-      async request({ method, params }) {
-        const res = await fetch("/wallet", { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
-        const answer = await res.json();
-        if (answer.error) throw new Error(answer.error.message);
-        return answer.result;
-      },
-    };
+    const provider = window.walletProvider;
     const [owner] = await provider.request({ method: "eth_requestAccounts" });
     const { wallet } = await (await fetch(`/__admin/deposit-wallet?owner=${owner}`)).json();
     const signer = walletSigner(provider, owner);

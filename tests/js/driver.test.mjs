@@ -590,6 +590,16 @@ test("askSigner: an aborted signal refuses before the wallet is asked; an abort 
   assert.equal(during.error.code, "ABORTED");
 });
 
+test("askSigner: a signal that is not an AbortSignal is INVALID_PARAMS, and the wallet is not asked", async () => {
+  let asked = 0;
+  for (const signal of [{ aborted: false }, new Proxy({}, { get() { throw new Error("trap"); } }), Object.create(AbortSignal.prototype)]) {
+    const { error } = await signerDone(askSigner(() => asked++, {}, {}, /** @type {any} */ (signal), 1000));
+    assert.equal(error.name, "PredictKitError");
+    assert.equal(error.code, "INVALID_PARAMS");
+  }
+  assert.equal(asked, 0);
+});
+
 test("askSigner: a signal's own aborted property or listeners are never used: the platform's are", async () => {
   const controller = new AbortController();
   Object.defineProperty(controller.signal, "aborted", { get: () => { throw new Error("own getter"); } });

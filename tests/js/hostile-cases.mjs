@@ -267,7 +267,7 @@ export function makeKit() {
       tradeWork: s(3, () => [order(), false, false]),
       tradeOrderToSign: s(2, () => [orderDraft(), data.creds.address]),
       tradeKeyToSign: s(2, () => [data.creds.address, 0]),
-      tradeSignature: s(1, () => ["0x" + "11".repeat(64) + "1b"]),
+      tradeSignature: s(2, () => ["0x" + "11".repeat(64) + "1b", "00ba"]),
       tradeKey: s(2, () => [[data.creds.address, "1", "0"], enc('{"apiKey":"k","secret":"c2VjcmV0","passphrase":"p"}')]),
       tradeNext: s(1, () => [Object.assign(new Error("refused"), { status: 404, body: "not found" })]),
       tradeSend: s(4, () => ["version", undefined, undefined, req()]),
@@ -289,6 +289,7 @@ export function makeKit() {
       isTickSizeSmaller: s(2, () => ["0.01", "0.001"]),
       isPredictKitError: s(1, () => [new Error("not ours")]),
       roundingConfig: s(0),
+      driverTools: s(0),
       "new Client": s(1, () => [{
         baseUrl: data.base, fetch: stubFetch, rateLimits: { book: { requests: 50, windowMs: 10_000 } }, maxRetries: 0,
         timeoutMs: 4000, credentials: { ...data.creds }, onEvent: () => {},

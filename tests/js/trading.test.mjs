@@ -345,8 +345,14 @@ test("the service's rate-limit headers reach onEvent, and a spent bucket holds t
   assert.equal(second.success, true, second.errorMsg);
   assert.ok(Date.now() >= resetMs - 20, "sent at the reset");
   assert.ok(events.some((e) => e.type === "wait" && e.path === "/order"), JSON.stringify(events));
-  // A read in another bucket was never held; and no header, no notice.
+  // Once the headers are gone, no more notices; and a read in another scope was never held.
   assert.equal(events.filter((e) => e.type === "rateLimit").length, 1);
+  await admin("POST", "/__admin/rate-limit-headers", { remaining: 0, resetInSeconds: 60 });
+  await alice.cancelAll();
+  const started = Date.now();
+  await alice.getOpenOrders();
+  assert.ok(Date.now() - started < 1000, "a read is not held by a spent cancellation bucket");
+  await admin("POST", "/__admin/rate-limit-headers", {});
   alice.free();
 });
 

@@ -15,29 +15,15 @@ use alloy_primitives::{address, keccak256, Address, B256, U256};
 use alloy_sol_types::SolStruct;
 
 use super::eip712::exchange_domain;
-use super::order::{Order as Signed, Side};
+use super::eip712::v2::Order;
+use super::order::Order as Signed;
 
 /// ts-sdk `environments.ts` (chain 137): `depositWalletFactory` and `depositWalletBeacon`.
 const FACTORY: Address = address!("00000000000Fb5C9ADea0298D729A0CB3823Cc07");
 const BEACON: Address = address!("7A18EDfe055488A3128f01F563e5B479D92ffc3a");
 
 alloy_sol_types::sol! {
-    /// The V2 order, as the contents of the owner's `TypedDataSign` (clob-client-v2 `ORDER_TYPE_STRING`).
-    struct Order {
-        uint256 salt;
-        address maker;
-        address signer;
-        uint256 tokenId;
-        uint256 makerAmount;
-        uint256 takerAmount;
-        uint8 side;
-        uint8 signatureType;
-        uint256 timestamp;
-        bytes32 metadata;
-        bytes32 builder;
-    }
-
-    /// ERC-7739 (py-clob-client-v2 `SOLADY_TYPE_STRING`, with the contents type named `Order`).
+    /// ERC-7739 (py-clob-client-v2 `SOLADY_TYPE_STRING`), the contents the V2 order (`eip712::v2::Order`).
     struct TypedDataSign {
         Order contents;
         string name;
@@ -102,29 +88,12 @@ pub fn parse_wrapped(text: &str) -> Option<Wrapped> {
     })
 }
 
-fn contents(o: &Signed) -> Order {
-    let n = |v: u64| U256::from(v);
-    Order {
-        salt: n(o.salt),
-        maker: o.maker,
-        signer: o.signer,
-        tokenId: o.token_id,
-        makerAmount: n(o.maker_amount),
-        takerAmount: n(o.taker_amount),
-        side: if o.side == Side::Buy { 0 } else { 1 },
-        signatureType: o.signature_type as u8,
-        timestamp: n(o.timestamp_ms),
-        metadata: o.metadata,
-        builder: o.builder,
-    }
-}
-
 /// Who signed a deposit wallet's V2 `order` for `exchange` on `chain_id`: the owner recovered from the wrapped
 /// signature's inner one over the `TypedDataSign` digest, once every part it carries is the order's. None when a
 /// part is another's, or nothing recovers.
 pub fn recover_owner(order: &Signed, wrapped: &Wrapped, chain_id: u64, exchange: Address) -> Option<Address> {
     let domain = exchange_domain(order.version, chain_id, exchange);
-    let contents = contents(order);
+    let contents = order.v2();
     let agrees = wrapped.domain_separator == domain.hash_struct()
         && wrapped.contents_hash == contents.eip712_hash_struct()
         && wrapped.contents_type == ORDER_TYPE.as_bytes();
@@ -145,6 +114,7 @@ pub fn recover_owner(order: &Signed, wrapped: &Wrapped, chain_id: u64, exchange:
 #[cfg(test)]
 mod tests {
     use super::super::eip712::Version;
+    use super::super::order::Side;
     use super::*;
 
     #[test]

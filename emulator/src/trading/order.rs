@@ -104,20 +104,25 @@ impl Order {
                 signatureType: self.signature_type as u8,
             }
             .eip712_signing_hash(&domain),
-            Version::V2 | Version::V3 => eip712::v2::Order {
-                salt: n(self.salt),
-                maker: self.maker,
-                signer: self.signer,
-                tokenId: self.token_id,
-                makerAmount: n(self.maker_amount),
-                takerAmount: n(self.taker_amount),
-                side,
-                signatureType: self.signature_type as u8,
-                timestamp: n(self.timestamp_ms),
-                metadata: self.metadata,
-                builder: self.builder,
-            }
-            .eip712_signing_hash(&domain),
+            Version::V2 | Version::V3 => self.v2().eip712_signing_hash(&domain),
+        }
+    }
+
+    /// The order as the V2 (and V3) exchange's struct.
+    pub fn v2(&self) -> eip712::v2::Order {
+        let n = |v: u64| U256::from(v);
+        eip712::v2::Order {
+            salt: n(self.salt),
+            maker: self.maker,
+            signer: self.signer,
+            tokenId: self.token_id,
+            makerAmount: n(self.maker_amount),
+            takerAmount: n(self.taker_amount),
+            side: if self.side == Side::Buy { 0 } else { 1 },
+            signatureType: self.signature_type as u8,
+            timestamp: n(self.timestamp_ms),
+            metadata: self.metadata,
+            builder: self.builder,
         }
     }
 }
