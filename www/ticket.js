@@ -3,7 +3,8 @@
 // signed by the wallet (signOrder) and placed (postOrder); the service's answer is shown, and the order
 // appears in "My orders". The wallet is the browser's (window.ethereum), or, on a local page talking to
 // the local emulator, the emulator's development wallet (as a local chain's node offers). The API key
-// comes from the wallet's signature (createOrDeriveApiKey) and stays inside the Client. Every figure the
+// comes from the wallet's signature (createOrDeriveApiKey) and stays inside the Client; then the account
+// doctor (diagnoseAccount) says what the account trades through and any problem with its fix. Every figure the
 // preview shows is the draft's, and that draft is what is signed: nothing is computed apart from it, and a
 // change to the form discards it.
 import { $, h } from "./ui.js";
@@ -54,7 +55,29 @@ export function ticketView(ctx, target) {
     const signer = walletSigner(provider, address);
     await ctx.client.createOrDeriveApiKey(signer);
     ctx.useWallet(signer);
+    await checkAccount(signer, provider);
     return signer;
+  }
+
+  /**
+   * The account doctor, once the wallet is connected: what the account trades through and each problem with
+   * its fix, before the first order is signed. A doctor that cannot finish does not stop the order.
+   */
+  async function checkAccount(signer, provider) {
+    const box = $("ticket-account");
+    box.hidden = false;
+    box.className = "ticket-account";
+    box.replaceChildren(h("p", {}, "Checking the account…"));
+    try {
+      const report = await ctx.client.diagnoseAccount(signer, { provider });
+      const kind = { EOA: "its own address", POLY_PROXY: "a proxy wallet", POLY_GNOSIS_SAFE: "a Safe", POLY_1271: "a deposit wallet" }[report.kind ?? report.signatureType];
+      const head = h("p", {}, h("strong", {}, report.ok ? "Account ready" : "Account needs attention"), ` · ${report.owner.slice(0, 6)}…${report.owner.slice(-4)} trades through ${kind}`);
+      const findings = report.findings.map((f) => h("li", { "data-code": f.code }, f.message, h("span", { class: "fix" }, `Fix: ${f.fix}`)));
+      box.className = `ticket-account ${report.ok ? "good" : "bad"}`;
+      box.replaceChildren(head, ...(findings.length ? [h("ul", {}, ...findings)] : []));
+    } catch (error) {
+      box.replaceChildren(h("p", {}, `The account could not be checked: ${ctx.describe(error)}`));
+    }
   }
 
   function params() {

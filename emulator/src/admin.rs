@@ -30,6 +30,7 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/__admin/engine", post(set_engine))
         .route("/__admin/rate-limit-headers", post(set_rate_headers))
         .route("/__admin/deposit-wallet", get(deposit_wallet))
+        .route("/__admin/wallets", get(wallets).post(set_wallets))
         .route("/__admin/stream", get(stream_sockets))
         .route("/__admin/stream/tick", post(stream_tick))
         .route("/__admin/stream/faults", get(list_stream_faults).post(add_stream_fault).delete(clear_stream_faults))
@@ -78,6 +79,49 @@ async fn clear_stream_faults(State(app): State<Arc<App>>) -> ApiResult {
 }
 
 /// `?owner=0x…`: the deposit wallet that owner has (`crate::trading::deposit`), for tests and the demo.
+/// `?owner=`: the owner's account (its kind, whether deployed) and its wallets of each kind on this chain.
+async fn wallets(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> ApiResult {
+    use crate::trading::wallets::Kind;
+    let p = Params::parse(q.as_deref());
+    let owner = crate::trading::order::parse_address(p.required("owner")?)
+        .ok_or_else(|| ApiError::bad("owner must be an address"))?;
+    let w = &app.trading.wallets;
+    let setup = w.setup(owner);
+    let of = |kind| w.wallet_of(owner, kind).map(|a| a.to_checksum(None));
+    ok_json(&json!({
+        "owner": owner.to_checksum(None),
+        "kind": setup.kind.name(),
+        "deployed": setup.deployed,
+        "proxy": of(Kind::Proxy),
+        "safe": of(Kind::Safe),
+        "depositWallet": of(Kind::Deposit),
+    }))
+}
+
+/// `{"owner": address, "kind": "EOA" | "POLY_PROXY" | "POLY_GNOSIS_SAFE" | "POLY_1271", "deployed": bool}`: sets
+/// what the owner's account trades through (until `POST /__admin/reset`).
+async fn set_wallets(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
+    use crate::trading::wallets::{Kind, Setup};
+    let value: Value = serde_json::from_slice(&body).map_err(|_| ApiError::bad("body must be a JSON object"))?;
+    let owner = value
+        .get("owner")
+        .and_then(Value::as_str)
+        .and_then(crate::trading::order::parse_address)
+        .ok_or_else(|| ApiError::bad("owner must be an address"))?;
+    let kind = value
+        .get("kind")
+        .and_then(Value::as_str)
+        .and_then(Kind::parse)
+        .ok_or_else(|| ApiError::bad("kind must be EOA, POLY_PROXY, POLY_GNOSIS_SAFE or POLY_1271"))?;
+    let deployed = match value.get("deployed") {
+        None | Some(Value::Null) => true,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err(ApiError::bad("deployed must be true or false")),
+    };
+    app.trading.wallets.set(owner, Setup { kind, deployed }).map_err(ApiError::bad)?;
+    ok_json(&json!({ "owner": owner.to_checksum(None), "kind": kind.name(), "deployed": deployed }))
+}
+
 async fn deposit_wallet(RawQuery(q): RawQuery) -> ApiResult {
     let p = Params::parse(q.as_deref());
     let owner = crate::trading::order::parse_address(p.required("owner")?)

@@ -3,7 +3,8 @@
 //! (`BalanceAllowanceResponse`, `OrderScoringResponse`, `OrdersScoringResponse`).
 //!
 //! The model: every account starts with `STARTING_COLLATERAL` and no outcome tokens; the trades of the orders it
-//! placed here move both (fees aside). Its allowances are unlimited for the exchanges of the version served. An
+//! placed here move both (fees aside), in the wallet it trades through (`trading::wallets`): a read for another
+//! signature type sees none, and one for a deposit wallet (type 3) of an owner without one is refused. Its allowances are unlimited for the exchanges of the version served. An
 //! order scores while it rests on a market with a rewards program, with at least the program's minimum size
 //! left, priced within the program's maximum spread (in cents) of the book's midpoint.
 
@@ -40,7 +41,7 @@ async fn balance_allowance(
 ) -> ApiResult {
     let p = Params::parse(q.as_deref());
     let asset_type = p.required("asset_type")?;
-    p.opt_int("signature_type", 0, Some(3))?;
+    let signature_type = p.opt_int("signature_type", 0, Some(3))?.unwrap_or(0) as u8;
     let token = match (asset_type, p.get("token_id")) {
         ("COLLATERAL", _) => None,
         ("CONDITIONAL" | "CONDITIONAL-V2", Some(token)) if !token.is_empty() => Some(token),
@@ -49,7 +50,13 @@ async fn balance_allowance(
         }
         _ => return Err(ApiError::bad("asset_type must be COLLATERAL, CONDITIONAL or CONDITIONAL-V2")),
     };
-    let balance = holding(&app, account, token);
+    // The account's funds are in the wallet it trades through: another signature type's wallet holds none.
+    let owner = app.accounts.get(account).and_then(|a| crate::trading::order::parse_address(&a.address));
+    let holds = match owner {
+        Some(owner) => app.trading.wallets.holds(owner, signature_type).map_err(ApiError::bad)?,
+        None => signature_type == 0,
+    };
+    let balance = if holds { holding(&app, account, token) } else { 0 };
     let exchanges = app.trading.exchanges(app.trading.version());
     let mut allowances = Map::new();
     for address in [exchanges.exchange, exchanges.neg_risk] {

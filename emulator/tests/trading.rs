@@ -790,11 +790,28 @@ async fn signatures_signers_owners_and_terms_are_checked() {
         &post_signed(b, "/order", &body(&proxy, &m, &alice, OrderType::Gtc), &alice.account).await,
         "funder",
     );
+    // Another's wallet is not Alice's proxy (and Amoy has no proxy wallets at all).
     proxy.maker = bob.address;
+    assert_refused(
+        &post_signed(b, "/order", &body(&proxy, &m, &alice, OrderType::Gtc), &alice.account).await,
+        "invalid POLY_PROXY signature",
+    );
+    // Her Safe trades once her account is a Safe's.
+    let mut safe = good();
+    safe.signature_type = SignatureType::PolyGnosisSafe;
+    safe.maker = predictkit_emulator::trading::wallets::safe_of(80002, alice.address).unwrap();
+    assert_refused(
+        &post_signed(b, "/order", &body(&safe, &m, &alice, OrderType::Gtc), &alice.account).await,
+        "invalid signature",
+    );
+    post(b, "/__admin/wallets", &json!({ "owner": alice.address.to_string(), "kind": "POLY_GNOSIS_SAFE" }))
+        .await
+        .assert_ok();
     assert_eq!(
-        post_signed(b, "/order", &body(&proxy, &m, &alice, OrderType::Gtc), &alice.account).await.assert_ok()["status"],
+        post_signed(b, "/order", &body(&safe, &m, &alice, OrderType::Gtc), &alice.account).await.assert_ok()["status"],
         "live"
     );
+    post(b, "/__admin/wallets", &json!({ "owner": alice.address.to_string(), "kind": "EOA" })).await.assert_ok();
     let mut eoa = good();
     eoa.maker = bob.address;
     assert_refused(

@@ -13,7 +13,7 @@ pub mod options;
 mod paging;
 mod params;
 mod request;
-mod response;
+pub(crate) mod response;
 pub mod retry;
 
 pub use body::JsonWriter;

@@ -50,7 +50,7 @@ pub fn check_response(
 
 /// The service's refusals of an order that mean the account is set up wrong (the texts its clients' users
 /// report), each with the one fix to make.
-pub const FINDINGS: [(&str, Finding); 4] = [
+pub const FINDINGS: [(&str, Finding); 5] = [
     (
         "maker address not allowed, please use the deposit wallet flow",
         Finding {
@@ -73,6 +73,13 @@ pub const FINDINGS: [(&str, Finding); 4] = [
         },
     ),
     (
+        "no deposit wallet found for owner",
+        Finding {
+            code: "NO_DEPOSIT_WALLET",
+            fix: "the service knows no deposit wallet of this signer: use the signature type and funder of the account's wallet (see diagnoseAccount)",
+        },
+    ),
+    (
         "the order owner has to be the owner of the API KEY",
         Finding {
             code: "OWNER_NOT_KEY",
@@ -86,7 +93,8 @@ fn account_finding(text: &str) -> Option<&'static Finding> {
     FINDINGS.iter().find(|(said, _)| contains_ignore_case(text, said)).map(|(_, finding)| finding)
 }
 
-fn contains_ignore_case(text: &str, word: &str) -> bool {
+/// Whether `text` holds `word`, ASCII case aside.
+pub fn contains_ignore_case(text: &str, word: &str) -> bool {
     text.as_bytes().windows(word.len()).any(|w| w.eq_ignore_ascii_case(word.as_bytes()))
 }
 
@@ -351,6 +359,7 @@ mod tests {
             ),
             (400, r#"{"error":"invalid POLY_PROXY signature"}"#, Some("WRONG_SIGNATURE_TYPE")),
             (400, r#"{"error":"the order owner has to be the owner of the API KEY"}"#, Some("OWNER_NOT_KEY")),
+            (400, r#"{"error":"no deposit wallet found for owner"}"#, Some("NO_DEPOSIT_WALLET")),
             (400, r#"{"error":"invalid post-only order: order crosses book"}"#, None),
             // Only a refusal (4xx) names one.
             (500, r#"{"error":"the order signer address has to be the address of the API KEY"}"#, None),

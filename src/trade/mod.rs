@@ -2,6 +2,7 @@
 //! bodies that place them. The wallet signs; nothing here holds a private key.
 
 pub mod amounts;
+pub mod doctor;
 pub mod draft;
 pub mod eip712;
 pub mod flow;

@@ -185,10 +185,12 @@ export interface PredictKitError extends Error {
    * When the service refused an order because of how the account is set up: what is wrong, and the one fix
    * to make. `DEPOSIT_WALLET_REQUIRED` (the account trades through a deposit wallet: POLY_1271),
    * `KEY_NOT_FOR_SIGNER` (the API key is another address's), `WRONG_SIGNATURE_TYPE` (the funder is not a
-   * wallet of that type owned by the signer), `OWNER_NOT_KEY` (the order names another API key).
+   * wallet of that type owned by the signer), `NO_DEPOSIT_WALLET` (POLY_1271, and the service knows no
+   * deposit wallet of the signer), `OWNER_NOT_KEY` (the order names another API key). `diagnoseAccount`
+   * finds these before an order is sent.
    */
   finding?: {
-    code: "DEPOSIT_WALLET_REQUIRED" | "KEY_NOT_FOR_SIGNER" | "WRONG_SIGNATURE_TYPE" | "OWNER_NOT_KEY";
+    code: "DEPOSIT_WALLET_REQUIRED" | "KEY_NOT_FOR_SIGNER" | "WRONG_SIGNATURE_TYPE" | "NO_DEPOSIT_WALLET" | "OWNER_NOT_KEY";
     fix: string;
   };
   /** The service's error text, or a short excerpt of an unexpected body. */

@@ -14,6 +14,7 @@ use super::interop::{field, get, is_absent, items, read_bytes, read_str, rejecte
 use crate::api::call::Expect;
 use crate::api::{self, HttpRequest, Params, Value};
 use crate::error::{Error, ErrorCode};
+use crate::trade::doctor::{Doctor, Need, PROVIDER_TIMEOUT_MS};
 use crate::trade::draft::{signed_from_params, signed_json, Draft, OrderRequest};
 use crate::trade::eip712::{parse_signature, Address, U256};
 use crate::trade::flow::{answers, create_after_derive};
@@ -283,6 +284,47 @@ impl Client {
             Ok((request, expect, shape)) => self.send(Some(&options), Ok(request), expect, shape),
             Err(e) => rejected(e),
         }
+    }
+}
+
+/// The account doctor's steps (`diagnoseAccount`).
+#[wasm_bindgen]
+impl Client {
+    /// The examination of the account of the signer at `address` (`provider`: a wallet provider will answer
+    /// its reads): the handle the package's driver runs.
+    #[wasm_bindgen(js_name = tradeDoctor, skip_typescript)]
+    pub fn trade_doctor(&self, address: JsValue, provider: JsValue) -> Result<AccountWork, JsValue> {
+        let owner = signer_address(&address)?;
+        let key = self.inner.credentials.borrow().as_ref().and_then(|c| Address::parse("key", c.address()).ok());
+        Ok(AccountWork { doctor: RefCell::new(Doctor::new(&self.inner.trading, owner, key, provider.is_truthy())) })
+    }
+}
+
+/// An account's examination (`tradeDoctor`): `next` takes the answer to the last need and says the next, as
+/// JSON: `["rpc", method, params, timeoutMs]`, `["balance", signatureType]` or `["done", diagnosis]`. Internal.
+#[wasm_bindgen(skip_typescript)]
+pub struct AccountWork {
+    doctor: RefCell<Doctor>,
+}
+
+#[wasm_bindgen]
+impl AccountWork {
+    /// `answer`: the provider's or the service's answer to the last need, or when `failed` the failure
+    /// (`{ status, body }` when the service answered).
+    pub fn next(&self, answer: JsValue, failed: JsValue) -> Result<String, JsValue> {
+        let answer = to_value(&answer, "answer").unwrap_or(Value::Other);
+        let Ok(mut doctor) = self.doctor.try_borrow_mut() else {
+            return Err(Error::decode("the examination is busy").into());
+        };
+        doctor.supply(&answer, failed.is_truthy());
+        Ok(match doctor.need() {
+            Need::Rpc { method, params } => {
+                let timeout = crate::trade::decimal(u64::from(PROVIDER_TIMEOUT_MS));
+                crate::text::concat(&["[\"rpc\",\"", method, "\",", &params, ",", &timeout, "]"])
+            }
+            Need::Balance(t) => crate::text::concat(&["[\"balance\",", &crate::trade::decimal(t as u64), "]"]),
+            Need::Done(diagnosis) => crate::text::concat(&["[\"done\",", &diagnosis, "]"]),
+        })
     }
 }
 

@@ -369,14 +369,49 @@ test("order ticket: a preview of the exact amounts, a refusal made locally, then
   const orderId = answer.match(/Order id(0x[0-9a-f]{64})/)?.[1];
   assert.ok(orderId, answer);
   assert.equal((await posted()).length, 1);
+  // The account doctor ran when the wallet connected: the development wallet's first account is an EOA's.
+  await page.waitForSelector("#ticket-account.good");
+  assert.match(await page.textContent("#ticket-account"), /Account ready · 0xf39F…2266 trades through its own address/);
 
   // My orders lists it, under the wallet's account.
   await page.goto(`${PAGE_URL}#/orders`);
   await page.waitForSelector(`#orders-body tr[data-order-id="${orderId}"]`, { timeout: 15_000 });
   await shot(page, "ticket-my-orders");
   assert.deepEqual(page.errors, []);
-  // The one failed request: the wallet had no key yet, so deriving it came first and found none (then it was created).
-  assert.deepEqual(page.failed, ["404 /auth/derive-api-key"]);
+  // The failed requests: the wallet had no key yet, so deriving it came first and found none (then it was
+  // created); and the doctor asked the service for a deposit wallet of this account, which has none.
+  assert.deepEqual(page.failed, ["404 /auth/derive-api-key", "400 /balance-allowance"]);
+});
+
+test("order ticket: the doctor finds an account set up for a deposit wallet, and the refused order names the same fix", async () => {
+  // The development wallet's first account, made a deposit-wallet account: its own address may not make orders.
+  await admin("POST", "/__admin/wallets", { owner: "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266", kind: "POLY_1271" });
+  const { depositWallet } = await admin("GET", "/__admin/wallets?owner=0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266");
+  try {
+    const page = await openPage(DESKTOP, "", { stillBooks: true });
+    await firstRendered(page);
+    const [event] = await api("/events?active=true&closed=false&limit=1&offset=0");
+    const market = event.markets.find((m) => !m.closed && m.acceptingOrders !== false);
+    await page.goto(`${PAGE_URL}#/market/${market.id}`);
+    await marketReady(page);
+    await page.fill("#ticket-price", "0.05");
+    await page.fill("#ticket-size", "20");
+    await page.click("#ticket-form button[type=submit]");
+    await page.waitForFunction(() => /Order/.test(document.querySelector("#ticket-result")?.textContent ?? ""));
+    await page.click("#ticket-place");
+    await page.waitForSelector("#ticket-account.bad", { timeout: 15_000 });
+    const account = await page.textContent("#ticket-account");
+    assert.match(account, /Account needs attention · 0xf39F…2266 trades through a deposit wallet/, account);
+    assert.equal(await page.getAttribute("#ticket-account li", "data-code"), "DEPOSIT_WALLET_REQUIRED");
+    assert.ok(account.includes(`Fix: set signatureType "POLY_1271" and funder to ${depositWallet}`), account);
+    await page.waitForSelector("#ticket-result.bad", { timeout: 15_000 });
+    assert.match(await page.textContent("#ticket-result"), /how the account is set up: this account trades through a deposit wallet/);
+    await shot(page, "ticket-account-doctor");
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  } finally {
+    await admin("POST", "/__admin/wallets", { owner: "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266", kind: "EOA" });
+  }
 });
 
 test("a real recorded book renders exactly, and an empty-sided book says so", async () => {

@@ -89,16 +89,22 @@ test("a page creates a key from a wallet, places an exact order, lists it and ca
   assert.deepEqual([...r.problems, ...pageErrors], []);
 });
 
-test("a page trades from a deposit wallet (POLY_1271), cancels many then all, and types a restarting engine", { timeout: 45_000 }, async () => {
+test("a page's doctor finds a deposit-wallet account; with its settings the page trades, cancels many then all, and types a restarting engine", { timeout: 45_000 }, async () => {
   await fetch(`${EMULATOR}/__admin/reset`, { method: "POST" });
   const r = await page.evaluate(async (market) => {
     const { Client, walletSigner } = window.pk;
     const provider = window.walletProvider;
-    const [owner] = await provider.request({ method: "eth_requestAccounts" });
+    // The fifth development account trades through its deposit wallet; the page does not know that yet.
+    const owner = (await provider.request({ method: "eth_requestAccounts" }))[4];
     const { wallet } = await (await fetch(`/__admin/deposit-wallet?owner=${owner}`)).json();
     const signer = walletSigner(provider, owner);
-    const client = new Client({ baseUrl: location.origin, chainId: 80002, rateLimits: false, maxRetries: 0, signatureType: "POLY_1271", funder: wallet });
+    const naive = new Client({ baseUrl: location.origin, chainId: 80002, rateLimits: false, maxRetries: 0 });
+    await naive.createOrDeriveApiKey(signer);
+    const report = await naive.diagnoseAccount(signer, { provider });
+    naive.free();
+    const client = new Client({ baseUrl: location.origin, chainId: 80002, rateLimits: false, maxRetries: 0, signatureType: report.signatureType, funder: report.funder });
     await client.createOrDeriveApiKey(signer);
+    const healthy = await client.diagnoseAccount(signer, { provider });
     const place = () => client.placeOrder({ tokenId: market.tokenId, side: "BUY", price: market.low, size: 5 }, signer);
     const placed = [await place(), await place()];
     const open = (await client.getOpenOrders()).data;
@@ -116,6 +122,9 @@ test("a page trades from a deposit wallet (POLY_1271), cancels many then all, an
     client.free();
     return {
       wallet,
+      found: report.findings.map((f) => f.code),
+      kind: report.kind,
+      healthy: healthy.ok,
       makers: open.map((o) => o.makerAddress),
       placed: placed.map((p) => p.success),
       many: many.canceled.length === 1 && many.canceled[0] === placed[0].orderID,
@@ -123,6 +132,9 @@ test("a page trades from a deposit wallet (POLY_1271), cancels many then all, an
       restarting,
     };
   }, market);
+  assert.deepEqual(r.found, ["DEPOSIT_WALLET_REQUIRED"]);
+  assert.equal(r.kind, "POLY_1271");
+  assert.equal(r.healthy, true);
   assert.deepEqual(r.placed, [true, true]);
   assert.equal(r.makers.length, 2);
   assert.ok(r.makers.every((m) => m.toLowerCase() === r.wallet.toLowerCase()), JSON.stringify(r));

@@ -1434,10 +1434,12 @@ export interface PredictKitError extends Error {
      * When the service refused an order because of how the account is set up: what is wrong, and the one fix
      * to make. `DEPOSIT_WALLET_REQUIRED` (the account trades through a deposit wallet: POLY_1271),
      * `KEY_NOT_FOR_SIGNER` (the API key is another address's), `WRONG_SIGNATURE_TYPE` (the funder is not a
-     * wallet of that type owned by the signer), `OWNER_NOT_KEY` (the order names another API key).
+     * wallet of that type owned by the signer), `NO_DEPOSIT_WALLET` (POLY_1271, and the service knows no
+     * deposit wallet of the signer), `OWNER_NOT_KEY` (the order names another API key). `diagnoseAccount`
+     * finds these before an order is sent.
      */
     finding?: {
-        code: "DEPOSIT_WALLET_REQUIRED" | "KEY_NOT_FOR_SIGNER" | "WRONG_SIGNATURE_TYPE" | "OWNER_NOT_KEY";
+        code: "DEPOSIT_WALLET_REQUIRED" | "KEY_NOT_FOR_SIGNER" | "WRONG_SIGNATURE_TYPE" | "NO_DEPOSIT_WALLET" | "OWNER_NOT_KEY";
         fix: string;
     };
     /** The service's error text, or a short excerpt of an unexpected body. */
@@ -1941,7 +1943,7 @@ export interface SignedOrder {
     takerAmount: string;
     side: "BUY" | "SELL";
     expiration: string;
-    signatureType: 0 | 1 | 2;
+    signatureType: 0 | 1 | 2 | 3;
     signature: string;
     orderType: OrderType;
     postOnly: boolean;
@@ -2033,6 +2035,73 @@ export interface Client {
     placeOrder(params: OrderParams, signer: Signer, options?: RequestOptions): Promise<OrderResult>;
     /** Builds, signs and places a market order (FOK unless `orderType: "FAK"`). */
     placeMarketOrder(params: MarketOrderParams, signer: Signer, options?: RequestOptions): Promise<OrderResult>;
+    /**
+     * The account doctor: before any order is signed, what the signer's account is (its own address, or the
+     * proxy, Safe or deposit wallet it owns), which `signatureType` and `funder` its orders need, whether the
+     * client's API key is the signer's, and the collateral and allowances the service sees, each problem a
+     * finding with the one fix. It signs nothing and sends no order: it asks `options.provider` (when given)
+     * for the chain and the wallets' code, and the service (with the signer's own key) for the balances.
+     *
+     * @example
+     * const report = await client.diagnoseAccount(signer, { provider: window.ethereum });
+     * for (const f of report.findings) console.warn(f.code, f.fix);
+     */
+    diagnoseAccount(signer: Signer, options?: DiagnoseOptions): Promise<AccountDiagnosis>;
+}
+
+/** `diagnoseAccount`'s options: the call's, and the wallet provider to read the chain through. */
+export interface DiagnoseOptions extends RequestOptions {
+    /**
+     * An EIP-1193 provider (`window.ethereum`, ...), asked `eth_chainId` and `eth_getCode` only (30 s each
+     * at most). Without it the wallets' deployment is not known, and the service's word alone tells a
+     * deposit-wallet account.
+     */
+    provider?: { request(args: { method: string; params?: unknown[] }): Promise<unknown> | unknown };
+}
+
+/** What `diagnoseAccount` found. */
+export interface AccountDiagnosis {
+    /** The signer's address: the owner of the wallets below. */
+    owner: string;
+    /** The chain the client signs for, and the provider's chain when it answered. */
+    chainId: number;
+    walletChainId?: number;
+    /** What the account trades through, when the chain or the service could tell. */
+    kind?: "EOA" | "POLY_PROXY" | "POLY_GNOSIS_SAFE" | "POLY_1271";
+    /** The settings its orders need (the client's own when nothing could tell): give them to `new Client`. */
+    signatureType: "EOA" | "POLY_PROXY" | "POLY_GNOSIS_SAFE" | "POLY_1271";
+    funder?: string;
+    /** The owner's wallets by CREATE2 (a proxy only where the chain has them), `deployed` when the provider said. */
+    wallets: {
+        proxy?: { address: string; deployed?: boolean };
+        safe?: { address: string; deployed?: boolean };
+        depositWallet: { address: string; deployed?: boolean };
+    };
+    /** The client's API key: whose it is. Absent when the client holds none. */
+    apiKey?: { address: string; forSigner: boolean };
+    /** The collateral the service sees for the client's signature type (base units, 6 decimals). */
+    collateral?: { balance: string; allowances: Record<string, string> };
+    /** Each problem, with the one fix to make; empty when the account can trade as the client is set up. */
+    findings: AccountFinding[];
+    ok: boolean;
+}
+
+/** One problem with how an account is set up. */
+export interface AccountFinding {
+    code:
+    | "CHAIN_MISMATCH"
+    | "WRONG_SIGNATURE_TYPE"
+    | "FUNDER_NOT_OWNED"
+    | "DEPOSIT_WALLET_REQUIRED"
+    | "NO_DEPOSIT_WALLET"
+    | "WALLET_NOT_DEPLOYED"
+    | "NO_API_KEY"
+    | "KEY_NOT_FOR_SIGNER"
+    | "KEY_REJECTED"
+    | "NO_BALANCE"
+    | "NO_ALLOWANCE";
+    message: string;
+    fix: string;
 }
 
 

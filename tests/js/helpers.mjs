@@ -213,3 +213,33 @@ export class FakeSocket {
   }
   close() {}
 }
+
+/**
+ * An emulator of its own (`args`: its options, e.g. `["--chain-id", "137"]`), from the binary the test command
+ * built (PREDICTKIT_EMULATOR_BIN, or the workspace's debug build). Resolves to `{ url, stop() }`.
+ */
+export async function startEmulator(args) {
+  const { spawn } = await import("node:child_process");
+  const root = new URL("../../", import.meta.url).pathname;
+  const bin = process.env.PREDICTKIT_EMULATOR_BIN ?? `${root}target/debug/predictkit-emulator`;
+  const child = spawn(bin, ["--port", "0", "--no-limits", ...args], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+  const url = await new Promise((resolve, reject) => {
+    let out = "";
+    child.once("error", reject);
+    child.once("exit", (code) => reject(new Error(`the emulator exited (${code}) before listening`)));
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+      const line = /predictkit-emulator listening on (\S+)/.exec(out);
+      if (line) resolve(line[1]);
+    });
+  });
+  child.stdout.resume();
+  return {
+    url,
+    stop: () => new Promise((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once("exit", resolve);
+      child.kill();
+    }),
+  };
+}

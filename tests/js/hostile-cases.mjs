@@ -271,6 +271,8 @@ export function makeKit() {
       tradeKey: s(2, () => [[data.creds.address, "1", "0"], enc('{"apiKey":"k","secret":"c2VjcmV0","passphrase":"p"}')]),
       tradeNext: s(1, () => [Object.assign(new Error("refused"), { status: 404, body: "not found" })]),
       tradeSend: s(4, () => ["version", undefined, undefined, req()]),
+      tradeDoctor: s(2, () => [data.creds.address, true]),
+      diagnoseAccount: s(2, () => [{ address: data.creds.address, signTypedData: () => "0x" }, { ...req(), provider: { request: async () => "0x" } }]),
       nextPageArgument: s(4, () => ["getEvents", { limit: 1 }, [{ id: "1" }], false]),
       syncClock: s(1, () => [req()]),
     };
@@ -301,6 +303,7 @@ export function makeKit() {
       // An order on its way (a real one, from tradeWork): the wallet's address and answer, the call's options, a refusal.
       "OrderWork#next": s(2, () => [data.creds.address, undefined]),
       "OrderWork#send": s(1, () => [req()]),
+      "AccountWork#next": s(2, () => ["0x", false]),
       "OrderWork#refused": s(1, () => [Object.assign(new Error("refused"), { status: 400, body: "order_version_mismatch" })]),
       "OrderBook#applyPriceChange": s(2, () => [{ side: "BUY", price: "0.1", size: "125" }, undefined]),
       "OrderBook#depth": s(2, () => ["BUY", { within: 0.02 }]),
@@ -493,6 +496,10 @@ export async function sweep({ pk, kit, base, data, start = 0, only = null, shard
     OrderWork: () =>
       new pk.Client({ baseUrl: base, fetch: stubFetch, rateLimits: false, maxRetries: 0, timeoutMs: 4000, credentials: { ...data.creds } })
         .tradeWork({ tokenId: data.token, side: "BUY", price: 0.5, size: 10 }, false, true),
+    // An account's examination (the doctor): its balance reads reach the in-memory stub.
+    AccountWork: () =>
+      new pk.Client({ baseUrl: base, fetch: stubFetch, rateLimits: false, maxRetries: 0, timeoutMs: 4000, credentials: { ...data.creds } })
+        .tradeDoctor(data.creds.address, true),
   };
   const cases = kit.sweepCases(pk, { ...data, base }, makeInstance, stubFetch);
   const { hugeAllocated } = kit.hostileValues();

@@ -36,6 +36,7 @@ const INTERNAL = new Set([
   "tradeKey",
   "tradeNext",
   "tradeSend",
+  "tradeDoctor",
 ]);
 
 // --- Reading TypeScript declarations --------------------------------------------------------------------

@@ -293,7 +293,8 @@ test("a restarting engine: a placement refused with 425 is retried a second late
 });
 
 test("a deposit wallet (POLY_1271): the owner's key, the wallet as maker and signer, a wrapped signature the emulator checks; another wallet is refused", async () => {
-  const owner = accounts[0];
+  // The fifth development account trades through its deposit wallet (the emulator's starting accounts).
+  const owner = accounts[4];
   const { wallet } = await admin("GET", `/__admin/deposit-wallet?owner=${owner}`);
   const client = newClient({ signatureType: "POLY_1271", funder: wallet });
   const signer = walletSigner(provider, owner);

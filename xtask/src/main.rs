@@ -60,11 +60,14 @@ struct SizeBudget {
 // neighbours were inlined differently); to be won back with the rest of issue 26's size work. Full builds to
 // 157,500 for the third exchange (a position's order version, its domain and contracts): 418 B in web. Then
 // 158,000 and 101,000 for `error.finding` (four refusals mapped to their fix, the texts mostly): 734 B in web,
-// 636 B in lite.
+// 636 B in lite. Full builds to 166,500 for the account doctor (`diagnoseAccount`: the owner's proxy, Safe and
+// deposit wallet by CREATE2, the examination's state machine and its eleven findings with their fixes, the
+// binding's handle and trade.mjs's loop over the provider and the balance reads): 8,000 B gzip in web (7,558 of
+// it wasm), measured with nothing else changed; lite is unchanged but for one more refusal text (107 B).
 const SIZE_BUDGETS: [SizeBudget; 4] = [
-    SizeBudget { dir: "web", ceiling: 158_000, target: 80_000 },
-    SizeBudget { dir: "bundler", ceiling: 158_000, target: 80_000 },
-    SizeBudget { dir: "node", ceiling: 158_000, target: 80_000 },
+    SizeBudget { dir: "web", ceiling: 166_500, target: 80_000 },
+    SizeBudget { dir: "bundler", ceiling: 166_500, target: 80_000 },
+    SizeBudget { dir: "node", ceiling: 166_500, target: 80_000 },
     SizeBudget { dir: "lite", ceiling: 101_000, target: 60_000 },
 ];
 
@@ -469,6 +472,7 @@ fn test(args: &[String]) -> Result<bool> {
             .env("PREDICTKIT_LIMITED_EMULATOR_URL", &limited.url)
             .env("PREDICTKIT_LIMITED_SCALE", LIMITED_SCALE)
             .env("PREDICTKIT_PKG_DIR", pkg_dir())
+            .env("PREDICTKIT_EMULATOR_BIN", &emulator_bin)
             .env("CHROMIUM", setup::chromium());
         c
     };

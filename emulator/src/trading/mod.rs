@@ -19,6 +19,7 @@ mod place;
 pub mod precision;
 pub mod typed_data;
 pub(crate) mod wallet;
+pub mod wallets;
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
@@ -47,6 +48,8 @@ pub(crate) struct Trading {
     /// How far the orders' clock (GTD expirations) runs ahead of the real one, in seconds
     /// (`POST /__admin/clock`), so that tests need not wait for an order to expire.
     clock_ahead_secs: AtomicU64,
+    /// Which wallet each owner's account trades through.
+    pub wallets: wallets::Wallets,
 }
 
 impl Trading {
@@ -56,6 +59,7 @@ impl Trading {
             version: AtomicU8::new(2),
             ledger: Mutex::new(ledger::Ledger::default()),
             clock_ahead_secs: AtomicU64::new(0),
+            wallets: wallets::Wallets::new(chain_id),
         }
     }
 
@@ -81,6 +85,7 @@ impl Trading {
         *lock(&self.ledger) = ledger::Ledger::default();
         self.set_version(Version::V2);
         self.clock_ahead_secs.store(0, Ordering::Relaxed);
+        self.wallets.reset();
     }
 
     /// The orders' clock: Unix seconds, moved ahead by `advance_clock`.

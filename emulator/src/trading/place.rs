@@ -164,6 +164,12 @@ fn check(app: &App, a: &Account, s: &Submitted) -> Result<Checked, Refusal> {
         }
         _ => {}
     }
+    // The account's rules: the wallet it trades through, deployed (after the key's and the makers' checks).
+    if let Some(refusal) =
+        key_address.and_then(|owner| app.trading.wallets.refusal(owner, o.signature_type as u8, o.maker))
+    {
+        return Err(invalid(refusal));
+    }
     let exchange = app.trading.exchanges(o.version).for_market(m.neg_risk);
     let hash: [u8; 32] = o.hash(app.trading.chain_id, exchange).0;
     let signed_by_signer = match &s.wrapped {

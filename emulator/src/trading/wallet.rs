@@ -62,7 +62,7 @@ pub async fn rpc(State(app): State<Arc<App>>, body: Bytes) -> Response {
             let id = request.get("id").cloned().unwrap_or(Value::Null);
             let result = match request.get("method").and_then(Value::as_str) {
                 None => Err(RpcError(INVALID_REQUEST, "a request needs a method".into())),
-                Some(method) => call(app.trading.chain_id, method, request.get("params").unwrap_or(&Value::Null)),
+                Some(method) => call(&app.trading, method, request.get("params").unwrap_or(&Value::Null)),
             };
             reply(&id, result)
         }
@@ -79,14 +79,34 @@ fn reply(id: &Value, result: Result<Value, RpcError>) -> Value {
     }
 }
 
-fn call(chain_id: u64, method: &str, params: &Value) -> Result<Value, RpcError> {
+fn call(trading: &super::Trading, method: &str, params: &Value) -> Result<Value, RpcError> {
+    let chain_id = trading.chain_id;
     match method {
         "eth_chainId" => Ok(format!("0x{chain_id:x}").into()),
         "net_version" => Ok(chain_id.to_string().into()),
+        "eth_getCode" => get_code(trading, params),
         "eth_accounts" | "eth_requestAccounts" => Ok(addresses().into()),
         "eth_signTypedData_v4" => sign_typed_data(params),
         _ => Err(RpcError(UNSUPPORTED, format!("the development wallet does not support {method}"))),
     }
+}
+
+/// The code a deployed wallet holds: the runtime of Solady's ERC-1967 beacon proxy (what a deposit wallet is), for
+/// every kind alike; only whether there is code matters to a caller.
+const WALLET_CODE: &str = "0x363d3d373d3d363d602036600436635c60da1b60e01b36527fa3f0ad74e5423aebfd80d3ef4346578335a9a72aeaee59ff6cb3582b35133d50545afa5036515af43d6000803e604d573d6000fd5b3d6000f3";
+
+/// `[address, block]`: a deployed wallet's code, or `0x` (an owner's own address, an undeployed wallet, anyone).
+fn get_code(trading: &super::Trading, params: &Value) -> Result<Value, RpcError> {
+    let invalid = |m: &str| RpcError(INVALID_PARAMS, m.to_owned());
+    let list = params
+        .as_array()
+        .filter(|l| !l.is_empty() && l.len() <= 2)
+        .ok_or_else(|| invalid("params must be [address, block]"))?;
+    let address = list[0]
+        .as_str()
+        .and_then(parse_address)
+        .ok_or_else(|| invalid("params[0] must be an address: 0x and 40 hex digits"))?;
+    Ok(if trading.wallets.has_code(address) { WALLET_CODE } else { "0x" }.into())
 }
 
 /// `[address, typedData]`: the typed data as a JSON string (as EIP-1193 specifies) or an object.
@@ -129,11 +149,17 @@ mod tests {
 
     #[test]
     fn calls_answer_or_fail_with_their_codes() {
-        assert_eq!(call(80002, "eth_chainId", &Value::Null).ok().unwrap(), "0x13882");
-        assert_eq!(call(80002, "eth_foo", &Value::Null).err().unwrap().0, UNSUPPORTED);
+        let t = super::super::Trading::new(80002);
+        assert_eq!(call(&t, "eth_chainId", &Value::Null).ok().unwrap(), "0x13882");
+        assert_eq!(call(&t, "eth_foo", &Value::Null).err().unwrap().0, UNSUPPORTED);
         let stranger = json!(["0x0000000000000000000000000000000000000001", "{}"]);
-        assert_eq!(call(80002, "eth_signTypedData_v4", &stranger).err().unwrap().0, UNAUTHORIZED);
+        assert_eq!(call(&t, "eth_signTypedData_v4", &stranger).err().unwrap().0, UNAUTHORIZED);
         let bad = json!([addresses()[0], "not json"]);
-        assert_eq!(call(80002, "eth_signTypedData_v4", &bad).err().unwrap().0, INVALID_PARAMS);
+        assert_eq!(call(&t, "eth_signTypedData_v4", &bad).err().unwrap().0, INVALID_PARAMS);
+        // The fifth account trades through its deposit wallet, deployed; the first is an EOA.
+        let deposit = super::super::deposit::wallet_of(accounts()[4].1);
+        assert_ne!(call(&t, "eth_getCode", &json!([deposit.to_checksum(None), "latest"])).ok().unwrap(), "0x");
+        assert_eq!(call(&t, "eth_getCode", &json!([addresses()[0], "latest"])).ok().unwrap(), "0x");
+        assert_eq!(call(&t, "eth_getCode", &json!(["0x12"])).err().unwrap().0, INVALID_PARAMS);
     }
 }

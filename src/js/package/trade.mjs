@@ -29,6 +29,17 @@ const SIGNER_RULE = "must be { address, signTypedData(typedData) } (see walletSi
  * @property {(error: unknown) => boolean} tradeNext
  *   Whether a failed derivation means the wallet has no key yet (one is created then).
  * @property {TradeSend} tradeSend One trading step's request.
+ * @property {(address: string, provider: boolean) => AccountWork} tradeDoctor
+ *   An account's examination (src/trade/doctor.rs), for the signer at `address`.
+ * @property {(params: unknown, options: unknown) => Promise<unknown>} getBalanceAllowance
+ */
+
+/**
+ * An account's examination (src/wasm/trade.rs: AccountWork): given the answer to its last need, it says the
+ * next (`["rpc", method, params, timeoutMs]`, `["balance", signatureType]` or `["done", diagnosis]`, as JSON).
+ * @typedef {object} AccountWork
+ * @property {(answer: unknown, failed: boolean) => string} next
+ * @property {() => void} free
  */
 
 /**
@@ -199,7 +210,91 @@ const methods = {
   async placeMarketOrder(params, signer, options) {
     return place(this, params, signer, options, true);
   },
+  /**
+   * @this {TradingClient}
+   * @param {unknown} signer
+   * @param {unknown} options
+   */
+  async diagnoseAccount(signer, options) {
+    return diagnose(this, readSigner(signer), options);
+  },
 };
+
+/**
+ * What `diagnoseAccount` sees of the account of `s` (read): the provider's reads and the service's balance
+ * reads the core asks for, each answer handed back; a failed read is an unknown, unless it is the call's own
+ * end (its signal, or a read's timeout or network failure), which ends the examination.
+ * @param {TradingClient} client
+ * @param {ReadSigner} s
+ * @param {unknown} options
+ */
+async function diagnose(client, s, options) {
+  const provider = readProvider(options);
+  const [signal] = client.tradeCall(options, false, s.address);
+  const work = client.tradeDoctor(s.address, provider !== undefined);
+  try {
+    /** @type {unknown} */
+    let answer;
+    let failed = false;
+    for (;;) {
+      const need = JSON.parse(work.next(answer, failed));
+      answer = undefined;
+      failed = false;
+      if (need[0] === "done") return need[1];
+      try {
+        if (need[0] === "rpc" && provider) {
+          const ask = { method: need[1], params: need[2] };
+          answer = await driver.askSigner(provider.request, provider.provider, ask, signal, need[3]);
+        } else {
+          answer = await client.getBalanceAllowance({ asset_type: "COLLATERAL", signature_type: need[1] }, options);
+        }
+      } catch (e) {
+        const { code, status, body } = errorFacts(e);
+        if (code === "ABORTED" || (need[0] === "balance" && (code === "TIMEOUT" || code === "NETWORK"))) throw e;
+        answer = { status, body };
+        failed = true;
+      }
+    }
+  } finally {
+    work.free();
+  }
+}
+
+/**
+ * A failure's code, status and body, read safely (a provider may reject with anything).
+ * @param {unknown} e
+ * @returns {{ code?: unknown, status?: unknown, body?: unknown }}
+ */
+function errorFacts(e) {
+  try {
+    if (typeof e !== "object" || e === null) return {};
+    const { code, status, body } = /** @type {{ code?: unknown, status?: unknown, body?: unknown }} */ (e);
+    return { code, status: typeof status === "number" ? status : undefined, body: typeof body === "string" ? body : undefined };
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The call's `provider` (EIP-1193: `request({ method, params })`), read once; absent is undefined.
+ * @param {unknown} options
+ * @returns {{ request: Function, provider: object } | undefined}
+ */
+function readProvider(options) {
+  const RULE = "must be an EIP-1193 provider { request({ method, params }) }";
+  let provider, request;
+  try {
+    if (typeof options !== "object" || options === null) return undefined;
+    provider = /** @type {{ provider?: unknown }} */ (options).provider;
+    if (provider === undefined || provider === null) return undefined;
+    if (typeof provider !== "object" && typeof provider !== "function") throw 0;
+    request = /** @type {{ request?: unknown }} */ (provider).request;
+  } catch {
+    throw invalid("options.provider", RULE);
+  }
+  if (typeof request !== "function") throw invalid("options.provider", RULE);
+  return { request, provider: /** @type {object} */ (provider) };
+}
 
 /**
  * An order's draft: the order (read once, `tradeWork`) asks for the reads it still needs (what the client
