@@ -92,13 +92,15 @@ async fn wallets(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> ApiResul
         "owner": owner.to_checksum(None),
         "kind": setup.kind.name(),
         "deployed": setup.deployed,
+        "approved": setup.approved,
         "proxy": of(Kind::Proxy),
         "safe": of(Kind::Safe),
         "depositWallet": of(Kind::Deposit),
     }))
 }
 
-/// `{"owner": address, "kind": "EOA" | "POLY_PROXY" | "POLY_GNOSIS_SAFE" | "POLY_1271", "deployed": bool}`: sets
+/// `{"owner": address, "kind": "EOA" | "POLY_PROXY" | "POLY_GNOSIS_SAFE" | "POLY_1271", "deployed": bool,
+/// "approved": bool}`: sets
 /// what the owner's account trades through (until `POST /__admin/reset`).
 async fn set_wallets(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
     use crate::trading::wallets::{Kind, Setup};
@@ -118,8 +120,15 @@ async fn set_wallets(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
         Some(Value::Bool(b)) => *b,
         Some(_) => return Err(ApiError::bad("deployed must be true or false")),
     };
-    app.trading.wallets.set(owner, Setup { kind, deployed }).map_err(ApiError::bad)?;
-    ok_json(&json!({ "owner": owner.to_checksum(None), "kind": kind.name(), "deployed": deployed }))
+    let approved = match value.get("approved") {
+        None | Some(Value::Null) => true,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err(ApiError::bad("approved must be true or false")),
+    };
+    app.trading.wallets.set(owner, Setup { kind, deployed, approved }).map_err(ApiError::bad)?;
+    ok_json(
+        &json!({ "owner": owner.to_checksum(None), "kind": kind.name(), "deployed": deployed, "approved": approved }),
+    )
 }
 
 async fn deposit_wallet(RawQuery(q): RawQuery) -> ApiResult {

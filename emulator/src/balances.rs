@@ -57,10 +57,13 @@ async fn balance_allowance(
         None => signature_type == 0,
     };
     let balance = if holds { holding(&app, account, token) } else { 0 };
+    // Approvals are the wallet's own: another type's wallet, or one that approved nothing, allows none.
+    let approved = holds && owner.is_none_or(|o| app.trading.wallets.setup(o).approved);
+    let allowance = if approved { UNLIMITED } else { "0" };
     let exchanges = app.trading.exchanges(app.trading.version());
     let mut allowances = Map::new();
     for address in [exchanges.exchange, exchanges.neg_risk] {
-        allowances.insert(address.to_string(), UNLIMITED.into());
+        allowances.insert(address.to_string(), allowance.into());
     }
     ok_json(&json!({ "balance": balance.max(0).to_string(), "allowances": allowances }))
 }

@@ -338,7 +338,9 @@ impl Doctor {
                     });
                     findings.push(Found::NoBalance(funder, elsewhere));
                 }
-                if !allowances.iter().any(|(_, a)| a.bytes().any(|b| b != b'0')) {
+                // Funds in another of the owner's wallets: moving to it is the fix, not this one's approvals.
+                let moved = findings.iter().any(|f| matches!(f, Found::NoBalance(_, Some(_))));
+                if !settings_wrong && !moved && !allowances.iter().any(|(_, a)| a.bytes().any(|b| b != b'0')) {
                     findings.push(Found::NoAllowance(funder));
                 }
                 collateral = Some((balance.clone(), allowances.clone()));

@@ -78,6 +78,7 @@ test("each kind of account is named, and trades with the settings the doctor giv
   const polygonWallet = providerOf(polygon.url);
   const cases = [
     [EMULATOR, 80002, accounts[0], provider, "EOA", []],
+    // A Safe's or a proxy's owner trading as itself: its own address holds nothing, the fix names the wallet.
     [EMULATOR, 80002, accounts[2], provider, "POLY_GNOSIS_SAFE", ["NO_BALANCE"]],
     [EMULATOR, 80002, accounts[4], provider, "POLY_1271", ["DEPOSIT_WALLET_REQUIRED"]],
     [polygon.url, 137, accounts[3], polygonWallet, "POLY_PROXY", ["NO_BALANCE"]],
@@ -187,6 +188,16 @@ test("each finding comes from an account set up wrong, the refused order names t
   await admin("POST", "/__admin/wallets", { owner: accounts[4], kind: "POLY_1271", deployed: true });
   assert.deepEqual(codes(await fixed.diagnoseAccount(dave, { provider })), []);
   assert.equal((await fixed.placeOrder(order, dave)).success, true);
+
+  // A wallet that approved nothing: "not enough balance / allowance"; approved, the finding is gone.
+  await admin("POST", "/__admin/wallets", { owner: accounts[4], kind: "POLY_1271", approved: false });
+  const unapproved = await fixed.diagnoseAccount(dave, { provider });
+  assert.deepEqual(codes(unapproved), ["NO_ALLOWANCE"]);
+  assert.match(unapproved.findings[0].fix, /approve the exchange contracts .* updateBalanceAllowance/);
+  assert.deepEqual(Object.values(unapproved.collateral.allowances), ["0", "0"]);
+  assert.match((await rejectsWith(assert, fixed.placeOrder(order, dave), "API")).body, /not enough balance \/ allowance/);
+  await admin("POST", "/__admin/wallets", { owner: accounts[4], kind: "POLY_1271" });
+  assert.deepEqual(codes(await fixed.diagnoseAccount(dave, { provider })), []);
 
   // The wallet on another chain than the client's.
   const elsewhere = { request: (args) => (args.method === "eth_chainId" ? "0x89" : provider.request(args)) };

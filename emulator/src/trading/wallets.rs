@@ -32,6 +32,9 @@ pub const NOT_DEPOSIT_FLOW: &str = "maker address not allowed, please use the de
 pub const BAD_PROXY: &str = "invalid POLY_PROXY signature";
 pub const BAD_SIGNATURE: &str = "invalid signature";
 pub const NO_DEPOSIT_WALLET: &str = "no deposit wallet found for owner";
+/// py-clob-client issues 109 and 287, polymarket-cli issue 54: an order the wallet's balance or approvals cannot
+/// cover.
+pub const NOT_ENOUGH: &str = "not enough balance / allowance";
 
 /// The owner's Polymarket proxy wallet, on a chain that has them.
 pub fn proxy_of(chain_id: u64, owner: Address) -> Option<Address> {
@@ -89,9 +92,11 @@ impl Kind {
 pub struct Setup {
     pub kind: Kind,
     pub deployed: bool,
+    /// Whether the wallet has let the exchanges spend its collateral (its ERC-20 approvals).
+    pub approved: bool,
 }
 
-const EOA: Setup = Setup { kind: Kind::Eoa, deployed: true };
+const EOA: Setup = Setup { kind: Kind::Eoa, deployed: true, approved: true };
 
 /// Every owner's account: the development wallet's five accounts start as two EOAs, a Safe, a proxy (on a chain
 /// with proxies; an EOA elsewhere) and a deposit wallet; anyone else trades as an EOA until told otherwise.
@@ -114,7 +119,7 @@ impl Wallets {
         let mut setups = lock(&self.setups);
         setups.clear();
         for ((_, owner), kind) in super::wallet::accounts().iter().zip(kinds) {
-            setups.insert(*owner, Setup { kind, deployed: true });
+            setups.insert(*owner, Setup { kind, deployed: true, approved: true });
         }
     }
 
@@ -160,6 +165,8 @@ impl Wallets {
             1 if !own(Kind::Proxy) => Some(BAD_PROXY),
             2 if !own(Kind::Safe) => Some(BAD_SIGNATURE),
             3 if !own(Kind::Deposit) => Some(crate::trading::place::SIGNER_MISMATCH),
+            // The exchanges may not take the account's collateral (its own wallet's approvals).
+            t if t == setup.kind.signature_type() && !setup.approved => Some(NOT_ENOUGH),
             _ => None,
         }
     }
@@ -220,14 +227,18 @@ mod tests {
         assert!(w.has_code(safe_wallet) && w.has_code(proxy_wallet) && w.has_code(deposit_wallet));
         assert!(!w.has_code(eoa) && !w.has_code(safe_of(137, eoa).unwrap()));
         // A deposit wallet not yet deployed: no code, its orders refused as not the key's, the account's others too.
-        w.set(deposit, Setup { kind: Kind::Deposit, deployed: false }).unwrap();
+        w.set(deposit, Setup { kind: Kind::Deposit, deployed: false, approved: true }).unwrap();
         assert!(!w.has_code(deposit_wallet));
         assert_eq!(w.refusal(deposit, 3, deposit_wallet), Some(crate::trading::place::SIGNER_MISMATCH));
         assert_eq!(w.holds(deposit, 3), Ok(true));
         assert_eq!(w.holds(eoa, 3), Err(NO_DEPOSIT_WALLET));
         assert_eq!((w.holds(safe, 2), w.holds(safe, 0)), (Ok(true), Ok(false)));
+        // A wallet that approved nothing: its orders are refused, another type's are refused for their own reasons.
+        w.set(safe, Setup { kind: Kind::Safe, deployed: true, approved: false }).unwrap();
+        assert_eq!(w.refusal(safe, 2, safe_wallet), Some(NOT_ENOUGH));
+        assert_eq!(w.refusal(safe, 0, safe), None);
         // No proxies on Amoy.
-        assert!(Wallets::new(80002).set(eoa, Setup { kind: Kind::Proxy, deployed: true }).is_err());
+        assert!(Wallets::new(80002).set(eoa, Setup { kind: Kind::Proxy, deployed: true, approved: true }).is_err());
         w.reset();
         assert!(w.has_code(deposit_wallet));
     }
