@@ -233,7 +233,11 @@ fn cancel_ids(app: &App, account: usize, ids: &[String]) -> (Vec<String>, Map<St
 }
 
 /// Cancels every open order of the account whose market and outcome `wanted` accepts; the ids canceled.
-fn cancel_where(app: &App, account: usize, wanted: impl Fn(&crate::dataset::Market, usize) -> bool) -> Vec<String> {
+pub(crate) fn cancel_where(
+    app: &App,
+    account: usize,
+    wanted: impl Fn(&crate::dataset::Market, usize) -> bool,
+) -> Vec<String> {
     let c = &app.catalog;
     crate::trading::expire(app);
     let mut canceled = {

@@ -150,6 +150,8 @@ impl Emulator {
         // Connections watch `stopping`; each holds a receiver until it ends, so `closed()` tells when all have.
         let (stopping, watching) = tokio::sync::watch::channel(false);
         let simulator = tokio::spawn(stream::simulate(self.app.clone()));
+        // Keys whose heartbeats stopped lose their orders whether or not anything else is asked.
+        let heartbeats = tokio::spawn(trading::heartbeats::watch(self.app.clone()));
         let mut builder = hyper::server::conn::http1::Builder::new();
         builder.timer(hyper_util::rt::TokioTimer::new());
         tokio::pin!(shutdown);
@@ -205,6 +207,7 @@ impl Emulator {
             () = tokio::time::sleep(Duration::from_secs(5)) => {}
         }
         simulator.abort();
+        heartbeats.abort();
         Ok(())
     }
 

@@ -57,9 +57,25 @@ pub enum Expect {
     #[cfg(feature = "trade")]
     /// (The function, and what it is told of the answer's kind.)
     Parse(Parser, u8),
+    /// A heartbeat's answer, read whatever its status (a 400 names the id the service expects):
+    /// `trade::heartbeat::read_answer`; any other answer is an error as usual.
+    #[cfg(feature = "trade")]
+    Heartbeat,
     /// Any answer, whatever its status, read for the service's clock (GET /time): the result is the offset
     /// to add to the local clock, which the machine signs with from then on.
     Clock,
+}
+
+impl Expect {
+    /// Whether the answer is read as text (the JS engine parses JSON; the clock and a heartbeat read the text).
+    fn reads_text(&self) -> bool {
+        match self {
+            Expect::Json | Expect::Clock => true,
+            #[cfg(feature = "trade")]
+            Expect::Heartbeat => true,
+            _ => false,
+        }
+    }
 }
 
 /// The settings of one call.
@@ -543,7 +559,7 @@ impl Calls {
             headers,
             body: request.body.clone(),
             manual: call.manual,
-            bytes: !matches!(call.expect, Expect::Json | Expect::Clock),
+            bytes: !call.expect.reads_text(),
             parse: matches!(call.expect, Expect::Json),
         })
     }
@@ -598,6 +614,12 @@ impl Calls {
                 }
             };
         }
+        #[cfg(feature = "trade")]
+        if let Expect::Heartbeat = call.expect {
+            if let Some(read) = crate::trade::heartbeat::read_answer(status, reply.text) {
+                return Ok(read);
+            }
+        }
         if !(200..300).contains(&status) {
             let retry_after = reply.retry_after.and_then(|v| retry_after_ms(v, now));
             let body = reply.text.unwrap_or_default();
@@ -639,6 +661,8 @@ impl Calls {
                 call.product = Some(parse(kind, bytes).map_err(garbled)?);
                 Ok("null".into())
             }
+            #[cfg(feature = "trade")]
+            Expect::Heartbeat => Err(garbled(Error::decode("the heartbeat's answer names no heartbeat_id"))),
             Expect::Clock => Err(garbled(gone())),
         }
     }

@@ -710,6 +710,13 @@ pub fn post_orders(body: String) -> HttpRequest {
     signed(HttpRequest::new(Method::Post, Surface::Clob, "/orders").body(body).scope(Scope::PostOrder).writes())
 }
 
+/// POST /v1/heartbeats `{"heartbeat_id": id}` (the dead-man switch, `trade::heartbeat`): a write, never retried
+/// by the call (the next beat is the retry).
+pub fn heartbeat(id: &str) -> HttpRequest {
+    let body = crate::trade::heartbeat::body(id);
+    signed(HttpRequest::new(Method::Post, Surface::Clob, "/v1/heartbeats").body(body).writes())
+}
+
 /// GET /time: the service's clock, where it has one (used by `syncClock`).
 pub fn server_time() -> HttpRequest {
     HttpRequest::get(Surface::Clob, "/time")

@@ -574,6 +574,132 @@ export function askSigner(signTypedData, signer, typedData, signal, timeoutMs) {
   });
 }
 
+/**
+ * A dead-man switch as the binding hands it over (src/wasm/heartbeat.rs: HeartbeatWork, over the core's
+ * src/trade/heartbeat.rs): what to do now, the heartbeat to send, its outcome, a stop.
+ * @typedef {object} HeartbeatWork
+ * @property {(now: number) => string} next `["tell", event]`, `["send"]`, `["wait", ms]` or `["stop"]`, as JSON
+ * @property {() => Promise<unknown>} send
+ * @property {(answer: unknown, failed: boolean, now: number) => void} answered
+ * @property {(reason: string) => void} stop
+ * @property {string} status
+ * @property {() => void} free
+ */
+
+/**
+ * The event of a status: `{ status, beats, lastOkAt?, reason? }`.
+ * @typedef {{ status: string, beats: number, lastOkAt?: number, reason?: string }} HeartbeatEvent
+ */
+
+/**
+ * Runs a dead-man switch (`client.heartbeats()`): the core says when to send, wait and tell; this sends, waits
+ * on the driver's timers, tells `onStatus` (a throwing callback is ignored) and stops on `stop()`, the signal or
+ * the client's free. Returns the handle: `status`, `stop()`, `done` (resolves to the `stopped` event).
+ * @param {HeartbeatWork} work
+ * @param {unknown} onStatus a function or undefined (checked by the binding)
+ * @param {AbortSignal | undefined} signal a genuine AbortSignal or undefined (checked by the binding)
+ */
+export function runHeartbeats(work, onStatus, signal) {
+  let status = "starting";
+  /** @type {Later | undefined} */
+  let timer;
+  /** @type {(() => void) | undefined} */
+  let wake;
+  /** @type {(event: HeartbeatEvent) => void} */
+  let finish = ignore;
+  /** @type {Promise<HeartbeatEvent>} */
+  const done = new Promise((resolve) => (finish = resolve));
+  /** @param {string} reason */
+  const stop = (reason) => {
+    try {
+      work.stop(reason);
+    } catch {
+      // Already freed: the loop has ended.
+    }
+    wake?.();
+  };
+  let forget = ignore;
+  if (signal) {
+    forget = onAbortOf(signal, () => stop("aborted"));
+    if (abortedOf.call(signal)) stop("aborted");
+  }
+  const handle = Object.freeze({
+    get status() {
+      return status;
+    },
+    stop() {
+      stop("stopped");
+    },
+    done,
+  });
+  /** @param {HeartbeatEvent} event */
+  const tellStatus = (event) => {
+    status = event.status;
+    if (typeof onStatus === "function") {
+      try {
+        onStatus(event);
+      } catch {
+        // The caller's callback is its own business.
+      }
+    }
+    if (status === "stopped") finish(event);
+  };
+  (async () => {
+    try {
+      for (;;) {
+        const need = JSON.parse(work.next(dateNow()));
+        if (need[0] === "tell") tellStatus(need[1]);
+        else if (need[0] === "stop") break;
+        else if (need[0] === "wait") {
+          await new Promise((resolve) => {
+            wake = () => resolve(undefined);
+            timer = later(wake, need[1]);
+          });
+          clearLater(timer);
+          wake = undefined;
+        } else {
+          /** @type {unknown} */
+          let answer;
+          let failed = false;
+          try {
+            answer = await work.send();
+          } catch (e) {
+            failed = true;
+            answer = facts(e);
+          }
+          work.answered(answer, failed, dateNow());
+        }
+      }
+    } catch {
+      // The switch can no longer run (its client freed under it): the finally says so, never silently.
+    } finally {
+      forget();
+      if (status !== "stopped") tellStatus({ status: "stopped", beats: 0, reason: "freed" });
+      try {
+        work.free();
+      } catch {
+        // Freed already.
+      }
+    }
+  })();
+  return handle;
+}
+
+/**
+ * An error's status and wait, read safely.
+ * @param {unknown} e
+ * @returns {{ status?: unknown, retryAfterMs?: unknown }}
+ */
+function facts(e) {
+  try {
+    if (typeof e !== "object" || e === null) return {};
+    const { status, retryAfterMs } = /** @type {{ status?: unknown, retryAfterMs?: unknown }} */ (e);
+    return { status, retryAfterMs };
+  } catch {
+    return {};
+  }
+}
+
 /** What the package's trading methods take from the driver (src/wasm/trade.rs: driverTools). */
 export function tools() {
   return { askSigner, makeError };

@@ -6,6 +6,7 @@ pub mod doctor;
 pub mod draft;
 pub mod eip712;
 pub mod flow;
+pub mod heartbeat;
 pub mod keys;
 pub mod order;
 pub mod placing;

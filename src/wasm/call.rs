@@ -144,23 +144,20 @@ impl Inner {
 
 /// Starts a call of `request` under `options` and returns the promise the driver settles.
 pub fn run(inner: &Rc<Inner>, request: HttpRequest, options: &CallOptions, expect: Expect, shape: Shape) -> Promise {
-    let id = inner.calls.borrow_mut().start(
-        request,
-        expect,
-        CallLimits { max_retries: options.max_retries, timeout_ms: options.timeout_ms },
-    );
-    start(
-        inner,
-        CallHandle {
-            inner: inner.clone(),
-            id,
-            last_now: Cell::new(0.0),
-            #[cfg(feature = "trade")]
-            sink: None,
-        },
-        options,
-        shape,
-    )
+    start(inner, begin(inner, request, options, expect), options, shape)
+}
+
+/// A call started in the core's machine, and its handle (its product going nowhere).
+fn begin(inner: &Rc<Inner>, request: HttpRequest, options: &CallOptions, expect: Expect) -> CallHandle {
+    let limits = CallLimits { max_retries: options.max_retries, timeout_ms: options.timeout_ms };
+    let id = inner.calls.borrow_mut().start(request, expect, limits);
+    CallHandle {
+        inner: inner.clone(),
+        id,
+        last_now: Cell::new(0.0),
+        #[cfg(feature = "trade")]
+        sink: None,
+    }
 }
 
 /// Gives a started call's handle to the driver.
@@ -177,17 +174,9 @@ pub type Sink = Rc<RefCell<Option<Box<dyn std::any::Any>>>>;
 /// As [`run`], the answer's product (`Expect::Parse`) going to `sink` when the call is done.
 #[cfg(feature = "trade")]
 pub fn run_into(inner: &Rc<Inner>, request: HttpRequest, options: &CallOptions, expect: Expect, sink: Sink) -> Promise {
-    let id = inner.calls.borrow_mut().start(
-        request,
-        expect,
-        CallLimits { max_retries: options.max_retries, timeout_ms: options.timeout_ms },
-    );
-    start(
-        inner,
-        CallHandle { inner: inner.clone(), id, last_now: Cell::new(0.0), sink: Some(sink) },
-        options,
-        Shape::Kept,
-    )
+    let mut handle = begin(inner, request, options, expect);
+    handle.sink = Some(sink);
+    start(inner, handle, options, Shape::Kept)
 }
 
 /// One call as its driver sees it. Internal: only `drive` holds one, and frees it when the call ends.

@@ -8,6 +8,8 @@ static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_all
 mod book;
 mod call;
 mod client;
+#[cfg(feature = "trade")]
+mod heartbeat;
 mod interop;
 mod math;
 mod pages;

@@ -205,3 +205,54 @@ test("the demo's order ticket previews the draft it signs: a $9.98 FAK market bu
   await demo.close();
   assert.deepEqual(demoErrors, []);
 });
+
+test("a page whose JavaScript is held past the deadline (a frozen or throttled tab) loses its orders; its dead-man switch says lost first, then beats again", { timeout: 45_000 }, async () => {
+  await fetch(`${EMULATOR}/__admin/reset`, { method: "POST" });
+  // A page of its own, frozen as a browser freezes a background tab.
+  const frozen = await browser.newPage();
+  frozen.on("pageerror", (e) => pageErrors.push(`${e.name}: ${e.message}`));
+  await frozen.goto(`${EMULATOR}/`);
+  const orderId = await frozen.evaluate(async (market) => {
+    const pk = await import("/pkg/index.mjs");
+    await pk.default();
+    const provider = {
+      async request({ method, params }) {
+        const res = await fetch("/wallet", { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+        return (await res.json()).result;
+      },
+    };
+    const [, address] = await provider.request({ method: "eth_requestAccounts" });
+    const signer = pk.walletSigner(provider, address);
+    const client = new pk.Client({ baseUrl: location.origin, chainId: 80002, rateLimits: false });
+    await client.createOrDeriveApiKey(signer);
+    const placed = await client.placeOrder({ tokenId: market.tokenId, side: "BUY", price: market.low, size: 5 }, signer);
+    window.heard = [];
+    window.client = client;
+    window.deadman = client.heartbeats({ intervalMs: 2000, onStatus: (e) => window.heard.push(e.status) });
+    return placed.orderID;
+  }, market);
+  await frozen.waitForFunction(() => window.heard.includes("ok"));
+  // The page's JavaScript stopped (as a frozen or throttled tab's is): paused in the debugger for 12 s, which
+  // is past the deadline, so the emulator cancels the key's orders.
+  const cdp = await frozen.context().newCDPSession(frozen);
+  await cdp.send("Debugger.enable");
+  await cdp.send("Debugger.pause");
+  await new Promise((resolve) => setTimeout(resolve, 12_000));
+  await cdp.send("Debugger.resume");
+  await cdp.send("Debugger.disable");
+  await frozen.waitForFunction(() => window.heard.lastIndexOf("ok") > window.heard.indexOf("lost") && window.heard.includes("lost"), null, { timeout: 10_000 })
+    .catch(async (e) => assert.fail(`${e.message}: heard ${await frozen.evaluate(() => window.heard.join())}`));
+  const r = await frozen.evaluate(async () => {
+    const open = (await window.client.getOpenOrders()).data.map((o) => o.id);
+    window.deadman.stop();
+    const done = await window.deadman.done;
+    window.client.free();
+    return { heard: window.heard, open, reason: done.reason };
+  });
+  // Lost is told before anything else once the page runs again; then a new chain begins and beats.
+  assert.deepEqual(r.heard, ["starting", "ok", "lost", "ok", "stopped"], r.heard.join());
+  assert.ok(!r.open.includes(orderId), "the order was cancelled by the service while the page was frozen");
+  assert.equal(r.reason, "stopped");
+  await frozen.close();
+  assert.deepEqual(pageErrors, []);
+});

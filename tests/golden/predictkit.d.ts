@@ -2047,6 +2047,52 @@ export interface Client {
      * for (const f of report.findings) console.warn(f.code, f.fix);
      */
     diagnoseAccount(signer: Signer, options?: DiagnoseOptions): Promise<AccountDiagnosis>;
+    /**
+     * The dead-man switch: the service cancels an API key's orders when no heartbeat comes within 10 s, so this
+     * sends one (`POST /v1/heartbeats`) every `intervalMs` (5,000 by default), chaining the id each answer
+     * gives and following the one the service names when it expects another. `onStatus` hears each change:
+     * `ok`; `late` (a beat failed or is overdue, tried again before the deadline); `lost` (the deadline may have
+     * passed: the orders may be gone; told before anything else when a page's timers were held back); `stopped`
+     * with its `reason`. It runs until `stop()`, the signal aborts, the client is freed, or the service refuses
+     * the key (401, 403) or has no such route (404). Needs credentials (`UNAUTHORIZED` otherwise, thrown at once, as `INVALID_PARAMS` is).
+     *
+     * @example
+     * const switch_ = client.heartbeats({ onStatus: (e) => e.status === "lost" && alert("orders may be gone") });
+     * // ... later
+     * switch_.stop();
+     */
+    heartbeats(options?: HeartbeatOptions): Heartbeats;
+}
+
+/** `heartbeats`' options. */
+export interface HeartbeatOptions {
+    /** Milliseconds between heartbeats, 50 to 8,000 (default 5,000). */
+    intervalMs?: number;
+    /** Stops the switch when it aborts (reason `aborted`). */
+    signal?: AbortSignal;
+    /** Hears each change of status. */
+    onStatus?: (event: HeartbeatEvent) => void;
+}
+
+/** What the switch says of the key's orders. */
+export type HeartbeatStatus = "starting" | "ok" | "late" | "lost" | "stopped";
+
+/** A change of status: how many heartbeats were accepted, and when the last was (ms since the epoch). */
+export interface HeartbeatEvent {
+    status: HeartbeatStatus;
+    beats: number;
+    lastOkAt?: number;
+    /** Why it stopped. */
+    reason?: "stopped" | "aborted" | "freed" | "refused";
+}
+
+/** A running dead-man switch. */
+export interface Heartbeats {
+    readonly status: HeartbeatStatus;
+    /** Stops it (reason `stopped`); no more heartbeats are sent. */
+    stop(): void;
+    /** Resolves to the `stopped` event. */
+    readonly done: Promise<HeartbeatEvent>;
 }
 
 /** `diagnoseAccount`'s options: the call's, and the wallet provider to read the chain through. */

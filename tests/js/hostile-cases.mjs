@@ -272,6 +272,8 @@ export function makeKit() {
       tradeNext: s(1, () => [Object.assign(new Error("refused"), { status: 404, body: "not found" })]),
       tradeSend: s(4, () => ["version", undefined, undefined, req()]),
       tradeDoctor: s(2, () => [data.creds.address, true]),
+      // A switch that starts (its heartbeats reach the in-memory stub, whose 404 stops it).
+      heartbeats: s(1, () => [{ intervalMs: 8000, onStatus: () => {} }]),
       diagnoseAccount: s(2, () => [{ address: data.creds.address, signTypedData: () => "0x" }, { ...req(), provider: { request: async () => "0x" } }]),
       nextPageArgument: s(4, () => ["getEvents", { limit: 1 }, [{ id: "1" }], false]),
       syncClock: s(1, () => [req()]),

@@ -357,7 +357,7 @@ test("the service's rate-limit headers reach onEvent, and a spent bucket holds t
   alice.free();
 });
 
-test("a market of the newer position system: its position is signed for the third exchange (version 3), placed, listed and cancelled", async () => {
+test("a market of the newer position system: its position is signed for the third exchange (version 3), placed, listed, cancelled and matched", async () => {
   // A position id: a module (1 to 3) in the top byte, the 64 reserved bits above bit 40 zero.
   const isPosition = (id) => {
     const n = BigInt(id);
@@ -387,6 +387,9 @@ test("a market of the newer position system: its position is signed for the thir
   assert.equal(placed.success, true, placed.errorMsg);
   assert.deepEqual((await client.getOpenOrders()).data.map((o) => o.id), [placed.orderID]);
   assert.deepEqual((await client.cancelAll()).canceled, [placed.orderID]);
+  // A sell into the bids matches on the third exchange.
+  const taken = await client.placeMarketOrder({ tokenId: found.tokenId, side: "SELL", amount: 5, orderType: "FAK" }, signer);
+  assert.equal(taken.status, "matched", JSON.stringify(taken));
   // Signed for the second exchange instead, the service does not recover the signer.
   const second = { ...draft, version: 2, exchange: "0xE111180000d2663C0091e4f400237545B87B996B" };
   const refused = await rejectsWith(assert, client.postOrder(await client.signOrder(second, signer)), "API");

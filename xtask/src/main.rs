@@ -64,10 +64,13 @@ struct SizeBudget {
 // deposit wallet by CREATE2, the examination's state machine and its eleven findings with their fixes, the
 // binding's handle and trade.mjs's loop over the provider and the balance reads): 8,000 B gzip in web (7,558 of
 // it wasm), measured with nothing else changed; lite is unchanged but for one more refusal text (107 B).
+// Full builds to 169,500 for the dead-man switch (`heartbeats()`: the core's switch, its binding handle, the
+// heartbeat's answer read whatever its status, the driver's loop): 3,276 B gzip in web; lite carries the
+// driver's loop (driver.js is one file for every build) for 337 B, within its ceiling.
 const SIZE_BUDGETS: [SizeBudget; 4] = [
-    SizeBudget { dir: "web", ceiling: 166_500, target: 80_000 },
-    SizeBudget { dir: "bundler", ceiling: 166_500, target: 80_000 },
-    SizeBudget { dir: "node", ceiling: 166_500, target: 80_000 },
+    SizeBudget { dir: "web", ceiling: 169_500, target: 80_000 },
+    SizeBudget { dir: "bundler", ceiling: 169_500, target: 80_000 },
+    SizeBudget { dir: "node", ceiling: 169_500, target: 80_000 },
     SizeBudget { dir: "lite", ceiling: 101_000, target: 60_000 },
 ];
 

@@ -12,6 +12,7 @@ pub mod deposit;
 pub mod ecdsa;
 pub mod eip712;
 mod engine;
+pub(crate) mod heartbeats;
 mod keys;
 pub(crate) mod ledger;
 pub mod order;
@@ -50,6 +51,8 @@ pub(crate) struct Trading {
     clock_ahead_secs: AtomicU64,
     /// Which wallet each owner's account trades through.
     pub wallets: wallets::Wallets,
+    /// Each API key's heartbeat chain.
+    pub heartbeats: heartbeats::Chains,
 }
 
 impl Trading {
@@ -60,6 +63,7 @@ impl Trading {
             ledger: Mutex::new(ledger::Ledger::default()),
             clock_ahead_secs: AtomicU64::new(0),
             wallets: wallets::Wallets::new(chain_id),
+            heartbeats: heartbeats::Chains::default(),
         }
     }
 
@@ -86,12 +90,19 @@ impl Trading {
         self.set_version(Version::V2);
         self.clock_ahead_secs.store(0, Ordering::Relaxed);
         self.wallets.reset();
+        self.heartbeats.reset();
     }
 
     /// The orders' clock: Unix seconds, moved ahead by `advance_clock`.
     pub fn now_secs(&self) -> u64 {
         let real = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
         real.saturating_add(self.clock_ahead_secs.load(Ordering::Relaxed))
+    }
+
+    /// The orders' clock in milliseconds (the heartbeats' deadline runs on it).
+    pub fn now_ms(&self) -> u64 {
+        let real = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0);
+        real.saturating_add(self.clock_ahead_secs.load(Ordering::Relaxed).saturating_mul(1000))
     }
 
     /// Moves the orders' clock ahead by `secs`; answers how far ahead it now is.
@@ -111,6 +122,7 @@ pub(crate) fn routes() -> Router<Arc<App>> {
         .route("/auth/derive-api-key", get(keys::derive_route))
         .route("/orders", post(place::place_orders).delete(crate::account::cancel_orders))
         .route("/wallet", post(wallet::rpc))
+        .route("/v1/heartbeats", post(heartbeats::post))
 }
 
 /// `GET /version`: `{"version": 2}`, the order format the exchange takes.

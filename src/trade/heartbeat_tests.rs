@@ -1,0 +1,196 @@
+use super::*;
+
+/// Drives a switch against a scripted service: `answers` are given to the beats in order (then every beat is
+/// accepted), each answered `latency` ms after it is sent; `wakes` moves the clock when the switch waits (a page's
+/// timers held back: the wait asked for, or longer). Returns what was told and sent, as text, until `until`.
+fn run(answers: &[Answer], latency: f64, until: f64, wakes: &dyn Fn(f64, f64) -> f64) -> Vec<String> {
+    let mut hb = Heartbeats::new(DEFAULT_INTERVAL_MS, 0.0);
+    let mut now = 0.0;
+    let mut log = Vec::new();
+    let mut answers = answers.iter().cloned();
+    let mut n = 0;
+    while now < until {
+        match hb.step(now) {
+            Step::Tell(status) => log.push(format!("{}@{now}", status.name())),
+            Step::Send(id) => {
+                log.push(format!("send {id:?}@{now}"));
+                now += latency;
+                n += 1;
+                hb.answered(answers.next().unwrap_or(Answer::Accepted(format!("id{n}"))), now);
+            }
+            Step::Wait(ms) => {
+                assert!(ms > 0.0 && ms <= DEFAULT_INTERVAL_MS, "wait {ms}");
+                now = wakes(now, ms);
+            }
+            Step::Stop => {
+                log.push(format!("stop@{now}"));
+                break;
+            }
+        }
+    }
+    log
+}
+
+fn on_time(now: f64, ms: f64) -> f64 {
+    now + ms
+}
+
+#[test]
+fn a_chain_of_beats_every_interval_each_sending_the_id_the_last_answer_gave() {
+    let log = run(&[], 50.0, 16_000.0, &on_time);
+    assert_eq!(
+        log,
+        ["starting@0", "send \"\"@0", "ok@50", "send \"id1\"@5050", "send \"id2\"@10100", "send \"id3\"@15150",]
+    );
+}
+
+#[test]
+fn a_failed_beat_is_late_and_tried_again_within_the_deadline() {
+    let log = run(
+        &[Answer::Accepted("a".into()), Answer::Failed(None), Answer::Failed(Some(30_000.0))],
+        10.0,
+        10_000.0,
+        &on_time,
+    );
+    assert_eq!(
+        log,
+        [
+            "starting@0",
+            "send \"\"@0",
+            "ok@10",
+            "send \"a\"@5010",
+            "late@5020",
+            // A second later (not the interval: the deadline runs).
+            "send \"a\"@6020",
+            // The service's long wait gives way to the deadline (10,010): half a second before it.
+            "send \"a\"@9510",
+            "ok@9520",
+        ]
+    );
+}
+
+#[test]
+fn a_mismatch_sends_the_id_the_service_expects_at_once_and_a_run_of_them_is_late() {
+    let log = run(&[Answer::Mismatch("want".into())], 10.0, 100.0, &on_time);
+    assert_eq!(log, ["starting@0", "send \"\"@0", "send \"want\"@10", "ok@20"]);
+    let m = || Answer::Mismatch("m".into());
+    let log = run(&[m(), m(), m()], 10.0, 2_000.0, &on_time);
+    assert_eq!(
+        log,
+        ["starting@0", "send \"\"@0", "send \"m\"@10", "send \"m\"@20", "late@30", "send \"m\"@1030", "ok@1040"]
+    );
+}
+
+#[test]
+fn a_page_whose_timers_were_held_back_tells_lost_before_it_beats_again() {
+    // Every wait lasts 30 s (a throttled background tab): the deadline passes between beats.
+    let log = run(&[], 10.0, 65_000.0, &|now, _| now + 30_000.0);
+    assert_eq!(
+        log,
+        [
+            "starting@0",
+            "send \"\"@0",
+            "ok@10",
+            "lost@30010",
+            "send \"id1\"@30010",
+            "ok@30020",
+            "lost@60020",
+            "send \"id2\"@60020",
+            "ok@60030"
+        ]
+    );
+    // Held back 7 s: late, not lost.
+    let log = run(&[], 10.0, 9_000.0, &|now, ms| if now > 0.0 { now + ms + 2_000.0 } else { now + ms });
+    assert_eq!(log[..4], ["starting@0", "send \"\"@0", "ok@10", "late@7010"]);
+}
+
+#[test]
+fn a_lapsed_chain_starts_again_from_an_empty_id() {
+    // Held back 30 s: the service let the chain lapse and expects "" now.
+    let log = run(&[Answer::Accepted("a".into()), Answer::Mismatch(String::new())], 10.0, 30_100.0, &|now, ms| {
+        if now > 0.0 {
+            now + 30_000.0
+        } else {
+            now + ms
+        }
+    });
+    assert_eq!(
+        log,
+        ["starting@0", "send \"\"@0", "ok@10", "lost@30010", "send \"a\"@30010", "send \"\"@30020", "ok@30030"]
+    );
+}
+
+#[test]
+fn an_answer_after_the_deadline_tells_the_loss_first() {
+    // The second beat is answered 6 s after it was sent: 11 s after the first was accepted.
+    let mut hb = Heartbeats::new(DEFAULT_INTERVAL_MS, 0.0);
+    assert_eq!(hb.step(0.0), Step::Tell(Status::Starting));
+    assert_eq!(hb.step(0.0), Step::Send(String::new()));
+    hb.answered(Answer::Accepted("a".into()), 0.0);
+    assert_eq!(hb.step(0.0), Step::Tell(Status::Ok));
+    assert_eq!(hb.step(5_000.0), Step::Send("a".into()));
+    hb.answered(Answer::Accepted("b".into()), 11_000.0);
+    assert_eq!(hb.step(11_000.0), Step::Tell(Status::Lost));
+    assert_eq!(hb.step(11_000.0), Step::Tell(Status::Ok));
+    assert_eq!(hb.event_json(Status::Ok), r#"{"status":"ok","beats":2,"lastOkAt":11000}"#);
+}
+
+#[test]
+fn it_stops_when_refused_aborted_stopped_or_freed_and_says_why_once() {
+    let log = run(&[Answer::Refused], 10.0, 1_000.0, &on_time);
+    assert_eq!(log, ["starting@0", "send \"\"@0", "stopped@10", "stop@10"]);
+    for reason in [Reason::Stopped, Reason::Aborted, Reason::Freed] {
+        let mut hb = Heartbeats::new(DEFAULT_INTERVAL_MS, 0.0);
+        hb.step(0.0);
+        assert_eq!(hb.step(0.0), Step::Send(String::new()));
+        hb.stop(reason);
+        hb.stop(Reason::Refused);
+        // An answer in flight when it stopped changes nothing.
+        hb.answered(Answer::Accepted("late".into()), 5.0);
+        assert_eq!(hb.step(5.0), Step::Tell(Status::Stopped));
+        assert_eq!(hb.step(5.0), Step::Stop);
+        assert_eq!(hb.step(1e9), Step::Stop);
+        assert_eq!(hb.reason(), Some(reason));
+        assert_eq!(
+            hb.event_json(Status::Stopped),
+            format!(r#"{{"status":"stopped","beats":0,"reason":"{}"}}"#, reason.name())
+        );
+    }
+}
+
+#[test]
+fn answers_are_read_whatever_their_status() {
+    let table: [(u16, Option<&str>, Option<&str>); 10] = [
+        (200, Some(r#"{"heartbeat_id":"7f3c"}"#), Some(r#"{"id":"7f3c"}"#)),
+        (400, Some(r#"{"error_msg":"Invalid Heartbeat ID","heartbeat_id":"e1"}"#), Some(r#"{"expected":"e1"}"#)),
+        (400, Some(r#"{"error":"invalid body"}"#), None),
+        (500, Some(r#"{"heartbeat_id":"x"}"#), None),
+        (200, Some("{}"), None),
+        (200, Some(r#"{"heartbeat_id":""}"#), None),
+        (400, Some(r#"{"error_msg":"Invalid Heartbeat ID","heartbeat_id":""}"#), Some(r#"{"expected":""}"#)),
+        (200, Some("not json"), None),
+        (200, None, None),
+        (200, Some(&*Box::leak(format!(r#"{{"heartbeat_id":"{}"}}"#, "a".repeat(129)).into_boxed_str())), None),
+    ];
+    for (status, text, want) in table {
+        assert_eq!(read_answer(status, text).as_deref(), want, "{status} {text:?}");
+    }
+    assert_eq!(body(""), r#"{"heartbeat_id":""}"#);
+    assert_eq!(body("a\"b"), r#"{"heartbeat_id":"a\"b"}"#);
+}
+
+#[test]
+fn the_interval_option_is_bounded_by_the_deadline() {
+    assert_eq!(interval(&Value::Undefined), Ok(DEFAULT_INTERVAL_MS));
+    assert_eq!(interval(&Value::Number(50.0)), Ok(50.0));
+    assert_eq!(interval(&Value::Number(8_000.0)), Ok(8_000.0));
+    for bad in [
+        Value::Number(49.0),
+        Value::Number(8_001.0),
+        Value::Number(f64::NAN),
+        Value::Str("5000".into()),
+        Value::Bool(true),
+    ] {
+        assert_eq!(interval(&bad).unwrap_err().param.as_deref(), Some("intervalMs"), "{bad:?}");
+    }
+}

@@ -1,0 +1,140 @@
+//! The dead-man switch through a `Client`: `client.heartbeats(options)` reads its options and hands the core's
+//! switch (`crate::trade::heartbeat`) to the driver (`runHeartbeats` in src/js/driver.js), whose timers and
+//! requests run it. This file converts values and sends the requests; every decision is the core's.
+
+use std::cell::RefCell;
+use std::rc::{Rc, Weak};
+
+use js_sys::Promise;
+use wasm_bindgen::prelude::*;
+
+use super::call::{run, CallOptions, Inner, Shape};
+use super::client::Client;
+use super::interop::{field, get, is_absent, read_str, rejected, to_value};
+use crate::api::call::Expect;
+use crate::api::Params;
+use crate::error::Error;
+use crate::trade::heartbeat::{self, Answer, Heartbeats, Reason, Status, Step};
+
+#[wasm_bindgen(module = "/src/js/driver.js")]
+extern "C" {
+    /// Runs a switch with the driver's timers; returns its handle.
+    #[wasm_bindgen(js_name = runHeartbeats)]
+    fn run_heartbeats(work: HeartbeatWork, on_status: &JsValue, signal: &JsValue) -> JsValue;
+}
+
+#[wasm_bindgen]
+impl Client {
+    /// The dead-man switch (declared in trade.d.ts): `{ intervalMs?, signal?, onStatus? }`. Needs credentials.
+    #[wasm_bindgen(skip_typescript)]
+    pub fn heartbeats(&self, options: JsValue) -> Result<JsValue, JsValue> {
+        let call = self.inner.call_options(Some(&options))?;
+        let (interval, on_status) = if is_absent(&options) {
+            (heartbeat::DEFAULT_INTERVAL_MS, JsValue::UNDEFINED)
+        } else {
+            let interval =
+                heartbeat::interval(&to_value(&field(&options, "intervalMs", "intervalMs")?, "intervalMs")?)?;
+            let on_status = field(&options, "onStatus", "onStatus")?;
+            if !is_absent(&on_status) && !on_status.is_function() {
+                return Err(Error::invalid("onStatus", "must be a function").into());
+            }
+            (interval, on_status)
+        };
+        if self.inner.credentials.borrow().is_none() {
+            return Err(crate::auth::missing_credentials().into());
+        }
+        let work = HeartbeatWork {
+            inner: Rc::downgrade(&self.inner),
+            beats: RefCell::new(Heartbeats::new(interval, super::call::date_now())),
+            id: RefCell::new(String::new()),
+            interval,
+        };
+        Ok(run_heartbeats(work, &on_status, &call.signal))
+    }
+}
+
+/// One switch as the driver runs it. Internal: `next` says what to do (`["tell", event]`, `["send"]`,
+/// `["wait", ms]` or `["stop"]`), `send` sends the heartbeat, `answered` hands its outcome back, `stop` ends it.
+#[wasm_bindgen(skip_typescript)]
+pub struct HeartbeatWork {
+    /// The client's state; gone once the client is freed (and its calls ended), which stops the switch.
+    inner: Weak<Inner>,
+    beats: RefCell<Heartbeats>,
+    /// The id of the heartbeat to send.
+    id: RefCell<String>,
+    interval: f64,
+}
+
+#[wasm_bindgen]
+impl HeartbeatWork {
+    /// What to do at `now` (the driver's clock), as JSON.
+    pub fn next(&self, now: f64) -> String {
+        let Ok(mut beats) = self.beats.try_borrow_mut() else { return "[\"wait\",1]".into() };
+        if self.inner.upgrade().is_none() {
+            beats.stop(Reason::Freed);
+        }
+        match beats.step(now) {
+            Step::Tell(status) => crate::text::concat(&["[\"tell\",", &beats.event_json(status), "]"]),
+            Step::Send(id) => {
+                if let Ok(mut pending) = self.id.try_borrow_mut() {
+                    *pending = id;
+                }
+                "[\"send\"]".into()
+            }
+            Step::Wait(ms) => crate::text::concat(&["[\"wait\",", &crate::trade::decimal(ms.ceil() as u64), "]"]),
+            Step::Stop => "[\"stop\"]".into(),
+        }
+    }
+
+    /// Sends the heartbeat `next` asked for (its deadline the interval, no retry: the next beat is the retry);
+    /// resolves to `{ id }` (accepted) or `{ expected }` (the id the service expects).
+    pub fn send(&self) -> Promise {
+        let Some(inner) = self.inner.upgrade() else { return rejected(Error::decode("the client was freed")) };
+        let id = self.id.try_borrow().map(|id| id.clone()).unwrap_or_default();
+        let options = CallOptions {
+            signal: JsValue::UNDEFINED,
+            timeout_ms: self.interval.max(1_000.0),
+            max_retries: 0,
+            extra_query: Params::default(),
+        };
+        run(&inner, crate::api::heartbeat(&id), &options, Expect::Heartbeat, Shape::Result)
+    }
+
+    /// How the heartbeat ended, at `now`: `answer` is what `send` resolved to, or when `failed` its error.
+    pub fn answered(&self, answer: JsValue, failed: bool, now: f64) {
+        let text = |key: &'static str| read_str(&get(&answer, key), key, 256).ok().filter(|t| !t.is_empty());
+        let outcome = if failed {
+            let status = get(&answer, "status").as_f64();
+            // A key the service does not take, or a service without the route: no switch can run.
+            if matches!(status, Some(s) if s == 401.0 || s == 403.0 || s == 404.0) {
+                Answer::Refused
+            } else {
+                Answer::Failed(get(&answer, "retryAfterMs").as_f64())
+            }
+        } else if let Some(id) = text("id") {
+            Answer::Accepted(id)
+        } else if let Ok(expected) = read_str(&get(&answer, "expected"), "expected", 256) {
+            // `""` when the chain lapsed: a new one starts.
+            Answer::Mismatch(expected)
+        } else {
+            Answer::Failed(None)
+        };
+        if let Ok(mut beats) = self.beats.try_borrow_mut() {
+            beats.answered(outcome, now);
+        }
+    }
+
+    /// Stops the switch: `reason` "aborted" (its signal) or anything else for `stop()`.
+    pub fn stop(&self, reason: JsValue) {
+        let reason = if reason.as_string().as_deref() == Some("aborted") { Reason::Aborted } else { Reason::Stopped };
+        if let Ok(mut beats) = self.beats.try_borrow_mut() {
+            beats.stop(reason);
+        }
+    }
+
+    /// `starting`, `ok`, `late`, `lost` or `stopped`.
+    #[wasm_bindgen(getter)]
+    pub fn status(&self) -> String {
+        self.beats.try_borrow().map_or(Status::Stopped, |b| b.status()).name().into()
+    }
+}
