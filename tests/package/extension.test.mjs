@@ -100,11 +100,12 @@ const IDLE_LIMIT_MS = 30_000;
  * `getClient()` with the global WebSocket, whose book_update events are counted and whose latest
  * `bookStatus` is kept. A `{ type: "stream-state" }` message answers all that.
  */
-function workerAddition({ stream, tokenId }) {
+function workerAddition({ stream, tokenId, credentials }) {
   return `
 // --- The stream test's addition ---
 const STREAM = ${JSON.stringify(stream)};
 const TOKEN = ${JSON.stringify(tokenId)};
+const CREDENTIALS = ${JSON.stringify(credentials)};
 const instance = crypto.randomUUID();
 const startedAt = Date.now();
 const problems = [];
@@ -132,9 +133,20 @@ const marketStream = STREAM
   })))
   : null;
 
+// With the stream, the account's dead-man switch: its heartbeats go on as long as the worker lives.
+const deadman = { statuses: [], beats: 0, lastOkAt: 0 };
+if (STREAM) {
+  // (getClient() initialises the module once.)
+  getClient().then(() => {
+    new Client({ baseUrl: ${JSON.stringify(EMULATOR)}, credentials: CREDENTIALS }).heartbeats({
+      onStatus: (e) => deadman.statuses.push(e.status),
+    });
+  });
+}
+
 chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
   if (message.type !== "stream-state") return false;
-  const answer = { instance, startedAt, problems };
+  const answer = { instance, startedAt, problems, deadman };
   if (!marketStream) {
     sendResponse(answer);
     return false;
@@ -229,10 +241,13 @@ async function launchPipedChromium(profile, extensions) {
 
 let streamBrowser;
 
-test("an MV3 service worker keeps a verified market stream through 35 s of silence, kept alive by its PINGs", { skip: SKIP_BROWSER, timeout: 120_000 }, async () => {
+test("an MV3 service worker keeps a verified market stream through 35 s of silence, kept alive by its PINGs, and its dead-man switch beating", { skip: SKIP_BROWSER, timeout: 120_000 }, async () => {
   const started = performance.now();
   await fetch(`${EMULATOR}/__admin/reset`, { method: "POST" });
   const readme = readmeBlock("extension", EMULATOR);
+  const { address, apiKey, secret, passphrase } = (await getJson("/__admin/accounts"))[0];
+  const credentials = { address, apiKey, secret, passphrase };
+  const beats = async () => (await getJson("/__admin/requests?path=/v1/heartbeats")).requests.filter((r) => r.status === 200);
   const dirs = {};
   for (const [name, stream] of [["stream", true], ["idle", false]]) {
     const dir = join(projectDir, `${name}-extension`);
@@ -242,7 +257,7 @@ test("an MV3 service worker keeps a verified market stream through 35 s of silen
       // The README's manifest as it is: its host permission for 127.0.0.1 is all the stream needs (Chromium
       // applies no host permission to WebSockets; the emulator accepts any Origin).
       "manifest.json": readmeBlock("extension-manifest", undefined, "json"),
-      "background.js": readme + workerAddition({ stream, tokenId: token.tokenId }),
+      "background.js": readme + workerAddition({ stream, tokenId: token.tokenId, credentials }),
       "state.html": '<!doctype html><meta charset="utf-8"><title>state</title>\n',
     });
     dirs[name] = dir;
@@ -342,6 +357,11 @@ test("an MV3 service worker keeps a verified market stream through 35 s of silen
   assert.deepEqual(after.statuses, ["connecting", "open"]);
   assert.equal(after.status, "open");
   assert.deepEqual([...after.problems, ...idleAfter.problems], []);
+  // The dead-man switch beat all along, past the idle limit, never late or lost: the account's orders lived.
+  assert.deepEqual(after.deadman.statuses, ["starting", "ok"], JSON.stringify(after.deadman));
+  const accepted = await beats();
+  assert.ok(accepted.length >= Math.floor((performance.now() - started) / 5000) - 3, `${accepted.length} heartbeats accepted`);
+  assert.ok((await getJson("/__admin/accounts"))[0].openOrders > 0, "the account's orders are still open");
   assert.deepEqual(streamBrowser.exceptions, []);
   timed("stream extension", started);
 });

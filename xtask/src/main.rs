@@ -203,6 +203,7 @@ fn build() -> Result<bool> {
         done(&format!("build ({})", build.name), t);
     }
     package_entries()?;
+    example_extension()?;
     let mut within = true;
     for budget in &SIZE_BUDGETS {
         // What a page (or Node) loads besides the build: the package's entry files for it.
@@ -230,6 +231,37 @@ fn build() -> Result<bool> {
         eprintln!("xtask build: a build is over its size ceiling (SIZE_BUDGETS in xtask/src/main.rs)");
     }
     Ok(within)
+}
+
+/// The example extension (examples/extension/) loads the package as a page does: its entry files and the web
+/// build, copied into its `predictkit/` folder (ignored by git) after each build.
+fn example_extension() -> Result<()> {
+    let to = root().join("examples").join("extension").join("predictkit");
+    if to.exists() {
+        std::fs::remove_dir_all(&to).map_err(|e| format!("cannot clear {}: {e}", to.display()))?;
+    }
+    copy_tree(&pkg_dir(), &to, &|path| {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        !(path.is_dir() && ["node", "bundler", "lite"].contains(&name)) && !name.ends_with(".cjs")
+    })
+}
+
+/// Copies the folder `from` into `to`, each entry that `keep` keeps.
+fn copy_tree(from: &Path, to: &Path, keep: &dyn Fn(&Path) -> bool) -> Result<()> {
+    std::fs::create_dir_all(to).map_err(|e| format!("cannot create {}: {e}", to.display()))?;
+    for entry in std::fs::read_dir(from).map_err(|e| format!("cannot list {}: {e}", from.display()))?.flatten() {
+        let path = entry.path();
+        if !keep(&path) {
+            continue;
+        }
+        let target = to.join(entry.file_name());
+        if path.is_dir() {
+            copy_tree(&path, &target, keep)?;
+        } else {
+            std::fs::copy(&path, &target).map_err(|e| format!("cannot copy {}: {e}", path.display()))?;
+        }
+    }
+    Ok(())
 }
 
 /// Where the stamp of a package folder is kept: under target/, never inside the package.

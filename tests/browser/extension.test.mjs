@@ -1,0 +1,131 @@
+// The example extension (examples/extension/, with the package's web build that `cargo xtask build` copies into
+// it) loaded unpacked into headless Chromium against the emulator: its popup sends the settings (the service,
+// a watchlist, an account's credentials, the dead-man switch on) to the service worker, which shows the
+// watchlist's live, hash-verified best prices (and the first on the badge), the account's open orders, and a
+// fill made by another account (with its notification), the switch beating; no error anywhere. Screenshots
+// are kept in target/screenshots/.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { chromium } from "playwright-core";
+
+const EMULATOR = (process.env.PREDICTKIT_EMULATOR_URL ?? "http://127.0.0.1:8787").replace(/\/$/, "");
+const ROOT = new URL("../../", import.meta.url).pathname;
+const EXTENSION = `${ROOT}examples/extension`;
+const PKG_DIR = process.env.PREDICTKIT_PKG_DIR ?? `${ROOT}pkg`;
+const SHOTS = new URL("../../target/screenshots/", import.meta.url);
+mkdirSync(SHOTS, { recursive: true });
+const pk = createRequire(import.meta.url)(`${PKG_DIR}/node.cjs`);
+const { walletSigner } = await import(`${PKG_DIR}/signers.mjs`);
+
+const wallet = {
+  async request({ method, params }) {
+    const res = await fetch(`${EMULATOR}/wallet`, { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+    return (await res.json()).result;
+  },
+};
+const admin = async (method, path, body) => (await fetch(EMULATOR + path, { method, body: body && JSON.stringify(body) })).json();
+
+let context;
+let worker;
+let market;
+const problems = [];
+
+before(async () => {
+  await admin("POST", "/__admin/reset");
+  assert.ok(existsSync(`${EXTENSION}/predictkit/web/predictkit_bg.wasm`), "cargo xtask build copies the package into the extension");
+  const { data } = await (await fetch(`${EMULATOR}/sampling-markets`)).json();
+  for (const m of data) {
+    const tokenId = m.tokens[0].token_id;
+    const info = await (await fetch(`${EMULATOR}/clob-markets/${m.condition_id}`)).json();
+    const book = await (await fetch(`${EMULATOR}/book?token_id=${tokenId}`)).json();
+    if (!m.accepting_orders || info.mts !== 0.01 || !book.bids.length || !book.asks.length) continue;
+    const bid = Math.max(...book.bids.map((l) => Number(l.price)));
+    const ask = Math.min(...book.asks.map((l) => Number(l.price)));
+    if (ask - bid >= 0.03) {
+      market = { tokenId, bid, minSize: info.mos };
+      break;
+    }
+  }
+  assert.ok(market, "a market on a 0.01 tick with a spread of three ticks");
+  const profile = `${ROOT}target/extension-profile`;
+  rmSync(profile, { recursive: true, force: true });
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--no-first-run", `--disable-extensions-except=${EXTENSION}`, `--load-extension=${EXTENSION}`],
+  });
+  worker = context.serviceWorkers()[0] ?? (await context.waitForEvent("serviceworker", { timeout: 15_000 }));
+});
+after(async () => {
+  await context?.close();
+  await admin("POST", "/__admin/reset");
+});
+
+test("the example extension shows live verified prices, the account's orders and a fill, with its dead-man switch beating", { timeout: 90_000 }, async () => {
+  const extensionId = new URL(worker.url()).host;
+  const accounts = await wallet.request({ method: "eth_requestAccounts" });
+  // The extension's account (the second development account): a key, and an order that improves the best bid.
+  const trader = new pk.Client({ baseUrl: EMULATOR, chainId: 80002, rateLimits: false });
+  const signer = walletSigner(wallet, accounts[1]);
+  await trader.createApiKey(signer);
+  const price = Math.round((market.bid + 0.01) * 100) / 100;
+  const size = Math.max(10, market.minSize * 2);
+  const resting = await trader.placeOrder({ tokenId: market.tokenId, side: "BUY", price, size }, signer);
+  assert.equal(resting.success, true, resting.errorMsg);
+  const key = (await admin("GET", "/__admin/accounts")).find((a) => a.nonce !== undefined && a.address.toLowerCase() === accounts[1].toLowerCase());
+  const credentials = { address: key.address, apiKey: key.apiKey, secret: key.secret, passphrase: key.passphrase };
+
+  const popup = await context.newPage();
+  popup.on("pageerror", (e) => problems.push(`popup: ${e.message}`));
+  popup.on("console", (m) => m.type() === "error" && problems.push(`popup console: ${m.text()}`));
+  await popup.goto(`chrome-extension://${extensionId}/popup.html`);
+  await popup.click("#settings-box summary");
+  await popup.fill("input[name=baseUrl]", EMULATOR);
+  await popup.fill("textarea[name=watchlist]", market.tokenId);
+  await popup.fill("textarea[name=credentials]", JSON.stringify(credentials));
+  await popup.check("input[name=deadman]");
+  await popup.click("#settings button[type=submit]");
+  await popup.waitForSelector("#settings-result:has-text('Saved.')");
+  assert.equal(await popup.inputValue("textarea[name=credentials]"), "", "the popup forgets the credentials once sent");
+
+  // The watchlist's book: live and verified, its best bid the account's order.
+  const cents = `${Math.round(price * 100)}¢`;
+  await popup.waitForFunction(([token, cents]) => {
+    const row = document.querySelector(`#prices tr[data-id="${token}"]`);
+    return row && /verified/.test(row.textContent) && row.children[1].textContent === cents;
+  }, [market.tokenId, cents], { timeout: 20_000 });
+  assert.equal(await popup.evaluate(() => chrome.action.getBadgeText({})), cents);
+  await popup.waitForSelector(`#orders tr[data-id="${resting.orderID}"]`, { timeout: 15_000 });
+  await popup.waitForFunction(() => document.querySelector("#deadman")?.textContent === "ok", null, { timeout: 15_000 });
+  await popup.screenshot({ path: new URL("extension-popup.png", SHOTS).pathname, fullPage: true });
+
+  // Another account sells into the order: a fill, notified, and the order shows what it matched.
+  const seller = new pk.Client({ baseUrl: EMULATOR, chainId: 80002, rateLimits: false });
+  const sellerSigner = walletSigner(wallet, accounts[0]);
+  await seller.createApiKey(sellerSigner);
+  const sold = await seller.placeOrder({ tokenId: market.tokenId, side: "SELL", price, size: size / 2, orderType: "FAK" }, sellerSigner);
+  assert.equal(sold.status, "matched", JSON.stringify(sold));
+  await popup.waitForSelector("#fills tbody tr[data-id]:not([data-id=''])", { timeout: 15_000 });
+  const fill = await popup.$eval("#fills tbody tr[data-id]", (tr) => [...tr.children].map((td) => td.textContent));
+  assert.deepEqual(fill.slice(0, 3), ["BUY", String(size / 2), String(price)], fill.join());
+  await popup.waitForFunction(([id, half]) => document.querySelector(`#orders tr[data-id="${id}"]`)?.children[3].textContent === half,
+    [resting.orderID, String(size / 2)], { timeout: 15_000 });
+  const notifications = await popup.evaluate(() => chrome.notifications.getAll());
+  assert.equal(Object.keys(notifications).filter((id) => id.startsWith("fill-")).length, 1, JSON.stringify(notifications));
+  await popup.screenshot({ path: new URL("extension-popup-fill.png", SHOTS).pathname, fullPage: true });
+
+  // The worker's own view: no problem, both streams open, the switch beating; the popup saw no error.
+  const state = await popup.evaluate(() => chrome.runtime.sendMessage({ type: "state" }));
+  assert.equal(state.problem, null);
+  assert.equal(state.market, "open");
+  assert.equal(state.user, "open");
+  assert.equal(state.deadman.status, "ok");
+  assert.ok(state.deadman.beats >= 1);
+  assert.equal(JSON.stringify(state).includes(credentials.secret), false, "the secret never leaves the worker's storage");
+  assert.deepEqual(problems, []);
+  trader.free();
+  seller.free();
+  await popup.close();
+});
