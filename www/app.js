@@ -7,6 +7,7 @@ import { eventsView } from "./events.js";
 import { marketView } from "./market.js";
 import { ordersView } from "./orders.js";
 import { ticketView } from "./ticket.js";
+import { tradesView } from "./trades.js";
 
 const LOCAL_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
 
@@ -24,6 +25,7 @@ const ctx = {
   connectListeners: [],
   placedListeners: [],
   releaseListeners: [],
+  tradeListeners: [],
 
   /**
    * Points the page at `baseUrl`, with the account's credentials or none. Throws INVALID_PARAMS for a
@@ -65,6 +67,13 @@ const ctx = {
   },
   placed(orderId) {
     for (const listener of this.placedListeners) listener(orderId);
+  },
+  /** `listener(event)` runs for each `trade` event of the signed-in account's user channel. */
+  onTrade(listener) {
+    this.tradeListeners.push(listener);
+  },
+  trade(event) {
+    for (const listener of this.tradeListeners) listener(event);
   },
   /** The outcome the market page shows ({ tokenId, conditionId }), set by the market view. */
   marketTarget: () => ({}),
@@ -186,6 +195,7 @@ try {
   views.events = eventsView(ctx);
   views.market = marketView(ctx);
   views.orders = ordersView(ctx);
+  tradesView(ctx);
   ticketView(ctx, () => ctx.marketTarget());
   setUpServiceForm();
   $("notice-dismiss").addEventListener("click", hideRetryNotice);

@@ -463,6 +463,7 @@ export function ordersView(ctx) {
       if (event.type === "CANCELLATION") orderLeft(event.id, "Canceled", event);
       else refreshOrder(event.id);
     } else if (event.event_type === "trade") {
+      ctx.trade(event);
       // A fill: the orders it touched change (their UPDATE events follow on the service; read them anyway).
       const ids = [event.taker_order_id, ...(event.maker_orders ?? []).map((m) => m?.order_id)].filter(Boolean);
       for (const id of ids) if (orders.some((o) => o.id === id)) refreshOrder(id);

@@ -31,6 +31,7 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/__admin/rate-limit-headers", post(set_rate_headers))
         .route("/__admin/deposit-wallet", get(deposit_wallet))
         .route("/__admin/wallets", get(wallets).post(set_wallets))
+        .route("/__admin/settlement", post(set_settlement))
         .route("/__admin/stream", get(stream_sockets))
         .route("/__admin/stream/tick", post(stream_tick))
         .route("/__admin/stream/faults", get(list_stream_faults).post(add_stream_fault).delete(clear_stream_faults))
@@ -129,6 +130,36 @@ async fn set_wallets(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
     ok_json(
         &json!({ "owner": owner.to_checksum(None), "kind": kind.name(), "deployed": deployed, "approved": approved }),
     )
+}
+
+/// `{"minedAfterMs"?, "confirmedAfterMs"?, "failNext"?}`: how long trades take to be mined and confirmed, and how
+/// many of the next ones fail (RETRYING, then FAILED); until a reset.
+async fn set_settlement(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
+    let value: Value = serde_json::from_slice(&body).map_err(|_| ApiError::bad("body must be a JSON object"))?;
+    let mut rules = app.trading.settlement.rules();
+    let number = |name: &str, max: u64| -> Result<Option<u64>, ApiError> {
+        match value.get(name) {
+            None | Some(Value::Null) => Ok(None),
+            Some(v) => v
+                .as_u64()
+                .filter(|n| *n <= max)
+                .map(Some)
+                .ok_or_else(|| ApiError::bad(format!("{name} must be a whole number up to {max}"))),
+        }
+    };
+    if let Some(ms) = number("minedAfterMs", 600_000)? {
+        rules.mined_after_ms = ms;
+    }
+    if let Some(ms) = number("confirmedAfterMs", 600_000)? {
+        rules.confirmed_after_ms = ms;
+    }
+    if let Some(n) = number("failNext", 1_000)? {
+        rules.fail_next = n as u32;
+    }
+    app.trading.settlement.set(rules);
+    ok_json(&json!({
+        "minedAfterMs": rules.mined_after_ms, "confirmedAfterMs": rules.confirmed_after_ms, "failNext": rules.fail_next,
+    }))
 }
 
 async fn deposit_wallet(RawQuery(q): RawQuery) -> ApiResult {

@@ -152,6 +152,8 @@ impl Emulator {
         let simulator = tokio::spawn(stream::simulate(self.app.clone()));
         // Keys whose heartbeats stopped lose their orders whether or not anything else is asked.
         let heartbeats = tokio::spawn(trading::heartbeats::watch(self.app.clone()));
+        // Trades settle (MINED, CONFIRMED or FAILED) on their own time.
+        let settling = tokio::spawn(trading::settlement::watch(self.app.clone()));
         let mut builder = hyper::server::conn::http1::Builder::new();
         builder.timer(hyper_util::rt::TokioTimer::new());
         tokio::pin!(shutdown);
@@ -208,6 +210,7 @@ impl Emulator {
         }
         simulator.abort();
         heartbeats.abort();
+        settling.abort();
         Ok(())
     }
 

@@ -506,6 +506,8 @@ async fn a_resting_order_is_listed_and_cancelled() {
 async fn a_crossing_order_of_another_account_fills_a_resting_one() {
     let emu = still().await;
     let b = &emu.url;
+    // Trades stay MATCHED until the test lets them settle.
+    post(b, "/__admin/settlement", &json!({ "minedAfterMs": 600_000, "confirmedAfterMs": 600_000 })).await.assert_ok();
     let (alice, bob) = (trader(b, KEY_0).await, trader(b, KEY_1).await);
     let m = market(b, "ten_levels").await;
     let resting = limit(b, &alice, &m, Side::Buy, ONE / 2, 10 * ONE, OrderType::Gtc).await.assert_ok();
@@ -533,11 +535,25 @@ async fn a_crossing_order_of_another_account_fills_a_resting_one() {
     assert_eq!(t["maker_orders"][0]["order_id"], resting_id.as_str());
     assert_eq!(t["maker_orders"][0]["matched_amount"], "6");
     assert_eq!(t["maker_orders"][0]["side"], "BUY");
-    assert_eq!(t["transaction_hash"].as_str().unwrap().len(), 66);
+    assert_eq!(t["transaction_hash"], "", "no transaction while MATCHED");
     let mine = auth_get(b, "/data/trades", &alice.account).await.assert_ok();
     assert_eq!(mine["data"][0]["id"], t["id"]);
     assert_eq!(mine["data"][0]["trader_side"], "MAKER");
     assert_eq!(mine["data"][0]["owner"], alice.account.api_key.as_str());
+    // Let it settle: mined and confirmed, its transaction's hash shown to both sides.
+    post(b, "/__admin/settlement", &json!({ "minedAfterMs": 0, "confirmedAfterMs": 0 })).await.assert_ok();
+    let confirmed = async {
+        for _ in 0..50 {
+            let now = auth_get(b, "/data/trades", &bob.account).await.assert_ok();
+            if now["data"][0]["status"] == "CONFIRMED" {
+                return now;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("the trade was never confirmed");
+    }
+    .await;
+    assert_eq!(confirmed["data"][0]["transaction_hash"].as_str().unwrap().len(), 66);
     let by_id =
         auth_get(b, &format!("/data/trades?id={}", t["id"].as_str().unwrap()), &alice.account).await.assert_ok();
     assert_eq!(by_id["count"], 1);
@@ -548,7 +564,7 @@ async fn a_crossing_order_of_another_account_fills_a_resting_one() {
         (public[0]["side"].as_str(), public[0]["size"].as_f64(), public[0]["price"].as_f64()),
         (Some("SELL"), Some(6.0), Some(0.5))
     );
-    assert_eq!(public[0]["transactionHash"], t["transaction_hash"]);
+    assert_eq!(public[0]["transactionHash"], confirmed["data"][0]["transaction_hash"]);
     assert_eq!(get(b, &format!("/trades?user={}", checksummed(alice.address))).await.assert_ok(), json!([]));
     let makers = get(b, &format!("/trades?takerOnly=false&user={}", checksummed(alice.address))).await.assert_ok();
     assert_eq!((makers[0]["side"].as_str(), makers[0]["usdcSize"].as_f64()), (Some("BUY"), Some(3.0)));
@@ -984,6 +1000,8 @@ async fn settle(ws: &mut Ws) {
 async fn placements_and_fills_go_out_on_both_channels() {
     let emu = still().await;
     let b = &emu.url;
+    // Trades stay MATCHED here: their settlement events are another test's.
+    post(b, "/__admin/settlement", &json!({ "minedAfterMs": 600_000, "confirmedAfterMs": 600_000 })).await.assert_ok();
     // One message per frame, with each trade's last_trade_price (the real shapes may leave it out).
     post(b, "/__admin/stream", &json!({ "shapes": "exact" })).await.assert_ok();
     let (alice, bob) = (trader(b, KEY_0).await, trader(b, KEY_1).await);
@@ -1032,7 +1050,8 @@ async fn placements_and_fills_go_out_on_both_channels() {
     let served = book(b, &m.token).await;
     assert_eq!(change["price_changes"][0]["hash"], served["hash"]);
     let trades = auth_get(b, "/data/trades", &bob.account).await.assert_ok();
-    assert_eq!(last["transaction_hash"], trades["data"][0]["transaction_hash"]);
+    assert_eq!(trades["data"][0]["transaction_hash"], "", "not broadcast yet");
+    assert_eq!(last["transaction_hash"].as_str().map(str::len), Some(66));
 
     let bobs = next_events(&mut bob_ws).await;
     assert_eq!(bobs.len(), 1);

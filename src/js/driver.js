@@ -702,5 +702,5 @@ function facts(e) {
 
 /** What the package's trading methods take from the driver (src/wasm/trade.rs: driverTools). */
 export function tools() {
-  return { askSigner, makeError };
+  return { askSigner, makeError, later, clearLater, dateNow, onAbortOf, isAborted };
 }

@@ -11,5 +11,6 @@ pub mod keys;
 pub mod order;
 pub mod placing;
 pub mod settings;
+pub mod tracking;
 
 pub use crate::text::decimal;

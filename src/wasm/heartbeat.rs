@@ -68,7 +68,8 @@ pub struct HeartbeatWork {
 #[wasm_bindgen]
 impl HeartbeatWork {
     /// What to do at `now` (the driver's clock), as JSON.
-    pub fn next(&self, now: f64) -> String {
+    pub fn next(&self, now: JsValue) -> String {
+        let now = now.as_f64().filter(|n| n.is_finite()).unwrap_or(0.0);
         let Ok(mut beats) = self.beats.try_borrow_mut() else { return "[\"wait\",1]".into() };
         if self.inner.upgrade().is_none() {
             beats.stop(Reason::Freed);
@@ -101,7 +102,8 @@ impl HeartbeatWork {
     }
 
     /// How the heartbeat ended, at `now`: `answer` is what `send` resolved to, or when `failed` its error.
-    pub fn answered(&self, answer: JsValue, failed: bool, now: f64) {
+    pub fn answered(&self, answer: JsValue, failed: JsValue, now: JsValue) {
+        let (failed, now) = (failed.is_truthy(), now.as_f64().filter(|n| n.is_finite()).unwrap_or(0.0));
         let text = |key: &'static str| read_str(&get(&answer, key), key, 256).ok().filter(|t| !t.is_empty());
         let outcome = if failed {
             let status = get(&answer, "status").as_f64();

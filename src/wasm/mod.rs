@@ -17,6 +17,8 @@ mod signing;
 #[cfg(feature = "stream")]
 mod stream;
 #[cfg(feature = "trade")]
+mod tracking;
+#[cfg(feature = "trade")]
 mod trade;
 mod types;
 

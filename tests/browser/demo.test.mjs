@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { createHmac } from "node:crypto";
 import { chromium } from "playwright-core";
+import { createRequire } from "node:module";
 
 const EMULATOR = process.env.PREDICTKIT_EMULATOR_URL ?? "http://127.0.0.1:8787";
 const PAGE_URL = `${EMULATOR}/www/`;
@@ -739,6 +740,77 @@ test("sign in, list orders, cancel one and a whole market, each confirmed in a d
   await shot(phone, "cancel-dialog-phone", false);
   assertClean(phone);
   await phone.close();
+});
+
+test("my orders' Trades tab shows a fill's settlement step by step, and the dead-man switch beats", { timeout: 60_000 }, async () => {
+  const PKG_DIR = process.env.PREDICTKIT_PKG_DIR ?? new URL("../../pkg", import.meta.url).pathname;
+  const pk = createRequire(import.meta.url)(`${PKG_DIR}/node.cjs`);
+  const { walletSigner } = await import(`${PKG_DIR}/signers.mjs`);
+  const wallet = { request: async ({ method, params }) => (await api("/wallet", { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) })).result };
+  const accounts = await wallet.request({ method: "eth_requestAccounts" });
+  // The page's account (the second development account) rests a buy that improves a bid; the first sells into it.
+  const trader = (i) => new pk.Client({ baseUrl: EMULATOR, chainId: 80002, rateLimits: false });
+  const mine = trader(1);
+  await mine.createApiKey(walletSigner(wallet, accounts[1]));
+  let found;
+  for (const m of (await api("/sampling-markets")).data) {
+    const info = await api(`/clob-markets/${m.condition_id}`);
+    const book = await api(`/book?token_id=${m.tokens[0].token_id}`);
+    const bid = Math.max(...book.bids.map((l) => Number(l.price)));
+    const ask = Math.min(...book.asks.map((l) => Number(l.price)));
+    if (m.accepting_orders && info.mts === 0.01 && ask - bid >= 0.03) found ??= { tokenId: m.tokens[0].token_id, price: Math.round((bid + 0.01) * 100) / 100 };
+  }
+  const resting = await mine.placeOrder({ tokenId: found.tokenId, side: "BUY", price: found.price, size: 10 }, walletSigner(wallet, accounts[1]));
+  assert.equal(resting.success, true);
+  const key = (await admin("GET", "/__admin/accounts")).find((a) => a.nonce !== undefined && a.address.toLowerCase() === accounts[1].toLowerCase());
+
+  const page = await openPage(DESKTOP, "#/orders");
+  await page.waitForFunction(() => document.querySelector("#cred-secret").value !== "");
+  await page.fill("#cred-address", key.address);
+  await page.fill("#cred-key", key.apiKey);
+  await page.fill("#cred-secret", key.secret);
+  await page.fill("#cred-passphrase", key.passphrase);
+  await page.click("#signin button[type=submit]");
+  await page.waitForSelector(`#orders-body tr[data-order-id="${resting.orderID}"]`, { timeout: 15_000 });
+  await page.waitForSelector("#orders-live[data-status=open]", { timeout: 15_000 });
+
+  // The switch: on, and beating.
+  await page.check("#deadman-toggle");
+  await page.waitForSelector("#deadman-status[data-status=ok]", { timeout: 10_000 });
+  assert.equal(await page.textContent("#deadman-status"), "On · beating every 5 s");
+
+  // The Trades tab: nothing yet; then the fill comes, MATCHED, and settles in place.
+  await page.click("#tab-trades");
+  await page.waitForSelector("#trades-status:has-text('No trades yet.')");
+  assert.equal(await page.isVisible("#orders-table"), false);
+  const seller = trader(0);
+  const sellerSigner = walletSigner(wallet, accounts[0]);
+  await seller.createApiKey(sellerSigner);
+  const sold = await seller.placeOrder({ tokenId: found.tokenId, side: "SELL", price: found.price, size: 5, orderType: "FAK" }, sellerSigner);
+  const [tradeId] = sold.tradeIDs;
+  const cell = `#trades-body tr[data-trade-id="${tradeId}"] td.settlement`;
+  await page.waitForSelector(cell, { timeout: 10_000 });
+  const seen = new Set();
+  for (const end = Date.now() + 10_000; Date.now() < end && !seen.has("CONFIRMED");) {
+    seen.add(await page.getAttribute(cell, "data-status"));
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.ok(seen.has("CONFIRMED"), [...seen].join());
+  assert.ok(seen.has("MATCHED") || seen.has("MINED"), `an earlier step was shown: ${[...seen].join()}`);
+  const row = await page.$eval(`#trades-body tr[data-trade-id="${tradeId}"]`, (tr) => [...tr.children].map((td) => td.textContent));
+  assert.deepEqual(row.slice(1, 5), ["BUY", "5", String(found.price), "Maker"]);
+  assert.match(row[6], /^0x[0-9a-f]{4}…[0-9a-f]{4}$/);
+  await shot(page, "orders-trades");
+
+  // Off: the pill goes; the switch sends nothing more.
+  await page.uncheck("#deadman-toggle");
+  assert.equal(await page.isVisible("#deadman-status"), false);
+  const beats = (await admin("GET", "/__admin/requests?path=/v1/heartbeats")).requests.length;
+  await new Promise((r) => setTimeout(r, 600));
+  assert.equal((await admin("GET", "/__admin/requests?path=/v1/heartbeats")).requests.length, beats);
+  assert.deepEqual(page.errors, []);
+  mine.free();
+  seller.free();
 });
 
 test("my orders follow the user channel: an order canceled elsewhere leaves without a reload", async () => {

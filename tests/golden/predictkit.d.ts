@@ -1966,6 +1966,10 @@ export interface OrderResult {
     takingAmount: string;
     makingAmount: string;
     orderHash?: string | null;
+    /** The trades this order took when placed (a resting order's later fills are new trades, not listed). */
+    tradeIDs?: string[];
+    /** Their transactions' hashes, best effort: often empty until they are mined (follow the trades instead). */
+    transactionsHashes?: string[];
 }
 
 /** `postOrder`'s options: the call's, and `postOnly` over the signed order's. */
@@ -2062,6 +2066,74 @@ export interface Client {
      * switch_.stop();
      */
     heartbeats(options?: HeartbeatOptions): Heartbeats;
+    /**
+     * Follows one order (its id, or better the answer to placing it) and tells each change of it once: `placed`,
+     * `matched` (partly or wholly), each of its trades' settlement steps (`MATCHED`, `MINED`, `CONFIRMED`, or
+     * `RETRYING` and `FAILED`, with the transaction's hash once there is one), `cancelled` or `expired`, and
+     * last `settled` when the order is closed and every trade final. The user channel tells it as it happens;
+     * while the channel is not open (or with `stream: false`) the order and its pending trades are read every
+     * `pollMs`, and when it opens again they are read once, so that nothing it missed is lost and nothing is
+     * told twice. Iterate it (`for await`), or pass `onUpdate`; `done` resolves to the `settled` update.
+     * Needs credentials.
+     *
+     * @example
+     * const placed = await client.placeOrder(params, signer);
+     * for await (const update of client.trackOrder(placed)) console.log(update.type, update.status ?? "");
+     */
+    trackOrder(order: string | OrderResult, options?: TrackOptions): OrderTracker;
+    /**
+     * Resolves when every trade of a placed order (its `tradeIDs`, or for a `delayed` order the trades it comes to
+     * list) is final, `CONFIRMED` or `FAILED`, reading `GET /data/trades` every `pollMs` (250); rejects with
+     * `TIMEOUT` after `timeoutMs` (30,000), the trades themselves unaffected. An order that took nothing
+     * settles at once.
+     */
+    waitForSettlement(answer: OrderResult, options?: SettlementOptions): Promise<SettledUpdate>;
+}
+
+/** `trackOrder`'s options (the reads' options too: `signal`, `maxRetries`...). */
+export interface TrackOptions extends RequestOptions {
+    /** How often the order is read while the user channel is not open: 100 to 60,000 ms (default 1,000). */
+    pollMs?: number;
+    /** Open a user channel to hear changes as they happen (default true); false reads only. */
+    stream?: boolean;
+    /** Hears each update, as the iteration does. */
+    onUpdate?: (update: OrderUpdate) => void;
+    /** Ends the tracking with `TIMEOUT` after this long (default: none). */
+    timeoutMs?: number;
+}
+
+/** `waitForSettlement`'s options. */
+export interface SettlementOptions extends RequestOptions {
+    /** How often a pending trade is read: 100 to 60,000 ms (default 250). */
+    pollMs?: number;
+    /** Default 30,000. */
+    timeoutMs?: number;
+}
+
+/** A trade's settlement status (REST's `TRADE_STATUS_` prefix removed). */
+export type TradeSettlement = "MATCHED" | "MATCHED_NOT_BROADCASTED" | "MINED" | "CONFIRMED" | "RETRYING" | "FAILED";
+
+/** One change of a followed order. */
+export type OrderUpdate =
+| { type: "placed"; orderId: string }
+| { type: "matched"; orderId: string; sizeMatched: string; originalSize: string; whole: boolean }
+| { type: "trade"; orderId: string; tradeId: string; status: TradeSettlement; transactionHash?: string; final: boolean }
+| { type: "cancelled" | "expired"; orderId: string; sizeMatched: string; reason: "canceled" | "invalid" | "marketResolved" }
+| SettledUpdate;
+
+/** The last update: the order closed and every trade of it final (`failed` counts the FAILED ones). */
+export interface SettledUpdate {
+    type: "settled";
+    orderId: string;
+    trades: { tradeId: string; status: TradeSettlement; transactionHash?: string }[];
+    failed: number;
+}
+
+/** An order followed: iterate it (`break` stops it), or await `done`. */
+export interface OrderTracker extends AsyncIterable<OrderUpdate> {
+    /** Resolves to the `settled` update (undefined when stopped first); rejects with what ended it. */
+    readonly done: Promise<SettledUpdate | undefined>;
+    stop(): void;
 }
 
 /** `heartbeats`' options. */

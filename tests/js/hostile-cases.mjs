@@ -274,6 +274,10 @@ export function makeKit() {
       tradeDoctor: s(2, () => [data.creds.address, true]),
       // A switch that starts (its heartbeats reach the in-memory stub, whose 404 stops it).
       heartbeats: s(1, () => [{ intervalMs: 8000, onStatus: () => {} }]),
+      // Followed orders (their reads reach the in-memory stub, whose 404 ends them).
+      tradeTracker: s(4, () => [{ orderID: data.orderId, status: "live", tradeIDs: [] }, false, { pollMs: 1000 }, 1000]),
+      trackOrder: s(2, () => [data.orderId, { stream: false, pollMs: 1000 }]),
+      waitForSettlement: s(2, () => [{ orderID: data.orderId, status: "matched", tradeIDs: ["t1"] }, { timeoutMs: 2000 }]),
       diagnoseAccount: s(2, () => [{ address: data.creds.address, signTypedData: () => "0x" }, { ...req(), provider: { request: async () => "0x" } }]),
       nextPageArgument: s(4, () => ["getEvents", { limit: 1 }, [{ id: "1" }], false]),
       syncClock: s(1, () => [req()]),
@@ -306,6 +310,8 @@ export function makeKit() {
       "OrderWork#next": s(2, () => [data.creds.address, undefined]),
       "OrderWork#send": s(1, () => [req()]),
       "AccountWork#next": s(2, () => ["0x", false]),
+      "TrackWork#observe": s(2, () => [2, { event_type: "trade", id: "t1", taker_order_id: data.orderId, status: "MINED" }]),
+      "TrackWork#next": s(1, () => [Date.now()]),
       "OrderWork#refused": s(1, () => [Object.assign(new Error("refused"), { status: 400, body: "order_version_mismatch" })]),
       "OrderBook#applyPriceChange": s(2, () => [{ side: "BUY", price: "0.1", size: "125" }, undefined]),
       "OrderBook#depth": s(2, () => ["BUY", { within: 0.02 }]),
@@ -499,6 +505,9 @@ export async function sweep({ pk, kit, base, data, start = 0, only = null, shard
       new pk.Client({ baseUrl: base, fetch: stubFetch, rateLimits: false, maxRetries: 0, timeoutMs: 4000, credentials: { ...data.creds } })
         .tradeWork({ tokenId: data.token, side: "BUY", price: 0.5, size: 10 }, false, true),
     // An account's examination (the doctor): its balance reads reach the in-memory stub.
+    TrackWork: () =>
+      new pk.Client({ baseUrl: base, fetch: stubFetch, rateLimits: false, maxRetries: 0, timeoutMs: 4000, credentials: { ...data.creds } })
+        .tradeTracker(data.orderId, false, undefined, 1000),
     AccountWork: () =>
       new pk.Client({ baseUrl: base, fetch: stubFetch, rateLimits: false, maxRetries: 0, timeoutMs: 4000, credentials: { ...data.creds } })
         .tradeDoctor(data.creds.address, true),

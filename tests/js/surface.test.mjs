@@ -37,6 +37,7 @@ const INTERNAL = new Set([
   "tradeNext",
   "tradeSend",
   "tradeDoctor",
+  "tradeTracker",
 ]);
 
 // --- Reading TypeScript declarations --------------------------------------------------------------------

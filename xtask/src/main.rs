@@ -67,10 +67,13 @@ struct SizeBudget {
 // Full builds to 169,500 for the dead-man switch (`heartbeats()`: the core's switch, its binding handle, the
 // heartbeat's answer read whatever its status, the driver's loop): 3,276 B gzip in web; lite carries the
 // driver's loop (driver.js is one file for every build) for 337 B, within its ceiling.
+// Full builds to 176,500 for following orders (`trackOrder`, `waitForSettlement`: the core's tracker merging the
+// post answer, the user channel and the reads, its handle, and trade.mjs's loop and iterator): 6,556 B gzip in web
+// (5,438 of it wasm).
 const SIZE_BUDGETS: [SizeBudget; 4] = [
-    SizeBudget { dir: "web", ceiling: 169_500, target: 80_000 },
-    SizeBudget { dir: "bundler", ceiling: 169_500, target: 80_000 },
-    SizeBudget { dir: "node", ceiling: 169_500, target: 80_000 },
+    SizeBudget { dir: "web", ceiling: 176_500, target: 80_000 },
+    SizeBudget { dir: "bundler", ceiling: 176_500, target: 80_000 },
+    SizeBudget { dir: "node", ceiling: 176_500, target: 80_000 },
     SizeBudget { dir: "lite", ceiling: 101_000, target: 60_000 },
 ];
 

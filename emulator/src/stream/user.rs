@@ -59,6 +59,8 @@ pub struct TradeEvent<'a> {
     pub maker_orders: Vec<Value>,
     /// The API key of the account the event goes to.
     pub owner: &'a str,
+    /// The settlement transaction's hash (null while MATCHED: none was broadcast yet).
+    pub transaction_hash: Option<&'a str>,
 }
 
 impl TradeEvent<'_> {
@@ -67,6 +69,7 @@ impl TradeEvent<'_> {
             "event_type": "trade", "id": self.id, "taker_order_id": self.taker_order_id, "market": self.market,
             "asset_id": self.asset_id, "side": self.side, "size": self.size, "price": self.price,
             "status": self.status, "maker_orders": self.maker_orders, "owner": self.owner,
+            "transaction_hash": self.transaction_hash,
             "timestamp": now_ms().to_string(), "type": "TRADE",
         })
     }
@@ -149,11 +152,13 @@ mod tests {
             status: "MATCHED",
             maker_orders: vec![],
             owner: "key",
+            transaction_hash: None,
         };
         let v = t.json();
         assert_eq!(v["event_type"], "trade");
         assert_eq!(v["type"], "TRADE");
         assert!(v["timestamp"].as_str().unwrap().parse::<u64>().is_ok());
+        assert!(v["transaction_hash"].is_null(), "no transaction while MATCHED");
         let _ = OrderEventType::Placement.as_str();
         let _ = OrderEventType::Update.as_str();
     }

@@ -84,6 +84,17 @@ pub struct Trade {
     pub time_ms: u64,
     pub tx: String,
     pub makers: Vec<MakerFill>,
+    /// MATCHED, then MINED and CONFIRMED (or RETRYING and FAILED), as `super::settlement` moves it.
+    pub status: &'static str,
+    /// When it moves on (ms, the real clock) and whether its transaction fails.
+    pub plan: super::settlement::Plan,
+}
+
+impl Trade {
+    /// Its transaction's hash once one was broadcast (none while MATCHED).
+    pub fn tx_hash(&self) -> Option<&str> {
+        (self.status != "MATCHED").then_some(self.tx.as_str())
+    }
 }
 
 #[derive(Default)]
@@ -193,9 +204,9 @@ pub fn trade_json(c: &Catalog, l: &Ledger, t: &Trade, account: usize) -> Value {
     json!({
         "id": t.id, "taker_order_id": taker.id, "market": m.condition_id, "asset_id": m.tokens[taker.outcome],
         "side": side(taker.buy), "size": decimal(t.size, 2), "fee_rate_bps": t.fee_bps.to_string(),
-        "price": decimal(t.price, 6), "status": "MATCHED", "match_time": secs.to_string(),
+        "price": decimal(t.price, 6), "status": t.status, "match_time": secs.to_string(),
         "last_update": secs.to_string(), "outcome": m.outcomes[taker.outcome], "bucket_index": 0, "owner": owner,
-        "maker_address": address, "transaction_hash": t.tx, "trader_side": trader_side, "type": trader_side,
+        "maker_address": address, "transaction_hash": t.tx_hash().unwrap_or_default(), "trader_side": trader_side, "type": trader_side,
         "maker_orders": maker_orders(c, l, t),
     })
 }
@@ -212,9 +223,10 @@ pub fn trade_event(c: &Catalog, l: &Ledger, t: &Trade, owner: &str) -> (String, 
         side: side(taker.buy),
         size: &decimal(t.size, 2),
         price: &decimal(t.price, 6),
-        status: "MATCHED",
+        status: t.status,
         maker_orders: maker_orders(c, l, t),
         owner,
+        transaction_hash: t.tx_hash(),
     }
     .json();
     (m.condition_id.clone(), event)

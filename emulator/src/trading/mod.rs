@@ -18,6 +18,7 @@ pub(crate) mod ledger;
 pub mod order;
 mod place;
 pub mod precision;
+pub mod settlement;
 pub mod typed_data;
 pub(crate) mod wallet;
 pub mod wallets;
@@ -53,6 +54,8 @@ pub(crate) struct Trading {
     pub wallets: wallets::Wallets,
     /// Each API key's heartbeat chain.
     pub heartbeats: heartbeats::Chains,
+    /// How trades settle.
+    pub settlement: settlement::Settlement,
 }
 
 impl Trading {
@@ -64,6 +67,7 @@ impl Trading {
             clock_ahead_secs: AtomicU64::new(0),
             wallets: wallets::Wallets::new(chain_id),
             heartbeats: heartbeats::Chains::default(),
+            settlement: settlement::Settlement::default(),
         }
     }
 
@@ -91,6 +95,7 @@ impl Trading {
         self.clock_ahead_secs.store(0, Ordering::Relaxed);
         self.wallets.reset();
         self.heartbeats.reset();
+        self.settlement.set(settlement::Rules::default());
     }
 
     /// The orders' clock: Unix seconds, moved ahead by `advance_clock`.

@@ -334,6 +334,8 @@ fn execute(
             time_ms: now,
             tx,
             makers,
+            status: "MATCHED",
+            plan: app.trading.settlement.plan(),
         });
     }
     let rest = match s.order_type {
@@ -376,9 +378,12 @@ fn execute(
         (decimal(plan.shares, 2), decimal(plan.cash, 6))
     };
     let status = if rest > 0 && plan.shares == 0 { "live" } else { "matched" };
+    // The trades this order took (a resting order's later fills are new trades, not listed here); no transaction
+    // is known yet.
+    let trade_ids: Vec<&str> = ledger.trades[first_trade..].iter().map(|t| t.id.as_str()).collect();
     let answer = json!({
         "success": true, "errorMsg": "", "orderID": id, "orderHash": id, "status": status,
-        "takingAmount": taking, "makingAmount": making,
+        "takingAmount": taking, "makingAmount": making, "tradeIDs": trade_ids, "transactionsHashes": [],
     });
     Ok((answer, effects))
 }

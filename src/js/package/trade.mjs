@@ -32,6 +32,22 @@ const SIGNER_RULE = "must be { address, signTypedData(typedData) } (see walletSi
  * @property {(address: string, provider: boolean) => AccountWork} tradeDoctor
  *   An account's examination (src/trade/doctor.rs), for the signer at `address`.
  * @property {(params: unknown, options: unknown) => Promise<unknown>} getBalanceAllowance
+ * @property {(order: unknown, settleOnly: boolean, options: unknown, defaultPollMs: number) => TrackWork} tradeTracker
+ *   An order followed (src/trade/tracking.rs).
+ * @property {(id: string, options: unknown) => Promise<unknown>} getOrder
+ * @property {(params: unknown, options: unknown) => Promise<unknown>} getUserTrades
+ * @property {(markets: string[], options: unknown) => { close(): void }} userStream
+ */
+
+/**
+ * An order followed (src/wasm/tracking.rs: TrackWork): what its sources said goes in (`observe`: 0 an order's
+ * read, 1 a trade's read, undefined when the read failed; 2 a user channel event; 3 whether the channel is
+ * open), what to do comes out (`["tell", update]`, `["order"]`, `["trade", id]`, `["wait", ms]`, `["done"]`).
+ * @typedef {object} TrackWork
+ * @property {string} orderId
+ * @property {(kind: number, value: unknown) => void} observe
+ * @property {(now: number) => string} next
+ * @property {() => void} free
  */
 
 /**
@@ -65,6 +81,11 @@ const SIGNER_RULE = "must be { address, signTypedData(typedData) } (see walletSi
  * @property {(signTypedData: Function, signer: unknown, typedData: unknown, signal: AbortSignal | undefined,
  *   timeoutMs: number) => Promise<unknown>} askSigner
  * @property {(d: { code: string, message: string, param?: string }, cause?: unknown) => PredictKitError} makeError
+ * @property {(fn: () => void, ms: number) => unknown} later
+ * @property {(handle: unknown) => void} clearLater
+ * @property {() => number} dateNow
+ * @property {(signal: AbortSignal, listener: () => void) => () => void} onAbortOf
+ * @property {(signal: AbortSignal) => boolean} isAborted
  */
 
 /** The driver's tools, taken from the first build the methods are installed on. */
@@ -218,7 +239,241 @@ const methods = {
   async diagnoseAccount(signer, options) {
     return diagnose(this, readSigner(signer), options);
   },
+  /**
+   * @this {TradingClient}
+   * @param {unknown} order
+   * @param {unknown} options
+   */
+  trackOrder(order, options) {
+    const work = this.tradeTracker(order, false, options, DEFAULT_POLL_MS);
+    let onUpdate, useStream, timeoutMs;
+    try {
+      ({ onUpdate, useStream, timeoutMs } = trackOptions(options, undefined));
+    } catch (e) {
+      work.free();
+      throw e;
+    }
+    const [signal] = this.tradeCall(options);
+    return follow(this, work, options, signal, onUpdate, useStream, timeoutMs);
+  },
+  /**
+   * @this {TradingClient}
+   * @param {unknown} answer
+   * @param {unknown} options
+   */
+  async waitForSettlement(answer, options) {
+    const work = this.tradeTracker(answer, true, options, SETTLE_POLL_MS);
+    let timeoutMs;
+    try {
+      ({ timeoutMs } = trackOptions(options, SETTLE_TIMEOUT_MS));
+    } catch (e) {
+      work.free();
+      throw e;
+    }
+    const [signal] = this.tradeCall(options);
+    const tracker = follow(this, work, options, signal, undefined, false, timeoutMs);
+    return tracker.done;
+  },
 };
+
+/** How often a followed order is read while the user channel is not open (trackOrder), and a trade (waitForSettlement). */
+const DEFAULT_POLL_MS = 1000;
+const SETTLE_POLL_MS = 250;
+/** How long waitForSettlement waits unless told otherwise (the upstream clients' 30 s). */
+const SETTLE_TIMEOUT_MS = 30_000;
+/** The most updates a `for await` may fall behind before the oldest are dropped. */
+const MAX_QUEUED = 10_000;
+
+/**
+ * `trackOrder`'s own options, read once: `onUpdate` (a function), `stream` (default true), `timeoutMs`.
+ * @param {unknown} options
+ * @param {number | undefined} defaultTimeout
+ */
+function trackOptions(options, defaultTimeout) {
+  /** @type {unknown} */
+  let onUpdate, stream, timeoutMs;
+  try {
+    if (typeof options === "object" && options !== null) {
+      const o = /** @type {{ onUpdate?: unknown, stream?: unknown, timeoutMs?: unknown }} */ (options);
+      ({ onUpdate, stream, timeoutMs } = o);
+    }
+  } catch {
+    throw invalid("options", "could not be read (a getter or Proxy threw)");
+  }
+  if (onUpdate !== undefined && typeof onUpdate !== "function") throw invalid("onUpdate", "must be a function");
+  if (stream !== undefined && typeof stream !== "boolean") throw invalid("stream", "must be true or false");
+  return {
+    onUpdate: /** @type {((u: unknown) => void) | undefined} */ (onUpdate),
+    useStream: stream !== false,
+    timeoutMs: typeof timeoutMs === "number" && timeoutMs > 0 ? timeoutMs : defaultTimeout,
+  };
+}
+
+/**
+ * Runs an order's tracker: the reads it asks for (the call's options), the user channel's events when
+ * `useStream`, the driver's timers. Returns the tracker: `for await` its updates, or `done`, which resolves to
+ * the `settled` update (rejects with the call's end: its signal, `timeoutMs`, or a read that cannot go on).
+ * @param {TradingClient} client
+ * @param {TrackWork} work
+ * @param {unknown} options
+ * @param {AbortSignal | undefined} signal
+ * @param {((u: unknown) => void) | undefined} onUpdate
+ * @param {boolean} useStream
+ * @param {number | undefined} timeoutMs
+ */
+function follow(client, work, options, signal, onUpdate, useStream, timeoutMs) {
+  /** @type {unknown[]} */
+  const queue = [];
+  /** @type {((r: IteratorResult<unknown>) => void) | undefined} */
+  let waiting;
+  /** @type {((reason: unknown) => void) | undefined} */
+  let waitingFail;
+  /** @type {unknown} */
+  let failure;
+  let finished = false;
+  let stopped = false;
+  /** @type {(() => void) | undefined} */
+  let wake;
+  /** @type {unknown} */
+  let timer;
+  /** @type {(value: unknown) => void} */
+  let resolveDone = () => {};
+  /** @type {(reason: unknown) => void} */
+  let rejectDone = () => {};
+  const done = new Promise((resolve, reject) => ((resolveDone = resolve), (rejectDone = reject)));
+  // Nobody may be awaiting it: its rejection is never left unhandled (a caller's await still gets it).
+  done.catch(() => {});
+  /** @param {unknown} update */
+  const push = (update) => {
+    if (waiting) {
+      const resolve = waiting;
+      waiting = waitingFail = undefined;
+      resolve({ value: update, done: false });
+    } else {
+      queue.push(update);
+      if (queue.length > MAX_QUEUED) queue.shift();
+    }
+  };
+  /** @param {unknown} error */
+  const finish = (error) => {
+    if (finished) return;
+    finished = true;
+    failure = error;
+    if (error === undefined) resolveDone(lastSettled);
+    else rejectDone(error);
+    if (waiting) {
+      const [resolve, reject] = [waiting, waitingFail];
+      waiting = waitingFail = undefined;
+      if (error === undefined) resolve({ value: undefined, done: true });
+      else reject?.(error);
+    }
+  };
+  /** @type {unknown} */
+  let lastSettled;
+  const stop = () => {
+    stopped = true;
+    wake?.();
+  };
+  let forget = () => {};
+  if (signal) forget = driver.onAbortOf(signal, () => wake?.());
+  /** @type {{ close(): void } | undefined} */
+  let channel;
+  (async () => {
+    const deadline = timeoutMs === undefined ? Infinity : driver.dateNow() + timeoutMs;
+    const ended = () => {
+      if (signal && driver.isAborted(signal)) return driver.makeError({ code: "ABORTED", message: "the order's tracking was aborted by its AbortSignal" });
+      if (driver.dateNow() >= deadline) return driver.makeError({ code: "TIMEOUT", message: "the order was not settled within timeoutMs" });
+      return undefined;
+    };
+    try {
+      if (useStream) {
+        channel = client.userStream([], {
+          onEvent: (/** @type {{ event_type?: unknown, status?: unknown }} */ e) => {
+            try {
+              if (e.event_type === "status") work.observe(3, e.status === "open");
+              else if (e.event_type === "order" || e.event_type === "trade") work.observe(2, e);
+            } catch {
+              // The tracker is gone: the loop ends.
+            }
+            wake?.();
+          },
+        });
+      }
+      for (;;) {
+        if (stopped) break;
+        const end = ended();
+        if (end) throw end;
+        const need = JSON.parse(work.next(driver.dateNow()));
+        if (need[0] === "tell") {
+          if (need[1].type === "settled") lastSettled = need[1];
+          push(need[1]);
+          if (onUpdate) {
+            try {
+              onUpdate(need[1]);
+            } catch {
+              // The caller's callback is its own business.
+            }
+          }
+        } else if (need[0] === "done") break;
+        else if (need[0] === "wait") {
+          const left = Math.min(need[1], deadline - driver.dateNow());
+          await new Promise((resolve) => {
+            wake = () => resolve(undefined);
+            timer = driver.later(wake, Math.max(0, left));
+          });
+          driver.clearLater(timer);
+          wake = undefined;
+        } else {
+          const kind = need[0] === "order" ? 0 : 1;
+          try {
+            const answer = kind === 0
+              ? await client.getOrder(work.orderId, options)
+              : await client.getUserTrades({ id: need[1] }, options);
+            work.observe(kind, answer);
+          } catch (e) {
+            const code = /** @type {{ code?: unknown }} */ (e)?.code;
+            // The call's end, or an order the service does not know or let this key see, ends the tracking.
+            if (["ABORTED", "UNAUTHORIZED", "NOT_FOUND", "INVALID_PARAMS", "FREED"].includes(/** @type {string} */ (code))) throw e;
+            work.observe(kind, undefined);
+          }
+        }
+      }
+      finish(undefined);
+    } catch (e) {
+      finish(e);
+    } finally {
+      forget();
+      try {
+        channel?.close();
+      } catch {
+        // Closed already.
+      }
+      try {
+        work.free();
+      } catch {
+        // Freed already.
+      }
+      if (!finished) finish(undefined);
+    }
+  })();
+  return {
+    done,
+    stop,
+    [Symbol.asyncIterator]() {
+      return {
+        next() {
+          if (queue.length) return Promise.resolve({ value: queue.shift(), done: false });
+          if (finished) return failure === undefined ? Promise.resolve({ value: undefined, done: true }) : Promise.reject(failure);
+          return new Promise((resolve, reject) => ((waiting = resolve), (waitingFail = reject)));
+        },
+        return() {
+          stop();
+          return Promise.resolve({ value: undefined, done: true });
+        },
+      };
+    },
+  };
+}
 
 /**
  * What `diagnoseAccount` sees of the account of `s` (read): the provider's reads and the service's balance

@@ -1,0 +1,558 @@
+//! Following one order (`trackOrder`) and its trades to settlement (`waitForSettlement`): every source the
+//! driver has (the post answer, the user channel's events, `GET /data/order/{id}` and `GET /data/trades?id=`
+//! reads) is merged into one view, and each change of it is told exactly once, whatever source told it first
+//! and however often. When the channel is not open the order is polled; when it opens again, it is read once to
+//! catch up (the channel does not replay what it missed).
+//!
+//! The service's shapes (the upstream clients and docs): the post answer's `status` (`live`, `matched`,
+//! `delayed`, `unmatched`) and `tradeIDs`; an order's `status` (`LIVE`, `MATCHED`, `CANCELED`, `INVALID`,
+//! `CANCELED_MARKET_RESOLVED`, with or without an `ORDER_STATUS_` prefix), `original_size`, `size_matched`,
+//! `associate_trades`, `expiration`, `order_type` (camelCase in the interface's order); a trade's `status`
+//! (`MATCHED`, `MINED`, `CONFIRMED`, `RETRYING`, `FAILED`, `MATCHED_NOT_BROADCASTED`, with or without a
+//! `TRADE_STATUS_` prefix: the REST routes write it, the channel does not) and `transaction_hash` (null or empty
+//! until one was broadcast; it can change while the trade is retried). CONFIRMED and FAILED are final. The user
+//! channel's `order` events are PLACEMENT, UPDATE and CANCELLATION; its `trade` events come again at each change
+//! of status. A GTD order expires one minute before its `expiration`: no status says so, so a cancelled order
+//! whose expiration had come is told as expired.
+
+use crate::api::body::JsonWriter;
+use crate::api::Value;
+
+/// How often the order is read while the channel is not open, unless the options say otherwise.
+pub const DEFAULT_POLL_MS: f64 = 1_000.0;
+pub const MIN_POLL_MS: f64 = 100.0;
+pub const MAX_POLL_MS: f64 = 60_000.0;
+/// With the channel open, the order is still read this often (the channel may miss a change unseen).
+const OPEN_POLL_MS: f64 = 30_000.0;
+/// A GTD order leaves the book this long before its `expiration` (the service's security margin).
+const EXPIRY_MARGIN_S: u64 = 60;
+/// The most trades one order's view keeps.
+const MAX_TRADES: usize = 1_000;
+
+/// The `pollMs` option: absent for `default`, else milliseconds from 100 to 60,000.
+pub fn poll_interval(value: &Value, default: f64) -> Result<f64, crate::error::Error> {
+    match value {
+        Value::Undefined | Value::Null => Ok(default),
+        Value::Number(ms) if (MIN_POLL_MS..=MAX_POLL_MS).contains(ms) => Ok(*ms),
+        _ => Err(crate::error::Error::invalid("pollMs", "must be a number of milliseconds from 100 to 60000")),
+    }
+}
+
+/// What `trackOrder` and `waitForSettlement` follow: an order id (`0x` and hex), or the answer to placing it
+/// (its `orderID`, and all it says). `settle_only` needs the answer (its trades).
+pub fn order_of(value: &Value, settle_only: bool) -> Result<String, crate::error::Error> {
+    let id = match value {
+        Value::Str(id) if !settle_only => id.as_str(),
+        Value::Object(_) => text(value, &["orderID", "orderId"]).unwrap_or_default(),
+        _ => "",
+    };
+    let hex = id.strip_prefix("0x").unwrap_or_default();
+    if hex.is_empty() || hex.len() > 128 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(crate::error::Error::invalid(
+            "order",
+            if settle_only {
+                "must be the answer to placing the order ({ orderID, status, tradeIDs })"
+            } else {
+                "must be an order id (0x and hex) or the answer to placing it"
+            },
+        ));
+    }
+    Ok(id.to_owned())
+}
+
+/// An order's state as the service says it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum OrderState {
+    Live,
+    Delayed,
+    Matched,
+    Canceled,
+    Invalid,
+    MarketResolved,
+}
+
+impl OrderState {
+    fn parse(text: &str) -> Option<Self> {
+        const NAMES: [(&str, OrderState); 9] = [
+            ("LIVE", OrderState::Live),
+            ("DELAYED", OrderState::Delayed),
+            ("MATCHED", OrderState::Matched),
+            ("CANCELED", OrderState::Canceled),
+            ("CANCELLED", OrderState::Canceled),
+            ("UNMATCHED", OrderState::Canceled),
+            ("INVALID", OrderState::Invalid),
+            ("CANCELED_MARKET_RESOLVED", OrderState::MarketResolved),
+            ("CANCELLED_MARKET_RESOLVED", OrderState::MarketResolved),
+        ];
+        let text = text.strip_prefix("ORDER_STATUS_").unwrap_or(text);
+        NAMES.iter().find(|(name, _)| name.eq_ignore_ascii_case(text)).map(|(_, state)| *state)
+    }
+
+    fn ended(self) -> bool {
+        matches!(self, Self::Canceled | Self::Invalid | Self::MarketResolved)
+    }
+}
+
+/// A trade's settlement status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TradeStatus {
+    Matched,
+    MatchedNotBroadcasted,
+    Mined,
+    Confirmed,
+    Retrying,
+    Failed,
+}
+
+impl TradeStatus {
+    pub fn parse(text: &str) -> Option<Self> {
+        let text = text.strip_prefix("TRADE_STATUS_").unwrap_or(text);
+        [Self::Matched, Self::MatchedNotBroadcasted, Self::Mined, Self::Confirmed, Self::Retrying, Self::Failed]
+            .into_iter()
+            .find(|s| s.name().eq_ignore_ascii_case(text))
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Matched => "MATCHED",
+            Self::MatchedNotBroadcasted => "MATCHED_NOT_BROADCASTED",
+            Self::Mined => "MINED",
+            Self::Confirmed => "CONFIRMED",
+            Self::Retrying => "RETRYING",
+            Self::Failed => "FAILED",
+        }
+    }
+
+    /// CONFIRMED and FAILED are final.
+    pub fn is_final(self) -> bool {
+        matches!(self, Self::Confirmed | Self::Failed)
+    }
+
+    /// How far along it is, so that an older answer read after a newer one does not move it back.
+    fn rank(self) -> u8 {
+        match self {
+            Self::Matched | Self::MatchedNotBroadcasted => 0,
+            Self::Retrying => 1,
+            Self::Mined => 2,
+            Self::Confirmed | Self::Failed => 3,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+struct TradeSeen {
+    id: String,
+    /// Read (or asked to be) at least once.
+    asked: bool,
+    status: Option<TradeStatus>,
+    tx: Option<String>,
+    told: Option<(TradeStatus, Option<String>)>,
+}
+
+/// What the driver does next.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Need {
+    /// Tell this update (JSON), then ask again.
+    Tell(String),
+    /// Read the order (`GET /data/order/{id}`) and hand the answer back.
+    ReadOrder,
+    /// Read one trade (`GET /data/trades?id=`) and hand the answer back.
+    ReadTrade(String),
+    /// Wait this long (or until an event comes), then ask again.
+    Wait(f64),
+    /// Settled: nothing more will change.
+    Done,
+}
+
+/// What the driver hands in.
+#[derive(Clone, Copy, Debug)]
+pub enum Source<'a> {
+    /// The answer to placing the order (`POST /order`).
+    Posted(&'a Value),
+    /// The answer to a `ReadOrder` (`{ order }`), or None when it failed.
+    Order(Option<&'a Value>),
+    /// The answer to a `ReadTrade` (a page `{ data }`), or None when it failed.
+    Trades(Option<&'a Value>),
+    /// An event of the user channel.
+    Event(&'a Value),
+    /// The user channel opened (true) or is not open (false).
+    Channel(bool),
+}
+
+/// One order followed.
+#[derive(Clone, Debug)]
+pub struct Tracker {
+    order_id: String,
+    /// Only the trades to settlement (`waitForSettlement`): the order is read only to learn a delayed order's trades.
+    settle_only: bool,
+    poll_ms: f64,
+    state: Option<OrderState>,
+    /// Sizes in 10^-6 units, and as the service wrote them.
+    original: Option<(u64, String)>,
+    matched: Option<u64>,
+    matched_text: Option<String>,
+    expiration_s: u64,
+    taker_only: bool,
+    trades: Vec<TradeSeen>,
+    told_placed: bool,
+    told_matched: u64,
+    told_end: bool,
+    told_done: bool,
+    channel_open: bool,
+    catch_up: bool,
+    /// The reads of the current round, and when the next round is due.
+    round: Vec<Need>,
+    next_round_ms: f64,
+    /// The clock (seconds) for expiry.
+    now_s: u64,
+}
+
+fn field<'a>(value: &'a Value, names: &[&str]) -> Option<&'a Value> {
+    let Value::Object(fields) = value else { return None };
+    names.iter().find_map(|name| fields.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v))
+}
+
+fn text<'a>(value: &'a Value, names: &[&str]) -> Option<&'a str> {
+    match field(value, names)? {
+        Value::Str(s) if s.len() <= 256 => Some(s.as_str()),
+        _ => None,
+    }
+}
+
+/// A size the service writes as text or a number: 10^-6 units, and its text.
+fn amount(value: &Value, names: &[&str]) -> Option<(u64, String)> {
+    match field(value, names)? {
+        Value::Str(s) if s.len() <= 40 => Some((crate::book::fixed::parse(s.as_bytes())?, s.clone())),
+        Value::Number(n) => {
+            let units = crate::book::fixed::from_f64(*n)?;
+            let mut out = Vec::new();
+            crate::book::fixed::format(units, &mut out);
+            Some((units, String::from_utf8(out).unwrap_or_default()))
+        }
+        _ => None,
+    }
+}
+
+fn strings<'a>(value: &'a Value, names: &[&str]) -> impl Iterator<Item = &'a str> {
+    let list = match field(value, names) {
+        Some(Value::Array(items)) => items.as_slice(),
+        _ => &[],
+    };
+    list.iter().take(MAX_TRADES).filter_map(|v| match v {
+        Value::Str(s) if !s.is_empty() && s.len() <= 128 => Some(s.as_str()),
+        _ => None,
+    })
+}
+
+impl Tracker {
+    /// Follows the order `order_id` (`settle_only`: its trades to settlement only), reading it every `poll_ms`
+    /// while the channel is not open.
+    pub fn new(order_id: &str, settle_only: bool, poll_ms: f64, now_ms: f64) -> Self {
+        Self {
+            order_id: order_id.to_owned(),
+            settle_only,
+            poll_ms,
+            state: None,
+            original: None,
+            matched: None,
+            matched_text: None,
+            expiration_s: 0,
+            taker_only: false,
+            trades: Vec::new(),
+            told_placed: false,
+            told_matched: 0,
+            told_end: false,
+            told_done: false,
+            channel_open: false,
+            catch_up: false,
+            round: Vec::new(),
+            next_round_ms: now_ms,
+            now_s: (now_ms / 1000.0) as u64,
+        }
+    }
+
+    pub fn order_id(&self) -> &str {
+        &self.order_id
+    }
+
+    /// Takes in what a source said.
+    pub fn observe(&mut self, source: Source<'_>) {
+        match source {
+            Source::Posted(answer) => self.posted(answer),
+            Source::Order(Some(answer)) => self.order(field(answer, &["order"]).unwrap_or(answer)),
+            Source::Trades(Some(answer)) => {
+                let items = match field(answer, &["data"]).unwrap_or(answer) {
+                    Value::Array(items) => items.as_slice(),
+                    _ => &[],
+                };
+                for trade in items.iter().take(MAX_TRADES) {
+                    self.trade(trade);
+                }
+            }
+            Source::Order(None) | Source::Trades(None) => {}
+            Source::Event(event) => match text(event, &["event_type"]) {
+                Some("order") if text(event, &["id"]).is_some_and(|id| id.eq_ignore_ascii_case(&self.order_id)) => {
+                    let kind = text(event, &["type"]).unwrap_or_default();
+                    if kind.eq_ignore_ascii_case("CANCELLATION") && self.state.is_none_or(|s| !s.ended()) {
+                        self.state = Some(OrderState::Canceled);
+                    }
+                    self.order(event);
+                    if kind.eq_ignore_ascii_case("PLACEMENT") && self.state.is_none() {
+                        self.state = Some(OrderState::Live);
+                    }
+                }
+                Some("trade") => self.trade(event),
+                _ => {}
+            },
+            Source::Channel(open) => {
+                if open && !self.channel_open {
+                    self.catch_up = true;
+                }
+                self.channel_open = open;
+            }
+        }
+    }
+
+    fn posted(&mut self, answer: &Value) {
+        if let Some(id) = text(answer, &["orderID", "orderId"]).filter(|id| !id.is_empty()) {
+            if self.order_id.is_empty() {
+                self.order_id = id.to_owned();
+            }
+        }
+        let state = text(answer, &["status"]).and_then(OrderState::parse);
+        if self.state.is_none() {
+            self.state = state;
+        }
+        for id in strings(answer, &["tradeIDs", "tradeIds"]) {
+            self.know_trade(id);
+        }
+    }
+
+    fn order(&mut self, o: &Value) {
+        if let Some(state) = text(o, &["status"]).and_then(OrderState::parse) {
+            // An order that ended stays ended (an older answer read later does not bring it back).
+            if self.state.is_none_or(|s| !s.ended()) {
+                self.state = Some(state);
+            }
+        }
+        if let Some(original) = amount(o, &["originalSize", "original_size"]) {
+            self.original = Some(original);
+        }
+        if let Some((n, text)) = amount(o, &["sizeMatched", "size_matched"]) {
+            if self.matched.is_none_or(|m| n > m) {
+                self.matched = Some(n);
+                self.matched_text = Some(text);
+            }
+        }
+        if let Some(e) = text(o, &["expiration"]).and_then(|e| e.parse::<u64>().ok()) {
+            self.expiration_s = e;
+        }
+        if let Some(t) = text(o, &["order_type", "orderType"]) {
+            self.taker_only = t.eq_ignore_ascii_case("FOK") || t.eq_ignore_ascii_case("FAK");
+        }
+        for id in strings(o, &["associateTrades", "associate_trades"]) {
+            self.know_trade(id);
+        }
+    }
+
+    fn know_trade(&mut self, id: &str) -> Option<usize> {
+        if let Some(i) = self.trades.iter().position(|t| t.id == id) {
+            return Some(i);
+        }
+        if self.trades.len() >= MAX_TRADES {
+            return None;
+        }
+        self.trades.push(TradeSeen { id: id.to_owned(), asked: false, status: None, tx: None, told: None });
+        Some(self.trades.len() - 1)
+    }
+
+    /// A trade (REST or channel), if it is one of this order's.
+    fn trade(&mut self, t: &Value) {
+        let Some(id) = text(t, &["id"]).filter(|id| !id.is_empty() && id.len() <= 128) else { return };
+        let mine = |s: &str| s.eq_ignore_ascii_case(&self.order_id);
+        let known = self.trades.iter().any(|x| x.id == id);
+        let taker = text(t, &["taker_order_id"]).is_some_and(mine);
+        let maker = match field(t, &["maker_orders"]) {
+            Some(Value::Array(makers)) => makers.iter().any(|m| text(m, &["order_id"]).is_some_and(mine)),
+            _ => false,
+        };
+        if !(known || taker || maker) {
+            return;
+        }
+        let Some(i) = self.know_trade(id) else { return };
+        let status = text(t, &["status"]).and_then(TradeStatus::parse);
+        let tx = text(t, &["transaction_hash"]).filter(|h| h.len() > 2 && h.bytes().all(|b| b.is_ascii_alphanumeric()));
+        let seen = &mut self.trades[i];
+        if let Some(status) = status {
+            // Never back: a final status stays; an older answer read after a newer one is ignored.
+            if seen.status.is_none_or(|s| !s.is_final() && status.rank() >= s.rank()) {
+                seen.status = Some(status);
+                if let Some(tx) = tx {
+                    seen.tx = Some(tx.to_owned());
+                }
+            }
+        }
+    }
+
+    fn closed(&self) -> bool {
+        let whole = matches!((self.matched, &self.original), (Some(m), Some((o, _))) if *o > 0 && m >= *o);
+        match self.state {
+            Some(s) if s.ended() => true,
+            Some(OrderState::Matched) => whole || self.taker_only,
+            _ => whole,
+        }
+    }
+
+    fn expired(&self) -> bool {
+        self.expiration_s > 0 && self.now_s + EXPIRY_MARGIN_S >= self.expiration_s
+    }
+
+    fn settled(&self) -> bool {
+        let trades_final = self.trades.iter().all(|t| t.status.is_some_and(TradeStatus::is_final));
+        if self.settle_only {
+            // A delayed order's trades are not known yet; an order that ended without a fill has none to settle.
+            let waiting = self.trades.is_empty() && !self.closed() && self.state != Some(OrderState::Live);
+            return trades_final && !waiting && (self.state.is_some() || !self.trades.is_empty());
+        }
+        trades_final && self.closed()
+    }
+
+    /// The next change to tell, if any (each once).
+    fn update(&mut self) -> Option<String> {
+        if !self.settle_only {
+            if !self.told_placed && self.state.is_some() && self.state != Some(OrderState::Delayed) {
+                self.told_placed = true;
+                return Some(self.event("placed", &[]));
+            }
+            if let Some(matched) = self.matched.filter(|m| *m > self.told_matched) {
+                self.told_matched = matched;
+                let whole = self.original.as_ref().is_some_and(|(o, _)| matched >= *o);
+                let size = self.matched_text.clone().unwrap_or_default();
+                let original = self.original.as_ref().map(|(_, t)| t.clone()).unwrap_or_default();
+                return Some(self.event(
+                    "matched",
+                    &[
+                        ("sizeMatched", &size),
+                        ("originalSize", &original),
+                        ("whole", if whole { "true" } else { "false" }),
+                    ],
+                ));
+            }
+        }
+        for i in 0..self.trades.len() {
+            let t = &self.trades[i];
+            let Some(status) = t.status else { continue };
+            let now = (status, t.tx.clone());
+            if t.told.as_ref() == Some(&now) {
+                continue;
+            }
+            self.trades[i].told = Some(now);
+            let t = &self.trades[i];
+            let mut w = JsonWriter::object();
+            w.field_str("type", "trade");
+            w.field_str("orderId", &self.order_id);
+            w.field_str("tradeId", &t.id);
+            w.field_str("status", status.name());
+            if let Some(tx) = &t.tx {
+                w.field_str("transactionHash", tx);
+            }
+            w.field_raw("final", if status.is_final() { "true" } else { "false" });
+            return Some(w.finish());
+        }
+        if !self.settle_only && !self.told_end && self.state.is_some_and(OrderState::ended) {
+            self.told_end = true;
+            let kind = if self.expired() { "expired" } else { "cancelled" };
+            let reason = match self.state {
+                Some(OrderState::Invalid) => "invalid",
+                Some(OrderState::MarketResolved) => "marketResolved",
+                _ => "canceled",
+            };
+            let size = self.matched_text.clone().unwrap_or_else(|| "0".into());
+            return Some(self.event(kind, &[("sizeMatched", &size), ("reason", reason)]));
+        }
+        if !self.told_done && self.settled() {
+            self.told_done = true;
+            return Some(self.settled_json());
+        }
+        None
+    }
+
+    fn event(&self, kind: &str, fields: &[(&str, &str)]) -> String {
+        let mut w = JsonWriter::object();
+        w.field_str("type", kind);
+        w.field_str("orderId", &self.order_id);
+        for (name, value) in fields {
+            if *value == "true" || *value == "false" {
+                w.field_raw(name, value);
+            } else {
+                w.field_str(name, value);
+            }
+        }
+        w.finish()
+    }
+
+    /// `{"type":"settled", orderId, trades: [{tradeId, status, transactionHash?}], failed}`.
+    fn settled_json(&self) -> String {
+        let mut w = JsonWriter::object();
+        w.field_str("type", "settled");
+        w.field_str("orderId", &self.order_id);
+        w.key("trades");
+        w.array_start();
+        for t in &self.trades {
+            w.object_start();
+            w.field_str("tradeId", &t.id);
+            w.field_str("status", t.status.map_or("MATCHED", TradeStatus::name));
+            if let Some(tx) = &t.tx {
+                w.field_str("transactionHash", tx);
+            }
+            w.object_end();
+        }
+        w.array_end();
+        let failed = self.trades.iter().filter(|t| t.status == Some(TradeStatus::Failed)).count();
+        w.field_raw("failed", &crate::trade::decimal(failed as u64));
+        w.finish()
+    }
+
+    /// What to do at `now_ms`.
+    pub fn need(&mut self, now_ms: f64) -> Need {
+        self.now_s = (now_ms.max(0.0) / 1000.0) as u64;
+        if let Some(update) = self.update() {
+            return Need::Tell(update);
+        }
+        if self.told_done {
+            return Need::Done;
+        }
+        if let Some(read) = self.round.pop() {
+            return read;
+        }
+        let every = if self.channel_open { OPEN_POLL_MS } else { self.poll_ms };
+        if self.catch_up || now_ms >= self.next_round_ms {
+            self.catch_up = false;
+            self.next_round_ms = now_ms + every;
+            // Popped from the end: the order first, then its pending trades in order.
+            let mut round: Vec<Need> = Vec::new();
+            for t in self.trades.iter_mut().rev().filter(|t| !t.status.is_some_and(TradeStatus::is_final)) {
+                t.asked = true;
+                round.push(Need::ReadTrade(t.id.clone()));
+            }
+            let order_needed = !self.settle_only || (self.trades.is_empty() && !self.closed());
+            if order_needed && !self.order_id.is_empty() {
+                round.push(Need::ReadOrder);
+            }
+            if let Some(read) = round.pop() {
+                self.round = round;
+                return read;
+            }
+        }
+        // A trade learnt of and never seen (a read of the order named it): read at once.
+        if let Some(t) = self.trades.iter_mut().find(|t| !t.asked && t.status.is_none()) {
+            t.asked = true;
+            return Need::ReadTrade(t.id.clone());
+        }
+        Need::Wait((self.next_round_ms - now_ms).max(1.0))
+    }
+}
+
+#[cfg(test)]
+#[path = "tracking_tests.rs"]
+mod tests;

@@ -1,0 +1,259 @@
+use super::*;
+
+/// A JSON text as the binding hands values in.
+fn v(json: &str) -> Value {
+    fn conv(j: &serde_json::Value) -> Value {
+        match j {
+            serde_json::Value::Null => Value::Null,
+            serde_json::Value::Bool(b) => Value::Bool(*b),
+            serde_json::Value::Number(n) => Value::Number(n.as_f64().unwrap()),
+            serde_json::Value::String(s) => Value::Str(s.clone()),
+            serde_json::Value::Array(a) => Value::Array(a.iter().map(conv).collect()),
+            serde_json::Value::Object(o) => Value::Object(o.iter().map(|(k, v)| (k.clone(), conv(v))).collect()),
+        }
+    }
+    conv(&serde_json::from_str(json).unwrap())
+}
+
+const ID: &str = "0xabc";
+
+/// What the tracker tells at `now`, until it needs something else; the updates' `type` (and a trade's status).
+fn told(t: &mut Tracker, now: f64) -> (Vec<String>, Need) {
+    let mut out = Vec::new();
+    loop {
+        match t.need(now) {
+            Need::Tell(json) => {
+                let u: serde_json::Value = serde_json::from_str(&json).unwrap();
+                out.push(match u["type"].as_str().unwrap() {
+                    "trade" => format!("trade {} {}", u["tradeId"].as_str().unwrap(), u["status"].as_str().unwrap()),
+                    "matched" => format!(
+                        "matched {}/{}",
+                        u["sizeMatched"].as_str().unwrap(),
+                        u["originalSize"].as_str().unwrap()
+                    ),
+                    other => other.to_owned(),
+                });
+            }
+            need => return (out, need),
+        }
+    }
+}
+
+fn trade_event(id: &str, status: &str, tx: Option<&str>) -> Value {
+    let tx = tx.map_or("null".to_owned(), |t| format!("\"{t}\""));
+    v(&format!(
+        r#"{{"event_type":"trade","id":"{id}","taker_order_id":"{ID}","status":"{status}","transaction_hash":{tx},"maker_orders":[]}}"#
+    ))
+}
+
+#[test]
+fn a_taken_order_is_told_from_its_post_answer_to_each_trade_settled_once_each() {
+    let mut t = Tracker::new(ID, false, 1_000.0, 0.0);
+    t.observe(Source::Posted(&v(
+        r#"{"success":true,"orderID":"0xabc","status":"matched","tradeIDs":["t1"],"transactionsHashes":[]}"#,
+    )));
+    t.observe(Source::Channel(true));
+    let (updates, need) = told(&mut t, 0.0);
+    assert_eq!(updates, ["placed"]);
+    // Opening the channel catches up by reading the order first.
+    assert_eq!(need, Need::ReadOrder);
+    t.observe(Source::Order(Some(&v(r#"{"order":{"id":"0xabc","status":"MATCHED","originalSize":"10","sizeMatched":"10","order_type":"FAK","associateTrades":["t1"]}}"#))));
+    assert_eq!(told(&mut t, 10.0), (vec!["matched 10/10".to_owned()], Need::ReadTrade("t1".into())));
+    t.observe(Source::Trades(Some(&v(
+        r#"{"data":[{"id":"t1","taker_order_id":"0xabc","status":"TRADE_STATUS_MATCHED","transaction_hash":""}]}"#,
+    ))));
+    assert_eq!(told(&mut t, 20.0).0, ["trade t1 MATCHED"]);
+    // The channel says it again, then the next statuses (one twice): each told once.
+    let mut all = Vec::new();
+    for (status, tx) in
+        [("MATCHED", None), ("MINED", Some("0x11")), ("MINED", Some("0x11")), ("CONFIRMED", Some("0x11"))]
+    {
+        t.observe(Source::Event(&trade_event("t1", status, tx)));
+        let (updates, need) = told(&mut t, 30.0);
+        all.extend(updates);
+        if need == Need::Done {
+            break;
+        }
+    }
+    assert_eq!(all, ["trade t1 MINED", "trade t1 CONFIRMED", "settled"]);
+    assert_eq!(t.need(40.0), Need::Done);
+}
+
+#[test]
+fn through_a_dropped_channel_the_polls_catch_up_and_nothing_is_told_twice() {
+    let mut t = Tracker::new(ID, false, 500.0, 0.0);
+    t.observe(Source::Posted(&v(r#"{"orderID":"0xabc","status":"live"}"#)));
+    t.observe(Source::Channel(true));
+    assert_eq!(told(&mut t, 0.0), (vec!["placed".to_owned()], Need::ReadOrder));
+    t.observe(Source::Order(Some(&v(
+        r#"{"order":{"status":"LIVE","originalSize":"10","sizeMatched":"0","expiration":"0"}}"#,
+    ))));
+    assert_eq!(told(&mut t, 0.0).1, Need::Wait(OPEN_POLL_MS));
+    // A fill on the channel.
+    t.observe(Source::Event(&v(r#"{"event_type":"order","id":"0xabc","type":"UPDATE","original_size":"10","size_matched":"4","associate_trades":["t1"]}"#)));
+    t.observe(Source::Event(&trade_event("t1", "MATCHED", None)));
+    assert_eq!(told(&mut t, 100.0).0, ["matched 4/10", "trade t1 MATCHED"]);
+    // The channel drops: the order is read every poll, and what happened meanwhile is told from the reads.
+    t.observe(Source::Channel(false));
+    assert_eq!(t.need(200.0), Need::Wait(OPEN_POLL_MS - 200.0), "the round already scheduled stands");
+    let mut t2 = t.clone();
+    assert_eq!(t2.need(OPEN_POLL_MS), Need::ReadOrder);
+    t2.observe(Source::Order(Some(&v(
+        r#"{"order":{"status":"LIVE","originalSize":"10","sizeMatched":"7","associateTrades":["t1","t2"]}}"#,
+    ))));
+    assert_eq!(told(&mut t2, OPEN_POLL_MS), (vec!["matched 7/10".to_owned()], Need::ReadTrade("t1".into())));
+    t2.observe(Source::Trades(Some(&v(r#"{"data":[{"id":"t1","taker_order_id":"0xother","maker_orders":[{"order_id":"0xabc"}],"status":"MINED","transaction_hash":"0xaa"}]}"#))));
+    assert_eq!(told(&mut t2, OPEN_POLL_MS), (vec!["trade t1 MINED".to_owned()], Need::ReadTrade("t2".into())));
+    t2.observe(Source::Trades(None));
+    // Nothing new: the next round is a poll away.
+    assert_eq!(told(&mut t2, OPEN_POLL_MS + 1.0), (vec![], Need::Wait(499.0)));
+    // It reopens: one catch-up read at once; the events it missed come from the reads, the ones it sees again are
+    // not told twice.
+    t2.observe(Source::Channel(true));
+    assert_eq!(told(&mut t2, OPEN_POLL_MS + 2.0).1, Need::ReadOrder);
+    t2.observe(Source::Event(&v(r#"{"event_type":"trade","id":"t1","maker_orders":[{"order_id":"0xabc"}],"status":"MINED","transaction_hash":"0xaa"}"#)));
+    t2.observe(Source::Event(&v(
+        r#"{"event_type":"order","id":"0xabc","type":"CANCELLATION","original_size":"10","size_matched":"7"}"#,
+    )));
+    assert_eq!(told(&mut t2, OPEN_POLL_MS + 3.0).0, ["cancelled"]);
+}
+
+#[test]
+fn never_opened_the_channel_it_polls_and_finishes_with_the_order() {
+    let mut t = Tracker::new(ID, false, 250.0, 0.0);
+    assert_eq!(told(&mut t, 0.0), (vec![], Need::ReadOrder), "an id alone: the order is read");
+    t.observe(Source::Order(Some(&v(
+        r#"{"order":{"status":"LIVE","originalSize":"5","sizeMatched":"0","expiration":"0"}}"#,
+    ))));
+    assert_eq!(told(&mut t, 1.0), (vec!["placed".to_owned()], Need::Wait(249.0)));
+    assert_eq!(t.need(250.0), Need::ReadOrder);
+    t.observe(Source::Order(Some(&v(
+        r#"{"order":{"status":"ORDER_STATUS_MATCHED","originalSize":"5","sizeMatched":"5","associateTrades":["t9"]}}"#,
+    ))));
+    assert_eq!(told(&mut t, 251.0), (vec!["matched 5/5".to_owned()], Need::ReadTrade("t9".into())));
+    t.observe(Source::Trades(Some(&v(
+        r#"{"data":[{"id":"t9","taker_order_id":"0xabc","status":"FAILED","transaction_hash":"0x99"}]}"#,
+    ))));
+    assert_eq!(told(&mut t, 252.0), (vec!["trade t9 FAILED".to_owned(), "settled".to_owned()], Need::Done));
+}
+
+#[test]
+fn a_gtd_order_cancelled_at_its_expiry_is_told_expired() {
+    let mut t = Tracker::new(ID, false, 1_000.0, 0.0);
+    let now_ms = 1_000_000_000.0;
+    let expiration = (now_ms / 1000.0) as u64 + 30;
+    t.observe(Source::Order(Some(&v(&format!(
+        r#"{{"order":{{"status":"CANCELED","originalSize":"5","sizeMatched":"0","expiration":"{expiration}"}}}}"#
+    )))));
+    assert_eq!(told(&mut t, now_ms).0, ["placed", "expired", "settled"]);
+    let mut t = Tracker::new(ID, false, 1_000.0, 0.0);
+    t.observe(Source::Order(Some(&v(
+        r#"{"order":{"status":"CANCELED_MARKET_RESOLVED","originalSize":"5","sizeMatched":"0","expiration":"0"}}"#,
+    ))));
+    assert_eq!(told(&mut t, now_ms).0, ["placed", "cancelled", "settled"]);
+}
+
+#[test]
+fn older_answers_never_move_it_back() {
+    let mut t = Tracker::new(ID, false, 1_000.0, 0.0);
+    t.observe(Source::Event(&trade_event("t1", "CONFIRMED", Some("0x1"))));
+    t.observe(Source::Trades(Some(&v(
+        r#"{"data":[{"id":"t1","taker_order_id":"0xabc","status":"MINED","transaction_hash":"0x0"}]}"#,
+    ))));
+    t.observe(Source::Event(&v(
+        r#"{"event_type":"order","id":"0xabc","type":"CANCELLATION","original_size":"5","size_matched":"2"}"#,
+    )));
+    t.observe(Source::Order(Some(&v(r#"{"order":{"status":"LIVE","originalSize":"5","sizeMatched":"1"}}"#))));
+    assert_eq!(told(&mut t, 0.0).0, ["placed", "matched 2/5", "trade t1 CONFIRMED", "cancelled", "settled"]);
+}
+
+#[test]
+fn waiting_for_settlement_follows_only_the_trades_and_a_delayed_orders() {
+    // Two trades: one confirmed, one failed; the settled answer names both and the failure.
+    let mut t = Tracker::new(ID, true, 250.0, 0.0);
+    t.observe(Source::Posted(&v(r#"{"orderID":"0xabc","status":"matched","tradeIDs":["a","b","a"]}"#)));
+    assert_eq!(told(&mut t, 0.0), (vec![], Need::ReadTrade("a".into())));
+    t.observe(Source::Trades(Some(&v(r#"{"data":[{"id":"a","status":"CONFIRMED","transaction_hash":"0xa"}]}"#))));
+    assert_eq!(told(&mut t, 0.0), (vec!["trade a CONFIRMED".to_owned()], Need::ReadTrade("b".into())));
+    t.observe(Source::Trades(Some(&v(r#"{"data":[{"id":"b","status":"RETRYING","transaction_hash":"0xb"}]}"#))));
+    assert_eq!(told(&mut t, 1.0), (vec!["trade b RETRYING".to_owned()], Need::Wait(249.0)));
+    assert_eq!(t.need(250.0), Need::ReadTrade("b".into()), "only the pending one is read again");
+    t.observe(Source::Trades(Some(&v(r#"{"data":[{"id":"b","status":"FAILED"}]}"#))));
+    let mut last = String::new();
+    while let Need::Tell(json) = t.need(251.0) {
+        last = json;
+    }
+    let settled: serde_json::Value = serde_json::from_str(&last).unwrap();
+    assert_eq!(settled["type"], "settled");
+    assert_eq!(settled["failed"], 1);
+    assert_eq!(
+        settled["trades"],
+        serde_json::json!([{"tradeId":"a","status":"CONFIRMED","transactionHash":"0xa"},{"tradeId":"b","status":"FAILED","transactionHash":"0xb"}])
+    );
+    // Delayed: the order is read until it lists its trades.
+    let mut d = Tracker::new(ID, true, 250.0, 0.0);
+    d.observe(Source::Posted(&v(r#"{"orderID":"0xabc","status":"delayed"}"#)));
+    assert_eq!(told(&mut d, 0.0), (vec![], Need::ReadOrder));
+    d.observe(Source::Order(Some(&v(r#"{"order":{"status":"DELAYED","originalSize":"5","sizeMatched":"0"}}"#))));
+    assert_eq!(told(&mut d, 1.0), (vec![], Need::Wait(249.0)));
+    assert_eq!(d.need(250.0), Need::ReadOrder);
+    d.observe(Source::Order(Some(&v(
+        r#"{"order":{"status":"MATCHED","originalSize":"5","sizeMatched":"5","associateTrades":["c"]}}"#,
+    ))));
+    assert_eq!(d.need(251.0), Need::ReadTrade("c".into()));
+    // A resting order with no fill settles at once: nothing to wait for.
+    let mut r = Tracker::new(ID, true, 250.0, 0.0);
+    r.observe(Source::Posted(&v(r#"{"orderID":"0xabc","status":"live","tradeIDs":[]}"#)));
+    assert_eq!(told(&mut r, 0.0), (vec!["settled".to_owned()], Need::Done));
+}
+
+#[test]
+fn hostile_or_foreign_answers_change_nothing() {
+    let mut t = Tracker::new(ID, false, 1_000.0, 0.0);
+    for junk in [
+        "null",
+        "5",
+        "\"x\"",
+        "[]",
+        "{}",
+        r#"{"order":7}"#,
+        r#"{"data":{"id":"t1"}}"#,
+        r#"{"event_type":"trade","id":"t1","taker_order_id":"0xother","status":"CONFIRMED"}"#,
+        r#"{"event_type":"order","id":"0xother","type":"CANCELLATION"}"#,
+        r#"{"event_type":"trade","id":"","taker_order_id":"0xabc","status":"MINED"}"#,
+        r#"{"order":{"status":"WHATEVER","originalSize":"-1","sizeMatched":"1e9"}}"#,
+    ] {
+        let value = v(junk);
+        t.observe(Source::Event(&value));
+        t.observe(Source::Order(Some(&value)));
+        t.observe(Source::Trades(Some(&value)));
+        t.observe(Source::Posted(&value));
+    }
+    assert_eq!(told(&mut t, 0.0), (vec![], Need::ReadOrder));
+    // A flood of trade ids is bounded.
+    let ids: Vec<String> = (0..5_000).map(|i| format!("\"t{i}\"")).collect();
+    t.observe(Source::Posted(&v(&format!(r#"{{"tradeIDs":[{}]}}"#, ids.join(",")))));
+    assert!(t.trades.len() <= MAX_TRADES);
+}
+
+#[test]
+fn what_is_followed_and_how_often_is_checked() {
+    assert_eq!(order_of(&Value::Str("0xAbC1".into()), false).unwrap(), "0xAbC1");
+    assert_eq!(order_of(&v(r#"{"orderID":"0xabc","status":"live"}"#), true).unwrap(), "0xabc");
+    for (bad, settle) in [
+        ("\"abc\"", false),
+        ("\"0x\"", false),
+        ("\"0xzz\"", false),
+        ("\"0xabc\"", true),
+        ("{}", true),
+        ("{\"orderID\":\"\"}", false),
+        ("5", false),
+    ] {
+        assert_eq!(order_of(&v(bad), settle).unwrap_err().param.as_deref(), Some("order"), "{bad}");
+    }
+    assert_eq!(poll_interval(&Value::Undefined, 250.0), Ok(250.0));
+    assert_eq!(poll_interval(&Value::Number(100.0), 250.0), Ok(100.0));
+    for bad in [Value::Number(99.0), Value::Number(60_001.0), Value::Str("1000".into())] {
+        assert!(poll_interval(&bad, 250.0).is_err());
+    }
+}

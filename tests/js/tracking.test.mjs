@@ -1,0 +1,177 @@
+// Following an order against the emulator, whose trades settle on their own (MATCHED, MINED, CONFIRMED; or
+// RETRYING, FAILED): trackOrder tells every state of an order exactly once, through the user channel, through a
+// dropped socket (the message it missed comes from a read) and with no socket at all; waitForSettlement resolves
+// when every trade of a post answer is final, and times out as told; hostile arguments are refused at once.
+import { test, before, beforeEach } from "node:test";
+import assert from "node:assert/strict";
+import { pk, EMULATOR, PKG_DIR, rejectsWith, admin as adminAt } from "./helpers.mjs";
+
+const { walletSigner } = await import(`${PKG_DIR}/signers.mjs`);
+const admin = (method, path, body) => adminAt(EMULATOR, method, path, body);
+const wallet = {
+  async request({ method, params }) {
+    const res = await fetch(`${EMULATOR}/wallet`, { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+    return (await res.json()).result;
+  },
+};
+
+let accounts;
+let market;
+
+before(async () => {
+  accounts = await wallet.request({ method: "eth_requestAccounts" });
+  const page = await (await fetch(`${EMULATOR}/sampling-markets`)).json();
+  for (const m of page.data) {
+    const tokenId = m.tokens[0].token_id;
+    const info = await (await fetch(`${EMULATOR}/clob-markets/${m.condition_id}`)).json();
+    const book = await (await fetch(`${EMULATOR}/book?token_id=${tokenId}`)).json();
+    if (!m.accepting_orders || info.mts !== 0.01 || !book.bids.length || !book.asks.length) continue;
+    const bid = Math.max(...book.bids.map((l) => Number(l.price)));
+    const ask = Math.min(...book.asks.map((l) => Number(l.price)));
+    if (ask - bid >= 0.03) {
+      market = { tokenId, price: Math.round((bid + 0.01) * 100) / 100, minSize: info.mos };
+      break;
+    }
+  }
+  assert.ok(market);
+});
+beforeEach(() => admin("POST", "/__admin/reset"));
+
+async function trader(i) {
+  const client = new pk.Client({ baseUrl: EMULATOR, chainId: 80002, rateLimits: false });
+  const signer = walletSigner(wallet, accounts[i]);
+  await client.createOrDeriveApiKey(signer);
+  return { client, signer };
+}
+
+/** One line per update: its type, and a trade's status. */
+const line = (u) => (u.type === "trade" ? `trade ${u.status}` : u.type === "matched" ? `matched ${u.sizeMatched}/${u.originalSize}` : u.type);
+
+/**
+ * A resting buy of 10 followed; another account sells 5 into it (one trade, which settles), then the rest is
+ * cancelled. `between` runs after the fill (to drop the socket). Returns the updates told.
+ */
+async function restingFilledThenCancelled(options, between = async () => {}) {
+  const alice = await trader(0);
+  const bob = await trader(1);
+  const size = Math.max(10, market.minSize * 2);
+  const placed = await alice.client.placeOrder({ tokenId: market.tokenId, side: "BUY", price: market.price, size }, alice.signer);
+  assert.equal(placed.status, "live");
+  assert.deepEqual(placed.tradeIDs, []);
+  const updates = [];
+  const tracker = alice.client.trackOrder(placed, { pollMs: 200, ...options });
+  const collected = (async () => {
+    for await (const u of tracker) updates.push(u);
+  })();
+  await until(() => updates.some((u) => u.type === "placed"));
+  const sold = await bob.client.placeOrder({ tokenId: market.tokenId, side: "SELL", price: market.price, size: size / 2, orderType: "FAK" }, bob.signer);
+  assert.equal(sold.status, "matched");
+  assert.equal(sold.tradeIDs.length, 1, "the post answer names its trade");
+  await between();
+  await until(() => updates.some((u) => u.type === "trade" && u.status === "CONFIRMED"), 10_000);
+  await alice.client.cancelOrder(placed.orderID);
+  await collected;
+  const settled = await tracker.done;
+  assert.equal(settled.type, "settled");
+  assert.deepEqual(settled.trades.map((t) => t.status), ["CONFIRMED"]);
+  assert.match(settled.trades[0].transactionHash, /^0x[0-9a-f]{64}$/);
+  alice.client.free();
+  bob.client.free();
+  return { lines: updates.map(line), size };
+}
+
+async function until(what, ms = 5_000) {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 20))) if (what()) return;
+  assert.fail("timed out");
+}
+
+test("trackOrder through the user channel tells each state of an order once: placed, matched, each trade's settlement, cancelled, settled", async () => {
+  const { lines, size } = await restingFilledThenCancelled({});
+  assert.deepEqual(lines, ["placed", `matched ${size / 2}/${size}`, "trade MATCHED", "trade MINED", "trade CONFIRMED", "cancelled", "settled"]);
+});
+
+test("through a dropped socket the missed changes come from the reads, none told twice", async () => {
+  // The user socket is cut instead of sending the next message after the fill (the trade's MINED, most likely).
+  const drop = () => admin("POST", "/__admin/stream/faults", { path: "/ws/user", faults: ["drop"] });
+  const { lines, size } = await restingFilledThenCancelled({}, drop);
+  const { rules } = await admin("GET", "/__admin/stream/faults");
+  assert.equal(rules[0].injected, 1, `the socket was cut: ${JSON.stringify(rules)}`);
+  // A step the socket missed (MINED, when the cut came before it and the catch-up read after CONFIRMED) is
+  // not told; everything else is, once, in order.
+  const expected = ["placed", `matched ${size / 2}/${size}`, "trade MATCHED", "trade MINED", "trade CONFIRMED", "cancelled", "settled"];
+  assert.deepEqual(lines, expected.filter((l) => l !== "trade MINED" || lines.includes(l)));
+});
+
+test("with no socket at all, the reads alone tell the same states once", async () => {
+  const { lines } = await restingFilledThenCancelled({ stream: false });
+  // A read may see the trade mined already: its MATCHED is then never told; what is told is in order, once each.
+  const seen = lines.filter((l, i) => lines.indexOf(l) === i);
+  assert.deepEqual(seen, lines, "nothing twice");
+  for (const must of ["placed", "trade CONFIRMED", "cancelled", "settled"]) assert.ok(lines.includes(must), lines.join());
+  assert.ok(lines.indexOf("trade CONFIRMED") < lines.indexOf("settled"));
+});
+
+test("waitForSettlement resolves when every trade of the answer is final, failed ones counted; and times out", async () => {
+  const alice = await trader(0);
+  const bob = await trader(1);
+  const size = Math.max(10, market.minSize * 2);
+  const rest = () => alice.client.placeOrder({ tokenId: market.tokenId, side: "BUY", price: market.price, size }, alice.signer);
+  const take = () => bob.client.placeOrder({ tokenId: market.tokenId, side: "SELL", price: market.price, size: size / 2, orderType: "FAK" }, bob.signer);
+  await rest();
+  const taken = await take();
+  const settled = await bob.client.waitForSettlement(taken);
+  assert.equal(settled.failed, 0);
+  assert.deepEqual(settled.trades.map((t) => [t.tradeId, t.status]), [[taken.tradeIDs[0], "CONFIRMED"]]);
+
+  await admin("POST", "/__admin/settlement", { failNext: 1 });
+  const failing = await take();
+  const failed = await bob.client.waitForSettlement(failing, { pollMs: 100 });
+  assert.equal(failed.failed, 1);
+  assert.equal(failed.trades[0].status, "FAILED");
+
+  // A resting order that took nothing has nothing to settle.
+  const resting = await rest();
+  assert.deepEqual((await alice.client.waitForSettlement(resting)).trades, []);
+
+  await admin("POST", "/__admin/settlement", { minedAfterMs: 60_000, confirmedAfterMs: 60_000 });
+  const slow = await take();
+  const started = Date.now();
+  const e = await rejectsWith(assert, bob.client.waitForSettlement(slow, { timeoutMs: 600 }), "TIMEOUT");
+  assert.ok(Date.now() - started < 3_000, `${Date.now() - started} ms`);
+  assert.match(e.message, /settled/);
+  alice.client.free();
+  bob.client.free();
+});
+
+test("hostile arguments are refused at once; a signal or stop() ends a tracker; a throwing listener changes nothing", async () => {
+  const { client, signer } = await trader(0);
+  for (const [order, options, param] of [
+    ["not an id", undefined, "order"],
+    [{ orderID: "" }, undefined, "order"],
+    [5, undefined, "order"],
+    ["0xabc", { pollMs: 5 }, "pollMs"],
+    ["0xabc", { onUpdate: 1 }, "onUpdate"],
+    ["0xabc", { stream: "yes" }, "stream"],
+    ["0xabc", { signal: {} }, "signal"],
+    [new Proxy({}, { get() { throw new Error("trap"); } }), undefined, "order"],
+  ]) {
+    const e = await rejectsWith(assert, () => client.trackOrder(order, options), "INVALID_PARAMS");
+    assert.equal(e.param, param, JSON.stringify(options));
+  }
+  await rejectsWith(assert, client.waitForSettlement("0xabc"), "INVALID_PARAMS");
+  await rejectsWith(assert, () => new pk.Client({ baseUrl: EMULATOR }).trackOrder("0xabc"), "UNAUTHORIZED");
+  // An order the service does not know: the tracker ends with its NOT_FOUND.
+  await rejectsWith(assert, client.trackOrder("0x" + "ab".repeat(32), { stream: false }).done, "NOT_FOUND");
+
+  const placed = await client.placeOrder({ tokenId: market.tokenId, side: "BUY", price: market.price, size: Math.max(10, market.minSize) }, signer);
+  const ctl = new AbortController();
+  const heard = [];
+  const tracker = client.trackOrder(placed, { signal: ctl.signal, onUpdate: (u) => { heard.push(u.type); throw new Error("listener"); } });
+  await until(() => heard.includes("placed"));
+  ctl.abort();
+  await rejectsWith(assert, tracker.done, "ABORTED");
+  const stopped = client.trackOrder(placed.orderID, { stream: false });
+  for await (const u of stopped) if (u.type === "placed") break;
+  assert.equal(await stopped.done, undefined, "stopped before it settled");
+  client.free();
+});
