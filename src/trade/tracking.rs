@@ -293,7 +293,7 @@ impl Tracker {
             Source::Event(event) => match text(event, &["event_type"]) {
                 Some("order") if text(event, &["id"]).is_some_and(|id| id.eq_ignore_ascii_case(&self.order_id)) => {
                     let kind = text(event, &["type"]).unwrap_or_default();
-                    if kind.eq_ignore_ascii_case("CANCELLATION") && self.state.is_none_or(|s| !s.ended()) {
+                    if kind.eq_ignore_ascii_case("CANCELLATION") && !self.state.is_some_and(OrderState::ended) {
                         self.state = Some(OrderState::Canceled);
                     }
                     self.order(event);
@@ -331,7 +331,7 @@ impl Tracker {
     fn order(&mut self, o: &Value) {
         if let Some(state) = text(o, &["status"]).and_then(OrderState::parse) {
             // An order that ended stays ended (an older answer read later does not bring it back).
-            if self.state.is_none_or(|s| !s.ended()) {
+            if !self.state.is_some_and(OrderState::ended) {
                 self.state = Some(state);
             }
         }
@@ -339,7 +339,7 @@ impl Tracker {
             self.original = Some(original);
         }
         if let Some((n, text)) = amount(o, &["sizeMatched", "size_matched"]) {
-            if self.matched.is_none_or(|m| n > m) {
+            if self.matched.map_or(true, |m| n > m) {
                 self.matched = Some(n);
                 self.matched_text = Some(text);
             }
@@ -382,10 +382,10 @@ impl Tracker {
         let Some(i) = self.know_trade(id) else { return };
         let status = text(t, &["status"]).and_then(TradeStatus::parse);
         let tx = text(t, &["transaction_hash"]).filter(|h| h.len() > 2 && h.bytes().all(|b| b.is_ascii_alphanumeric()));
-        let seen = &mut self.trades[i];
+        let Some(seen) = self.trades.get_mut(i) else { return };
         if let Some(status) = status {
             // Never back: a final status stays; an older answer read after a newer one is ignored.
-            if seen.status.is_none_or(|s| !s.is_final() && status.rank() >= s.rank()) {
+            if seen.status.map_or(true, |s| !s.is_final() && status.rank() >= s.rank()) {
                 seen.status = Some(status);
                 if let Some(tx) = tx {
                     seen.tx = Some(tx.to_owned());
@@ -439,18 +439,17 @@ impl Tracker {
                 ));
             }
         }
-        for i in 0..self.trades.len() {
-            let t = &self.trades[i];
+        let order_id = &self.order_id;
+        for t in self.trades.iter_mut() {
             let Some(status) = t.status else { continue };
             let now = (status, t.tx.clone());
             if t.told.as_ref() == Some(&now) {
                 continue;
             }
-            self.trades[i].told = Some(now);
-            let t = &self.trades[i];
+            t.told = Some(now);
             let mut w = JsonWriter::object();
             w.field_str("type", "trade");
-            w.field_str("orderId", &self.order_id);
+            w.field_str("orderId", order_id);
             w.field_str("tradeId", &t.id);
             w.field_str("status", status.name());
             if let Some(tx) = &t.tx {
