@@ -598,8 +598,9 @@ export function askSigner(signTypedData, signer, typedData, signal, timeoutMs) {
  * @param {HeartbeatWork} work
  * @param {unknown} onStatus a function or undefined (checked by the binding)
  * @param {AbortSignal | undefined} signal a genuine AbortSignal or undefined (checked by the binding)
+ * @param {unknown} client the Client, held while the switch runs (its loop's closure keeps it from the collector)
  */
-export function runHeartbeats(work, onStatus, signal) {
+export function runHeartbeats(work, onStatus, signal, client) {
   let status = "starting";
   /** @type {Later | undefined} */
   let timer;
@@ -645,8 +646,11 @@ export function runHeartbeats(work, onStatus, signal) {
     if (status === "stopped") finish(event);
   };
   (async () => {
+    // Referenced for as long as the loop runs.
+    const holding = client;
     try {
       for (;;) {
+        if (holding === null) break;
         const need = JSON.parse(work.next(dateNow()));
         if (need[0] === "tell") tellStatus(need[1]);
         else if (need[0] === "stop") break;

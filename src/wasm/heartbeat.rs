@@ -18,16 +18,18 @@ use crate::trade::heartbeat::{self, Answer, Heartbeats, Reason, Status, Step};
 
 #[wasm_bindgen(module = "/src/js/driver.js")]
 extern "C" {
-    /// Runs a switch with the driver's timers; returns its handle.
+    /// Runs a switch with the driver's timers, holding `client` while it runs; returns its handle.
     #[wasm_bindgen(js_name = runHeartbeats)]
-    fn run_heartbeats(work: HeartbeatWork, on_status: &JsValue, signal: &JsValue) -> JsValue;
+    fn run_heartbeats(work: HeartbeatWork, on_status: &JsValue, signal: &JsValue, client: &JsValue) -> JsValue;
 }
 
 #[wasm_bindgen]
 impl Client {
-    /// The dead-man switch (declared in trade.d.ts): `{ intervalMs?, signal?, onStatus? }`. Needs credentials.
-    #[wasm_bindgen(skip_typescript)]
-    pub fn heartbeats(&self, options: JsValue) -> Result<JsValue, JsValue> {
+    /// The dead-man switch (`heartbeats` in trade.d.ts, which trade.mjs installs): `{ intervalMs?, signal?,
+    /// onStatus? }`. `client` is this client's JS object, which the running switch holds: a switch nobody keeps
+    /// a reference to (nor to its client) must not stop when the garbage collector frees the client.
+    #[wasm_bindgen(js_name = tradeHeartbeats, skip_typescript)]
+    pub fn trade_heartbeats(&self, options: JsValue, client: JsValue) -> Result<JsValue, JsValue> {
         let call = self.inner.call_options(Some(&options))?;
         let (interval, on_status) = if is_absent(&options) {
             (heartbeat::DEFAULT_INTERVAL_MS, JsValue::UNDEFINED)
@@ -49,7 +51,7 @@ impl Client {
             id: RefCell::new(String::new()),
             interval,
         };
-        Ok(run_heartbeats(work, &on_status, &call.signal))
+        Ok(run_heartbeats(work, &on_status, &call.signal, &client))
     }
 }
 

@@ -168,3 +168,20 @@ test("hostile options are refused at once; a throwing listener changes nothing",
   assert.deepEqual(heard, ["starting", "ok", "stopped"]);
   client.free();
 });
+
+test("a switch whose client nobody keeps goes on beating through garbage collections", async () => {
+  const { execFile } = await import("node:child_process");
+  const creds = (await admin("GET", "/__admin/accounts"))[0];
+  // A process of its own, with the collector at hand: the client and the handle are dropped at once.
+  const script = `
+    const pk = require(${JSON.stringify(`${PKG_DIR}/node.cjs`)});
+    const statuses = [];
+    new pk.Client({ baseUrl: ${JSON.stringify(EMULATOR)}, rateLimits: false, credentials: ${JSON.stringify({ address: creds.address, apiKey: creds.apiKey, secret: creds.secret, passphrase: creds.passphrase })} })
+      .heartbeats({ intervalMs: 100, onStatus: (e) => statuses.push(e.status) });
+    const collect = setInterval(() => globalThis.gc(), 20);
+    setTimeout(() => { clearInterval(collect); console.log(JSON.stringify(statuses)); process.exit(0); }, 1500);
+  `;
+  const out = await new Promise((resolve, reject) =>
+    execFile(process.execPath, ["--expose-gc", "-e", script], (error, stdout, stderr) => (error ? reject(new Error(stderr)) : resolve(stdout))));
+  assert.deepEqual(JSON.parse(out), ["starting", "ok"], "never stopped as freed");
+});

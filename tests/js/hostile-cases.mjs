@@ -274,6 +274,7 @@ export function makeKit() {
       tradeDoctor: s(2, () => [data.creds.address, true]),
       // A switch that starts (its heartbeats reach the in-memory stub, whose 404 stops it).
       heartbeats: s(1, () => [{ intervalMs: 8000, onStatus: () => {} }]),
+      tradeHeartbeats: s(2, () => [{ intervalMs: 8000 }, {}]),
       // Followed orders (their reads reach the in-memory stub, whose 404 ends them).
       tradeTracker: s(4, () => [{ orderID: data.orderId, status: "live", tradeIDs: [] }, false, { pollMs: 1000 }, 1000]),
       trackOrder: s(2, () => [data.orderId, { stream: false, pollMs: 1000 }]),

@@ -38,6 +38,7 @@ const INTERNAL = new Set([
   "tradeSend",
   "tradeDoctor",
   "tradeTracker",
+  "tradeHeartbeats",
 ]);
 
 // --- Reading TypeScript declarations --------------------------------------------------------------------

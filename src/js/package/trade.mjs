@@ -37,6 +37,7 @@ const SIGNER_RULE = "must be { address, signTypedData(typedData) } (see walletSi
  * @property {(id: string, options: unknown) => Promise<unknown>} getOrder
  * @property {(params: unknown, options: unknown) => Promise<unknown>} getUserTrades
  * @property {(markets: string[], options: unknown) => { close(): void }} userStream
+ * @property {(options: unknown, client: unknown) => unknown} tradeHeartbeats The dead-man switch (src/wasm/heartbeat.rs).
  */
 
 /**
@@ -238,6 +239,14 @@ const methods = {
    */
   async diagnoseAccount(signer, options) {
     return diagnose(this, readSigner(signer), options);
+  },
+  /**
+   * @this {TradingClient}
+   * @param {unknown} options
+   */
+  heartbeats(options) {
+    // The running switch holds this client (src/js/driver.js: runHeartbeats).
+    return this.tradeHeartbeats(options, this);
   },
   /**
    * @this {TradingClient}
