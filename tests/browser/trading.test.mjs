@@ -256,3 +256,38 @@ test("a page whose JavaScript is held past the deadline (a frozen or throttled t
   await frozen.close();
   assert.deepEqual(pageErrors, []);
 });
+
+test("a dead-man switch keeps its schedule in a module Worker, and stops when told", { timeout: 30_000 }, async () => {
+  await fetch(`${EMULATOR}/__admin/reset`, { method: "POST" });
+  const creds = (await (await fetch(`${EMULATOR}/__admin/accounts`)).json())[0];
+  const credentials = { address: creds.address, apiKey: creds.apiKey, secret: creds.secret, passphrase: creds.passphrase };
+  const r = await page.evaluate(async (credentials) => {
+    const code = `
+      import init, { Client } from "${location.origin}/pkg/index.mjs";
+      await init();
+      const client = new Client({ baseUrl: "${location.origin}", rateLimits: false, credentials: ${JSON.stringify(credentials)} });
+      const deadman = client.heartbeats({ intervalMs: 200, onStatus: (e) => postMessage(e) });
+      onmessage = () => deadman.stop();
+    `;
+    const worker = new Worker(URL.createObjectURL(new Blob([code], { type: "text/javascript" })), { type: "module" });
+    const heard = [];
+    const stopped = new Promise((resolve) => {
+      worker.onmessage = ({ data }) => {
+        heard.push(data.status);
+        if (data.status === "ok") setTimeout(() => worker.postMessage("stop"), 1500);
+        if (data.status === "stopped") resolve(data);
+      };
+      worker.onerror = (e) => resolve({ error: e.message });
+    });
+    const last = await stopped;
+    worker.terminate();
+    return { heard, last };
+  }, credentials);
+  assert.deepEqual(r.heard, ["starting", "ok", "stopped"], JSON.stringify(r));
+  assert.equal(r.last.reason, "stopped");
+  // 1.5 s at 200 ms: the worker's timers sent about seven, each accepted.
+  const { requests } = await (await fetch(`${EMULATOR}/__admin/requests?path=/v1/heartbeats`)).json();
+  assert.ok(requests.filter((q) => q.status === 200).length >= 5, `${requests.length} heartbeats`);
+  assert.ok(r.last.beats >= 5, JSON.stringify(r.last));
+  assert.deepEqual(pageErrors, []);
+});
