@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { chromium } from "playwright-core";
+import { devWallet, spreadMarket } from "../js/helpers.mjs";
 
 const EMULATOR = (process.env.PREDICTKIT_EMULATOR_URL ?? "http://127.0.0.1:8787").replace(/\/$/, "");
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -19,12 +20,7 @@ mkdirSync(SHOTS, { recursive: true });
 const pk = createRequire(import.meta.url)(`${PKG_DIR}/node.cjs`);
 const { walletSigner } = await import(`${PKG_DIR}/signers.mjs`);
 
-const wallet = {
-  async request({ method, params }) {
-    const res = await fetch(`${EMULATOR}/wallet`, { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
-    return (await res.json()).result;
-  },
-};
+const wallet = devWallet(EMULATOR);
 const admin = async (method, path, body) => (await fetch(EMULATOR + path, { method, body: body && JSON.stringify(body) })).json();
 
 let context;
@@ -35,19 +31,7 @@ const problems = [];
 before(async () => {
   await admin("POST", "/__admin/reset");
   assert.ok(existsSync(`${EXTENSION}/predictkit/web/predictkit_bg.wasm`), "cargo xtask build copies the package into the extension");
-  const { data } = await (await fetch(`${EMULATOR}/sampling-markets`)).json();
-  for (const m of data) {
-    const tokenId = m.tokens[0].token_id;
-    const info = await (await fetch(`${EMULATOR}/clob-markets/${m.condition_id}`)).json();
-    const book = await (await fetch(`${EMULATOR}/book?token_id=${tokenId}`)).json();
-    if (!m.accepting_orders || info.mts !== 0.01 || !book.bids.length || !book.asks.length) continue;
-    const bid = Math.max(...book.bids.map((l) => Number(l.price)));
-    const ask = Math.min(...book.asks.map((l) => Number(l.price)));
-    if (ask - bid >= 0.03) {
-      market = { tokenId, bid, minSize: info.mos };
-      break;
-    }
-  }
+  market = await spreadMarket(EMULATOR);
   assert.ok(market, "a market on a 0.01 tick with a spread of three ticks");
   const profile = `${ROOT}target/extension-profile`;
   rmSync(profile, { recursive: true, force: true });

@@ -4,7 +4,7 @@
 // same fix, and gone once the fix is made; what it reads, and hostile providers and signals.
 import { test, before, after, beforeEach } from "node:test";
 import assert from "node:assert/strict";
-import { pk, EMULATOR, PKG_DIR, rejectsWith, admin as adminAt, startEmulator } from "./helpers.mjs";
+import { pk, EMULATOR, PKG_DIR, rejectsWith, admin as adminAt, startEmulator, devWallet, spreadMarket } from "./helpers.mjs";
 
 const { walletSigner } = await import(`${PKG_DIR}/signers.mjs`);
 const admin = (method, path, body) => adminAt(EMULATOR, method, path, body);
@@ -12,14 +12,12 @@ const admin = (method, path, body) => adminAt(EMULATOR, method, path, body);
 /** An emulator's wallet as an EIP-1193 provider, counting what it is asked. */
 function providerOf(base) {
   const asked = [];
+  const wallet = devWallet(base);
   return {
     asked,
-    async request({ method, params }) {
-      asked.push(method);
-      const res = await fetch(`${base}/wallet`, { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
-      const answer = await res.json();
-      if (answer.error) throw Object.assign(new Error(answer.error.message), { code: answer.error.code });
-      return answer.result;
+    request(args) {
+      asked.push(args.method);
+      return wallet.request(args);
     },
   };
 }
@@ -35,19 +33,10 @@ before(async () => {
 after(() => polygon?.stop());
 beforeEach(() => admin("POST", "/__admin/reset"));
 
-/** A market of `base` with a 0.01 tick and both sides, and the price that crosses its best ask. */
+/** A market of `base` with both sides: its best bid and the price that crosses its best ask. */
 async function marketOf(base) {
-  const page = await (await fetch(`${base}/sampling-markets`)).json();
-  for (const m of page.data) {
-    const tokenId = m.tokens[0].token_id;
-    const info = await (await fetch(`${base}/clob-markets/${m.condition_id}`)).json();
-    const book = await (await fetch(`${base}/book?token_id=${tokenId}`)).json();
-    if (!m.accepting_orders || info.mts !== 0.01 || !book.bids.length || !book.asks.length) continue;
-    const bestBid = Math.max(...book.bids.map((l) => Number(l.price)));
-    const bestAsk = Math.min(...book.asks.map((l) => Number(l.price)));
-    if (bestAsk - bestBid >= 0.03 && bestAsk <= 0.9) return { tokenId, bestBid, bestAsk, minSize: info.mos };
-  }
-  throw new Error("no market with a 0.01 tick and a spread");
+  const { tokenId, bid, ask, minSize } = await spreadMarket(base);
+  return { tokenId, bestBid: bid, bestAsk: ask, minSize };
 }
 
 const clientOf = (base, chainId, extra = {}) => new pk.Client({ baseUrl: base, chainId, rateLimits: false, maxRetries: 0, ...extra });

@@ -4,33 +4,20 @@
 // refused at once.
 import { test, before, beforeEach } from "node:test";
 import assert from "node:assert/strict";
-import { pk, EMULATOR, PKG_DIR, rejectsWith, admin as adminAt } from "./helpers.mjs";
+import { pk, EMULATOR, PKG_DIR, rejectsWith, admin as adminAt, devWallet, spreadMarket } from "./helpers.mjs";
 
 const { walletSigner } = await import(`${PKG_DIR}/signers.mjs`);
 const admin = (method, path, body) => adminAt(EMULATOR, method, path, body);
 
-const provider = {
-  async request({ method, params }) {
-    const res = await fetch(`${EMULATOR}/wallet`, { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
-    return (await res.json()).result;
-  },
-};
+const provider = devWallet();
 
 let accounts;
 let market;
 
 before(async () => {
   accounts = await provider.request({ method: "eth_requestAccounts" });
-  const page = await (await fetch(`${EMULATOR}/sampling-markets`)).json();
-  for (const m of page.data) {
-    const tokenId = m.tokens[0].token_id;
-    const info = await (await fetch(`${EMULATOR}/clob-markets/${m.condition_id}`)).json();
-    const book = await (await fetch(`${EMULATOR}/book?token_id=${tokenId}`)).json();
-    if (!m.accepting_orders || info.mts !== 0.01 || !book.bids.length) continue;
-    market = { tokenId, low: Math.max(0.01, Math.min(...book.bids.map((l) => Number(l.price))) - 0.01) };
-    break;
-  }
-  assert.ok(market);
+  const m = await spreadMarket();
+  market = { tokenId: m.tokenId, low: Math.max(0.01, m.bid - 0.01) };
 });
 beforeEach(() => admin("POST", "/__admin/reset"));
 

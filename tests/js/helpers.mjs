@@ -243,3 +243,33 @@ export async function startEmulator(args) {
     }),
   };
 }
+
+/** An emulator's development wallet (its `POST /wallet`) as an EIP-1193 provider, as a page has `window.ethereum`. */
+export function devWallet(base = EMULATOR) {
+  return {
+    async request({ method, params }) {
+      const res = await fetch(`${base}/wallet`, { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+      const answer = await res.json();
+      if (answer.error) throw Object.assign(new Error(answer.error.message), { code: answer.error.code });
+      return answer.result;
+    },
+  };
+}
+
+/**
+ * A market of `base` that accepts orders on a 0.01 tick, with bids and asks at least three ticks apart:
+ * `{ tokenId, conditionId, bid, ask, minSize }`.
+ */
+export async function spreadMarket(base = EMULATOR) {
+  const page = await (await fetch(`${base}/sampling-markets`)).json();
+  for (const m of page.data) {
+    const tokenId = m.tokens[0].token_id;
+    const info = await (await fetch(`${base}/clob-markets/${m.condition_id}`)).json();
+    const book = await (await fetch(`${base}/book?token_id=${tokenId}`)).json();
+    if (!m.accepting_orders || info.mts !== 0.01 || !book.bids.length || !book.asks.length) continue;
+    const bid = Math.max(...book.bids.map((l) => Number(l.price)));
+    const ask = Math.min(...book.asks.map((l) => Number(l.price)));
+    if (ask - bid >= 0.03 && ask <= 0.9) return { tokenId, conditionId: m.condition_id, bid, ask, minSize: info.mos };
+  }
+  throw new Error("no market on a 0.01 tick with a spread of three ticks");
+}

@@ -4,36 +4,19 @@
 // when every trade of a post answer is final, and times out as told; hostile arguments are refused at once.
 import { test, before, beforeEach } from "node:test";
 import assert from "node:assert/strict";
-import { pk, EMULATOR, PKG_DIR, rejectsWith, admin as adminAt } from "./helpers.mjs";
+import { pk, EMULATOR, PKG_DIR, rejectsWith, admin as adminAt, devWallet, spreadMarket } from "./helpers.mjs";
 
 const { walletSigner } = await import(`${PKG_DIR}/signers.mjs`);
 const admin = (method, path, body) => adminAt(EMULATOR, method, path, body);
-const wallet = {
-  async request({ method, params }) {
-    const res = await fetch(`${EMULATOR}/wallet`, { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
-    return (await res.json()).result;
-  },
-};
+const wallet = devWallet();
 
 let accounts;
 let market;
 
 before(async () => {
   accounts = await wallet.request({ method: "eth_requestAccounts" });
-  const page = await (await fetch(`${EMULATOR}/sampling-markets`)).json();
-  for (const m of page.data) {
-    const tokenId = m.tokens[0].token_id;
-    const info = await (await fetch(`${EMULATOR}/clob-markets/${m.condition_id}`)).json();
-    const book = await (await fetch(`${EMULATOR}/book?token_id=${tokenId}`)).json();
-    if (!m.accepting_orders || info.mts !== 0.01 || !book.bids.length || !book.asks.length) continue;
-    const bid = Math.max(...book.bids.map((l) => Number(l.price)));
-    const ask = Math.min(...book.asks.map((l) => Number(l.price)));
-    if (ask - bid >= 0.03) {
-      market = { tokenId, price: Math.round((bid + 0.01) * 100) / 100, minSize: info.mos };
-      break;
-    }
-  }
-  assert.ok(market);
+  const m = await spreadMarket();
+  market = { tokenId: m.tokenId, price: Math.round((m.bid + 0.01) * 100) / 100, minSize: m.minSize };
 });
 beforeEach(() => admin("POST", "/__admin/reset"));
 
