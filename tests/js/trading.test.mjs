@@ -621,3 +621,40 @@ test("an order is read once and checked before anything is sent; the wallet's wa
   const signed = await newClient({ signTimeoutMs: Infinity }).signOrder(await client.buildOrder(params), late);
   assert.match(signed.signature, /^0x[0-9a-f]{130}$/);
 });
+
+test("a neg-risk market's order is signed for the neg-risk exchange, placed, matched by another account and cancelled", async () => {
+  let found;
+  for (let cursor = "MA=="; !found && cursor && cursor !== "LTE="; ) {
+    const page = await (await fetch(`${EMULATOR}/markets?next_cursor=${cursor}`)).json();
+    for (const m of page.data) {
+      if (!m.accepting_orders || !m.neg_risk) continue;
+      const tokenId = m.tokens[0].token_id;
+      const info = await (await fetch(`${EMULATOR}/clob-markets/${m.condition_id}`)).json();
+      const book = await (await fetch(`${EMULATOR}/book?token_id=${tokenId}`)).json();
+      if (info.mts !== 0.01 || !book.bids.length || !book.asks.length) continue;
+      const bid = Math.max(...book.bids.map((l) => Number(l.price)));
+      const ask = Math.min(...book.asks.map((l) => Number(l.price)));
+      if (ask - bid >= 0.03) found = { tokenId, price: Math.round((bid + 0.01) * 100) / 100, minSize: info.mos };
+      if (found) break;
+    }
+    cursor = page.next_cursor;
+  }
+  assert.ok(found, "an open neg-risk market on a 0.01 tick with a spread");
+  const alice = newClient();
+  const aliceSigner = walletSigner(provider, accounts[0]);
+  await alice.createApiKey(aliceSigner);
+  const size = Math.max(10, found.minSize * 2);
+  const draft = await alice.buildOrder({ tokenId: found.tokenId, side: "BUY", price: found.price, size });
+  assert.equal(draft.negRisk, true);
+  const placed = await alice.postOrder(await alice.signOrder(draft, aliceSigner));
+  // The emulator takes the signature only under the market's exchange: the neg-risk one.
+  assert.equal(placed.status, "live", placed.errorMsg);
+  const bob = newClient();
+  const bobSigner = walletSigner(provider, accounts[1]);
+  await bob.createApiKey(bobSigner);
+  const taken = await bob.placeOrder({ tokenId: found.tokenId, side: "SELL", price: found.price, size: size / 2, orderType: "FAK" }, bobSigner);
+  assert.equal(taken.status, "matched", JSON.stringify(taken));
+  const { order } = await alice.getOrder(placed.orderID);
+  assert.equal(Number(order.sizeMatched), size / 2);
+  assert.deepEqual((await alice.cancelOrder(placed.orderID)).canceled, [placed.orderID]);
+});
