@@ -32,8 +32,17 @@ let ready;
 let starting = Promise.resolve();
 
 function loadModule() {
-  ready ??= init({ module_or_path: chrome.runtime.getURL("predictkit/web/predictkit_bg.wasm") });
+  // A failed load is tried again at the next start, not kept.
+  ready ??= init({ module_or_path: chrome.runtime.getURL("predictkit/web/predictkit_bg.wasm") }).catch((error) => {
+    ready = undefined;
+    throw error;
+  });
   return ready;
+}
+
+/** A browser API's promise, whose failure only the state shows. */
+function quietly(promise) {
+  Promise.resolve(promise).catch((error) => (state.problem = String(error?.message ?? error)));
 }
 
 async function settings() {
@@ -52,7 +61,9 @@ function stopSession() {
 
 /** (Re)starts everything from the stored settings; one start at a time. */
 function restart() {
-  starting = starting.then(startSession, startSession);
+  starting = starting.then(startSession, startSession).catch((error) => {
+    state.problem = `${error?.code ?? "ERROR"}: ${error?.message ?? error}`;
+  });
   return starting;
 }
 
@@ -97,8 +108,8 @@ function onMarket(mine, event) {
 
 function badge() {
   const first = state.prices[state.watchlist[0]];
-  chrome.action.setBadgeText({ text: first?.bid == null ? "" : `${Math.round(first.bid * 100)}¢` });
-  chrome.action.setBadgeBackgroundColor({ color: first?.verified ? "#16a06e" : "#8a8f98" });
+  quietly(chrome.action.setBadgeText({ text: first?.bid == null ? "" : `${Math.round(first.bid * 100)}¢` }));
+  quietly(chrome.action.setBadgeBackgroundColor({ color: first?.verified ? "#16a06e" : "#8a8f98" }));
 }
 
 /** What the popup lists of an order (from GET /data/orders or the user channel). */
@@ -129,10 +140,10 @@ function onUser(mine, event) {
     const price = Number(made[0]?.price ?? event.price);
     const fill = { id: event.id, side, size: String(size), price: String(price), status: event.status, at: Date.now() };
     state.fills = [fill, ...state.fills].slice(0, MAX_FILLS);
-    chrome.notifications.create(`fill-${event.id}`, {
+    quietly(chrome.notifications.create(`fill-${event.id}`, {
       type: "basic", iconUrl: "icon.png", title: "Order filled",
       message: `${side} ${size} at ${price} (${event.status})`,
-    });
+    }));
   }
 }
 
@@ -146,11 +157,12 @@ function checked(message) {
   if (typeof message.deadman === "boolean") s.deadman = message.deadman;
   const c = message.credentials;
   if (c === null) s.credentials = null;
-  else if (c && typeof c === "object") {
-    const { address, apiKey, secret, passphrase } = c;
-    if ([address, apiKey, secret, passphrase].every((v) => typeof v === "string" && v.length <= 200)) {
-      s.credentials = { address, apiKey, secret, passphrase };
+  else if (c !== undefined) {
+    const { address, apiKey, secret, passphrase } = c && typeof c === "object" ? c : {};
+    if (![address, apiKey, secret, passphrase].every((v) => typeof v === "string" && v.length > 0 && v.length <= 200)) {
+      throw new Error("the credentials must be { address, apiKey, secret, passphrase }, each text");
     }
+    s.credentials = { address, apiKey, secret, passphrase };
   }
   return s;
 }
@@ -162,7 +174,7 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
     return false;
   }
   if (message.type === "settings") {
-    chrome.storage.local.set(checked(message)).then(restart).then(
+    Promise.resolve().then(() => chrome.storage.local.set(checked(message))).then(restart).then(
       () => sendResponse({ ok: true, problem: state.problem }),
       (error) => sendResponse({ ok: false, problem: String(error?.message ?? error) }),
     );

@@ -73,11 +73,19 @@ $("settings").addEventListener("submit", async (event) => {
     }
   }
   $("settings-result").textContent = "Saving…";
-  const answer = await chrome.runtime.sendMessage(message);
-  form.credentials.value = "";
-  $("settings-result").textContent = answer?.ok ? "Saved." : `Not saved: ${answer?.problem ?? "no answer"}`;
-  refresh();
+  try {
+    const answer = await chrome.runtime.sendMessage(message);
+    $("settings-result").textContent = answer?.ok ? "Saved." : `Not saved: ${answer?.problem ?? "no answer"}`;
+  } catch (error) {
+    $("settings-result").textContent = `Not saved: ${error?.message ?? error}`;
+  } finally {
+    // The secret is the worker's now (or nobody's): not left in the page.
+    form.credentials.value = "";
+  }
+  refresh().catch(() => {});
 });
 
-refresh();
-setInterval(refresh, 1000);
+// While the worker starts, it does not answer: the next refresh will.
+const refreshQuietly = () => refresh().catch(() => {});
+refreshQuietly();
+setInterval(refreshQuietly, 1000);

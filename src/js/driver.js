@@ -579,7 +579,7 @@ export function askSigner(signTypedData, signer, typedData, signal, timeoutMs) {
  * src/trade/heartbeat.rs): what to do now, the heartbeat to send, its outcome, a stop.
  * @typedef {object} HeartbeatWork
  * @property {(now: number) => string} next `["tell", event]`, `["send"]`, `["wait", ms]` or `["stop"]`, as JSON
- * @property {() => Promise<unknown>} send
+ * @property {(options: { signal: AbortSignal }) => Promise<unknown>} send
  * @property {(answer: unknown, failed: boolean, now: number) => void} answered
  * @property {(reason: string) => void} stop
  * @property {string} status
@@ -610,6 +610,8 @@ export function runHeartbeats(work, onStatus, signal, client) {
   let finish = ignore;
   /** @type {Promise<HeartbeatEvent>} */
   const done = new Promise((resolve) => (finish = resolve));
+  // A beat in flight is abandoned when the switch stops.
+  const inFlight = new AbortController();
   /** @param {string} reason */
   const stop = (reason) => {
     try {
@@ -617,6 +619,7 @@ export function runHeartbeats(work, onStatus, signal, client) {
     } catch {
       // Already freed: the loop has ended.
     }
+    inFlight.abort();
     wake?.();
   };
   let forget = ignore;
@@ -633,9 +636,12 @@ export function runHeartbeats(work, onStatus, signal, client) {
     },
     done,
   });
+  /** @type {HeartbeatEvent | undefined} */
+  let lastEvent;
   /** @param {HeartbeatEvent} event */
   const tellStatus = (event) => {
     status = event.status;
+    lastEvent = event;
     if (typeof onStatus === "function") {
       try {
         onStatus(event);
@@ -648,6 +654,8 @@ export function runHeartbeats(work, onStatus, signal, client) {
   (async () => {
     // Referenced for as long as the loop runs.
     const holding = client;
+    // The caller hears its first status after it has the handle.
+    await null;
     try {
       for (;;) {
         if (holding === null) break;
@@ -666,7 +674,7 @@ export function runHeartbeats(work, onStatus, signal, client) {
           let answer;
           let failed = false;
           try {
-            answer = await work.send();
+            answer = await work.send({ signal: inFlight.signal });
           } catch (e) {
             failed = true;
             answer = facts(e);
@@ -678,7 +686,11 @@ export function runHeartbeats(work, onStatus, signal, client) {
       // The switch can no longer run (its client freed under it): the finally says so, never silently.
     } finally {
       forget();
-      if (status !== "stopped") tellStatus({ status: "stopped", beats: 0, reason: "freed" });
+      if (status !== "stopped") {
+        // (The core told no stop: its client was freed under it.) What it had told stands.
+        const { beats = 0, lastOkAt } = lastEvent ?? {};
+        tellStatus({ status: "stopped", beats, ...(lastOkAt !== undefined && { lastOkAt }), reason: "freed" });
+      }
       try {
         work.free();
       } catch {

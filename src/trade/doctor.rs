@@ -207,10 +207,19 @@ impl Doctor {
     /// failure's `{ status, body }` when the service answered).
     pub fn supply(&mut self, answer: &Value, failed: bool) {
         match self.asked.take() {
-            Some(Asked::Chain) => self.chain = Some(if failed { None } else { chain_id(answer) }),
+            Some(Asked::Chain) => {
+                self.chain = Some(if failed { None } else { chain_id(answer) });
+                // The wallet on another chain: its code says nothing of this one's wallets.
+                if matches!(self.chain, Some(Some(c)) if c != self.chain_id) || gave_up(answer, failed) {
+                    self.asked_codes = self.probes.len();
+                }
+            }
             Some(Asked::Code(i)) => {
                 if let Some((_, code)) = self.probes.get_mut(i) {
                     *code = if failed { None } else { has_code(answer) };
+                }
+                if gave_up(answer, failed) {
+                    self.asked_codes = self.probes.len();
                 }
             }
             Some(Asked::Balance(t)) => self.seen.push((t, if failed { refusal(answer) } else { holding(answer) })),
@@ -353,6 +362,12 @@ impl Doctor {
         };
         Diagnosis { kind, recommended, findings, collateral }
     }
+}
+
+/// A provider that did not answer in time: it is not asked again (each question would wait as long).
+fn gave_up(answer: &Value, failed: bool) -> bool {
+    let Value::Object(fields) = answer else { return false };
+    failed && fields.iter().any(|(k, v)| k == "code" && *v == Value::Str("TIMEOUT".into()))
 }
 
 /// The `eth_chainId` answer: a hex quantity.

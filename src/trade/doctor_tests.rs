@@ -157,7 +157,8 @@ fn each_setup_gets_its_findings_and_the_settings_to_use() {
         ("a Safe account trading as its owner, whose own address holds nothing", settings(Eoa, None), key, World { deployed: &[PolyGnosisSafe], balance: "0", allowed: false, ..WORLD }, &["NO_BALANCE"], Some("POLY_GNOSIS_SAFE"), "POLY_GNOSIS_SAFE"),
         ("a Safe that approved nothing", settings(PolyGnosisSafe, Some(safe)), key, World { deployed: &[PolyGnosisSafe], allowed: false, ..WORLD }, &["NO_ALLOWANCE"], Some("POLY_GNOSIS_SAFE"), "POLY_GNOSIS_SAFE"),
         ("a deposit account as its owner: the settings are the fix, not the balance", settings(Eoa, None), key, World { deployed: &[Poly1271], service_deposit: true, balance: "0", ..WORLD }, &["DEPOSIT_WALLET_REQUIRED"], Some("POLY_1271"), "POLY_1271"),
-        ("the wallet on another chain", settings(Eoa, None), key, World { chain: 80002, ..WORLD }, &["CHAIN_MISMATCH"], Some("EOA"), "EOA"),
+        ("the wallet on another chain", settings(Eoa, None), key, World { chain: 80002, ..WORLD }, &["CHAIN_MISMATCH"], None, "EOA"),
+        ("a Safe account seen through a wallet on another chain: its code there says nothing", settings(PolyGnosisSafe, Some(safe)), key, World { chain: 1, ..WORLD }, &["CHAIN_MISMATCH"], None, "POLY_GNOSIS_SAFE"),
         ("no provider: the service's word alone", settings(Eoa, None), key, World { provider: false, service_deposit: true, ..WORLD }, &["DEPOSIT_WALLET_REQUIRED"], Some("POLY_1271"), "POLY_1271"),
         ("no provider, no key: nothing seen", settings(PolyGnosisSafe, Some(safe)), None, World { provider: false, ..WORLD }, &["NO_API_KEY"], None, "POLY_GNOSIS_SAFE"),
     ];
@@ -216,6 +217,20 @@ fn it_reads_only_what_it_needs() {
         World { provider: false, service_deposit: true, ..WORLD },
     );
     assert_eq!(needs, [Need::Balance(Poly1271)]);
+}
+
+#[test]
+fn a_provider_that_does_not_answer_in_time_is_not_asked_again() {
+    let owner = addr(OWNER);
+    let mut d = Doctor::new(&settings(Eoa, None), owner, None, true);
+    assert!(matches!(d.need(), Need::Rpc { method: "eth_chainId", .. }));
+    d.supply(&obj(&[("code", Value::Str("TIMEOUT".into()))]), true);
+    assert!(matches!(d.need(), Need::Done(_)), "no eth_getCode after a timeout");
+    // Another failure (a refusal) goes on to the next question.
+    let mut d = Doctor::new(&settings(Eoa, None), owner, None, true);
+    d.need();
+    d.supply(&obj(&[("code", Value::Str("SIGNER".into()))]), true);
+    assert!(matches!(d.need(), Need::Rpc { method: "eth_getCode", .. }));
 }
 
 #[test]

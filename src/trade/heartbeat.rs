@@ -23,6 +23,8 @@ pub const MIN_INTERVAL_MS: f64 = 50.0;
 pub const MAX_INTERVAL_MS: f64 = 8_000.0;
 /// How soon a failed beat is tried again (sooner than the interval: the deadline runs).
 const RETRY_MS: f64 = 1_000.0;
+/// The shortest time a beat is given to be answered.
+const MIN_BEAT_MS: f64 = 500.0;
 /// How many id mismatches in a row are followed at once; more wait for the next beat.
 const MISMATCH_RUN: u32 = 2;
 
@@ -120,8 +122,11 @@ pub struct Heartbeats {
     stopped: Option<Reason>,
     /// Accepted heartbeats, for the status events.
     beats: u64,
-    /// A loss seen only when an answer came after the deadline: told before the next status.
-    unheard_loss: bool,
+    /// A loss seen only when an answer came after the deadline: told before the next status, with the time of
+    /// the heartbeat accepted before it.
+    unheard_loss: Option<f64>,
+    /// The `lastOkAt` of the loss told last that way.
+    lost_told_ok: Option<f64>,
 }
 
 impl Heartbeats {
@@ -137,14 +142,17 @@ impl Heartbeats {
             sending: false,
             stopped: None,
             beats: 0,
-            unheard_loss: false,
+            unheard_loss: None,
+            lost_told_ok: None,
         }
     }
 
     /// What to do at `now_ms`.
     pub fn step(&mut self, now_ms: f64) -> Step {
-        if std::mem::take(&mut self.unheard_loss) {
+        if let Some(ok) = self.unheard_loss {
             self.told = Some(Status::Lost);
+            self.lost_told_ok = Some(ok);
+            self.unheard_loss = None;
             return Step::Tell(Status::Lost);
         }
         if self.stopped.is_none() {
@@ -167,6 +175,13 @@ impl Heartbeats {
         }
         let wait = self.due_ms - now_ms;
         Step::Wait(self.deadline_in(now_ms).map_or(wait, |d| wait.min(d.max(1.0))))
+    }
+
+    /// How long the beat sent at `now_ms` may take to be answered: the interval, but never so long that a
+    /// stalled beat leaves no time for another before the deadline (a second before it, half a second at least).
+    pub fn beat_timeout_ms(&self, now_ms: f64) -> f64 {
+        let cap = self.deadline_in(now_ms).map_or(self.interval_ms, |left| (left - RETRY_MS).max(MIN_BEAT_MS));
+        self.interval_ms.min(cap).max(MIN_BEAT_MS)
     }
 
     /// How long until the deadline of the last accepted heartbeat passes (None before one, or once past).
@@ -194,8 +209,10 @@ impl Heartbeats {
         match answer {
             Answer::Accepted(id) => {
                 // An answer after the deadline of the last one: the orders may be gone, and that is told first.
-                if self.last_ok_ms.is_some_and(|ok| now_ms - ok >= DEADLINE_MS) && self.told != Some(Status::Lost) {
-                    self.unheard_loss = true;
+                if let Some(ok) = self.last_ok_ms.filter(|ok| now_ms - ok >= DEADLINE_MS) {
+                    if self.told != Some(Status::Lost) {
+                        self.unheard_loss = Some(ok);
+                    }
                 }
                 self.status = Status::Ok;
                 self.id = id;
@@ -255,11 +272,14 @@ impl Heartbeats {
     }
 
     /// The event that tells `status`: `{"status", "beats", "lastOkAt"?, "reason"?}`.
-    pub fn event_json(&self, status: Status) -> String {
+    pub fn event_json(&mut self, status: Status) -> String {
         let mut w = JsonWriter::object();
         w.field_str("status", status.name());
         w.field_raw("beats", &crate::trade::decimal(self.beats));
-        if let Some(ok) = self.last_ok_ms {
+        // A loss told after the next beat was accepted names the beat before it.
+        let last_ok =
+            if status == Status::Lost { self.lost_told_ok.take().or(self.last_ok_ms) } else { self.last_ok_ms };
+        if let Some(ok) = last_ok {
             w.field_raw("lastOkAt", &crate::trade::decimal(ok.max(0.0) as u64));
         }
         if let Some(reason) = self.stopped.filter(|_| status == Status::Stopped) {

@@ -121,6 +121,34 @@ fn a_lapsed_chain_starts_again_from_an_empty_id() {
 }
 
 #[test]
+fn a_stalled_beat_is_given_up_in_time_for_another_before_the_deadline() {
+    let mut hb = Heartbeats::new(DEFAULT_INTERVAL_MS, 0.0);
+    hb.step(0.0);
+    assert_eq!(hb.step(0.0), Step::Send(String::new()));
+    assert_eq!(hb.beat_timeout_ms(0.0), DEFAULT_INTERVAL_MS, "before a chain: the interval");
+    hb.answered(Answer::Accepted("a".into()), 50.0);
+    hb.step(50.0);
+    assert_eq!(hb.step(5_050.0), Step::Send("a".into()));
+    // A second before the deadline (10,050), not the interval.
+    assert_eq!(hb.beat_timeout_ms(5_050.0), 4_000.0);
+    hb.answered(Answer::Failed(None), 9_050.0);
+    assert_eq!(hb.step(9_050.0), Step::Tell(Status::Late));
+    assert_eq!(hb.step(9_050.0), Step::Wait(500.0));
+    assert_eq!(hb.step(9_550.0), Step::Send("a".into()));
+    assert_eq!(hb.beat_timeout_ms(9_550.0), 500.0, "half a second at least");
+    hb.answered(Answer::Accepted("b".into()), 9_600.0);
+    assert_eq!(hb.step(9_600.0), Step::Tell(Status::Ok));
+    // An 8 s interval leaves the same margin.
+    let mut long = Heartbeats::new(MAX_INTERVAL_MS, 0.0);
+    long.step(0.0);
+    long.step(0.0);
+    long.answered(Answer::Accepted("a".into()), 0.0);
+    long.step(0.0);
+    assert_eq!(long.step(8_000.0), Step::Send("a".into()));
+    assert_eq!(long.beat_timeout_ms(8_000.0), 1_000.0);
+}
+
+#[test]
 fn an_answer_after_the_deadline_tells_the_loss_first() {
     // The second beat is answered 6 s after it was sent: 11 s after the first was accepted.
     let mut hb = Heartbeats::new(DEFAULT_INTERVAL_MS, 0.0);
@@ -131,6 +159,7 @@ fn an_answer_after_the_deadline_tells_the_loss_first() {
     assert_eq!(hb.step(5_000.0), Step::Send("a".into()));
     hb.answered(Answer::Accepted("b".into()), 11_000.0);
     assert_eq!(hb.step(11_000.0), Step::Tell(Status::Lost));
+    assert_eq!(hb.event_json(Status::Lost), r#"{"status":"lost","beats":2,"lastOkAt":0}"#, "the beat before the loss");
     assert_eq!(hb.step(11_000.0), Step::Tell(Status::Ok));
     assert_eq!(hb.event_json(Status::Ok), r#"{"status":"ok","beats":2,"lastOkAt":11000}"#);
 }

@@ -79,7 +79,8 @@ impl OrderState {
             ("MATCHED", OrderState::Matched),
             ("CANCELED", OrderState::Canceled),
             ("CANCELLED", OrderState::Canceled),
-            ("UNMATCHED", OrderState::Canceled),
+            // "Marketable, but failed to delay; placement successful" (the upstream docs): it rests.
+            ("UNMATCHED", OrderState::Live),
             ("INVALID", OrderState::Invalid),
             ("CANCELED_MARKET_RESOLVED", OrderState::MarketResolved),
             ("CANCELLED_MARKET_RESOLVED", OrderState::MarketResolved),
@@ -200,6 +201,8 @@ pub struct Tracker {
     told_done: bool,
     channel_open: bool,
     catch_up: bool,
+    /// The channel just closed: the next round is a poll away, not an open channel's long one.
+    dropped: bool,
     /// The reads of the current round, and when the next round is due.
     round: Vec<Need>,
     next_round_ms: f64,
@@ -265,6 +268,7 @@ impl Tracker {
             told_done: false,
             channel_open: false,
             catch_up: false,
+            dropped: false,
             round: Vec::new(),
             next_round_ms: now_ms,
             now_s: (now_ms / 1000.0) as u64,
@@ -286,7 +290,7 @@ impl Tracker {
                     _ => &[],
                 };
                 for trade in items.iter().take(MAX_TRADES) {
-                    self.trade(trade);
+                    self.trade(trade, false);
                 }
             }
             Source::Order(None) | Source::Trades(None) => {}
@@ -301,12 +305,15 @@ impl Tracker {
                         self.state = Some(OrderState::Live);
                     }
                 }
-                Some("trade") => self.trade(event),
+                Some("trade") => self.trade(event, true),
                 _ => {}
             },
             Source::Channel(open) => {
                 if open && !self.channel_open {
                     self.catch_up = true;
+                }
+                if !open && self.channel_open {
+                    self.dropped = true;
                 }
                 self.channel_open = open;
             }
@@ -366,8 +373,8 @@ impl Tracker {
         Some(self.trades.len() - 1)
     }
 
-    /// A trade (REST or channel), if it is one of this order's.
-    fn trade(&mut self, t: &Value) {
+    /// A trade (from the channel, whose events come in order, or a read), if it is one of this order's.
+    fn trade(&mut self, t: &Value, ordered: bool) {
         let Some(id) = text(t, &["id"]).filter(|id| !id.is_empty() && id.len() <= 128) else { return };
         let mine = |s: &str| s.eq_ignore_ascii_case(&self.order_id);
         let known = self.trades.iter().any(|x| x.id == id);
@@ -384,8 +391,15 @@ impl Tracker {
         let tx = text(t, &["transaction_hash"]).filter(|h| h.len() > 2 && h.bytes().all(|b| b.is_ascii_alphanumeric()));
         let Some(seen) = self.trades.get_mut(i) else { return };
         if let Some(status) = status {
-            // Never back: a final status stays; an older answer read after a newer one is ignored.
-            if seen.status.map_or(true, |s| !s.is_final() && status.rank() >= s.rank()) {
+            // A final status stays. Before it, the channel's next event is the news (a mined trade may be retried);
+            // a read that seems to go back is an older answer, unless it names another transaction.
+            let new_tx = tx.is_some_and(|tx| seen.tx.as_deref() != Some(tx));
+            let moves = match seen.status {
+                None => true,
+                Some(s) if s.is_final() => false,
+                Some(s) => ordered || new_tx || status.rank() >= s.rank(),
+            };
+            if moves {
                 seen.status = Some(status);
                 if let Some(tx) = tx {
                     seen.tx = Some(tx.to_owned());
@@ -412,7 +426,7 @@ impl Tracker {
         if self.settle_only {
             // A delayed order's trades are not known yet; an order that ended without a fill has none to settle.
             let waiting = self.trades.is_empty() && !self.closed() && self.state != Some(OrderState::Live);
-            return trades_final && !waiting && (self.state.is_some() || !self.trades.is_empty());
+            return trades_final && !waiting && (self.state.is_some() || !self.trades.is_empty() || self.closed());
         }
         trades_final && self.closed()
     }
@@ -480,7 +494,7 @@ impl Tracker {
         let mut w = JsonWriter::object();
         w.field_str("type", kind);
         w.field_str("orderId", &self.order_id);
-        for (name, value) in fields {
+        for (name, value) in fields.iter().filter(|(_, value)| !value.is_empty()) {
             if *value == "true" || *value == "false" {
                 w.field_raw(name, value);
             } else {
@@ -523,6 +537,9 @@ impl Tracker {
         }
         if let Some(read) = self.round.pop() {
             return read;
+        }
+        if std::mem::take(&mut self.dropped) {
+            self.next_round_ms = self.next_round_ms.min(now_ms + self.poll_ms);
         }
         let every = if self.channel_open { OPEN_POLL_MS } else { self.poll_ms };
         if self.catch_up || now_ms >= self.next_round_ms {

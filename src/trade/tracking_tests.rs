@@ -95,27 +95,27 @@ fn through_a_dropped_channel_the_polls_catch_up_and_nothing_is_told_twice() {
     assert_eq!(told(&mut t, 100.0).0, ["matched 4/10", "trade t1 MATCHED"]);
     // The channel drops: the order is read every poll, and what happened meanwhile is told from the reads.
     t.observe(Source::Channel(false));
-    assert_eq!(t.need(200.0), Need::Wait(OPEN_POLL_MS - 200.0), "the round already scheduled stands");
+    assert_eq!(t.need(200.0), Need::Wait(500.0), "a poll away, not the open channel's long round");
     let mut t2 = t.clone();
-    assert_eq!(t2.need(OPEN_POLL_MS), Need::ReadOrder);
+    assert_eq!(t2.need(700.0), Need::ReadOrder);
     t2.observe(Source::Order(Some(&v(
         r#"{"order":{"status":"LIVE","originalSize":"10","sizeMatched":"7","associateTrades":["t1","t2"]}}"#,
     ))));
-    assert_eq!(told(&mut t2, OPEN_POLL_MS), (vec!["matched 7/10".to_owned()], Need::ReadTrade("t1".into())));
+    assert_eq!(told(&mut t2, 700.0), (vec!["matched 7/10".to_owned()], Need::ReadTrade("t1".into())));
     t2.observe(Source::Trades(Some(&v(r#"{"data":[{"id":"t1","taker_order_id":"0xother","maker_orders":[{"order_id":"0xabc"}],"status":"MINED","transaction_hash":"0xaa"}]}"#))));
-    assert_eq!(told(&mut t2, OPEN_POLL_MS), (vec!["trade t1 MINED".to_owned()], Need::ReadTrade("t2".into())));
+    assert_eq!(told(&mut t2, 700.0), (vec!["trade t1 MINED".to_owned()], Need::ReadTrade("t2".into())));
     t2.observe(Source::Trades(None));
     // Nothing new: the next round is a poll away.
-    assert_eq!(told(&mut t2, OPEN_POLL_MS + 1.0), (vec![], Need::Wait(499.0)));
+    assert_eq!(told(&mut t2, 701.0), (vec![], Need::Wait(499.0)));
     // It reopens: one catch-up read at once; the events it missed come from the reads, the ones it sees again are
     // not told twice.
     t2.observe(Source::Channel(true));
-    assert_eq!(told(&mut t2, OPEN_POLL_MS + 2.0).1, Need::ReadOrder);
+    assert_eq!(told(&mut t2, 702.0).1, Need::ReadOrder);
     t2.observe(Source::Event(&v(r#"{"event_type":"trade","id":"t1","maker_orders":[{"order_id":"0xabc"}],"status":"MINED","transaction_hash":"0xaa"}"#)));
     t2.observe(Source::Event(&v(
         r#"{"event_type":"order","id":"0xabc","type":"CANCELLATION","original_size":"10","size_matched":"7"}"#,
     )));
-    assert_eq!(told(&mut t2, OPEN_POLL_MS + 3.0).0, ["cancelled"]);
+    assert_eq!(told(&mut t2, 703.0).0, ["cancelled"]);
 }
 
 #[test]
@@ -151,6 +151,40 @@ fn a_gtd_order_cancelled_at_its_expiry_is_told_expired() {
         r#"{"order":{"status":"CANCELED_MARKET_RESOLVED","originalSize":"5","sizeMatched":"0","expiration":"0"}}"#,
     ))));
     assert_eq!(told(&mut t, now_ms).0, ["placed", "cancelled", "settled"]);
+}
+
+#[test]
+fn a_mined_trade_retried_is_told_and_an_unmatched_post_rests() {
+    let mut t = Tracker::new(ID, false, 1_000.0, 0.0);
+    let mut all = Vec::new();
+    for (status, tx) in
+        [("MINED", Some("0x11")), ("RETRYING", Some("0x11")), ("MINED", Some("0x22")), ("CONFIRMED", Some("0x22"))]
+    {
+        t.observe(Source::Event(&trade_event("t1", status, tx)));
+        all.extend(told(&mut t, 0.0).0);
+    }
+    assert_eq!(all, ["trade t1 MINED", "trade t1 RETRYING", "trade t1 MINED", "trade t1 CONFIRMED"]);
+    // A read of a retried trade with its new transaction moves it too; one with the old state does not.
+    let mut r = Tracker::new(ID, false, 1_000.0, 0.0);
+    r.observe(Source::Trades(Some(&v(
+        r#"{"data":[{"id":"t1","taker_order_id":"0xabc","status":"MINED","transaction_hash":"0x11"}]}"#,
+    ))));
+    r.observe(Source::Trades(Some(&v(
+        r#"{"data":[{"id":"t1","taker_order_id":"0xabc","status":"RETRYING","transaction_hash":"0x11"}]}"#,
+    ))));
+    assert_eq!(told(&mut r, 0.0).0, ["trade t1 MINED"]);
+    r.observe(Source::Trades(Some(&v(
+        r#"{"data":[{"id":"t1","taker_order_id":"0xabc","status":"RETRYING","transaction_hash":"0x33"}]}"#,
+    ))));
+    assert_eq!(told(&mut r, 0.0).0, ["trade t1 RETRYING"]);
+    // `unmatched`: placed all the same (marketable, not delayed); reads decide what follows.
+    let mut u = Tracker::new(ID, false, 1_000.0, 0.0);
+    u.observe(Source::Posted(&v(r#"{"orderID":"0xabc","status":"unmatched"}"#)));
+    assert_eq!(told(&mut u, 0.0), (vec!["placed".to_owned()], Need::ReadOrder));
+    // An order read with whole sizes and no status, and no trade: nothing to settle, not a wait for ever.
+    let mut w = Tracker::new(ID, true, 250.0, 0.0);
+    w.observe(Source::Order(Some(&v(r#"{"order":{"originalSize":"5","sizeMatched":"5"}}"#))));
+    assert_eq!(told(&mut w, 0.0), (vec!["settled".to_owned()], Need::Done));
 }
 
 #[test]

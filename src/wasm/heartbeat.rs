@@ -8,11 +8,10 @@ use std::rc::{Rc, Weak};
 use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 
-use super::call::{run, CallOptions, Inner, Shape};
+use super::call::{run, Inner, Shape};
 use super::client::Client;
 use super::interop::{field, get, is_absent, read_str, rejected, to_value};
 use crate::api::call::Expect;
-use crate::api::Params;
 use crate::error::Error;
 use crate::trade::heartbeat::{self, Answer, Heartbeats, Reason, Status, Step};
 
@@ -48,8 +47,7 @@ impl Client {
         let work = HeartbeatWork {
             inner: Rc::downgrade(&self.inner),
             beats: RefCell::new(Heartbeats::new(interval, super::call::date_now())),
-            id: RefCell::new(String::new()),
-            interval,
+            pending: RefCell::new((String::new(), interval)),
         };
         Ok(run_heartbeats(work, &on_status, &call.signal, &client))
     }
@@ -62,9 +60,8 @@ pub struct HeartbeatWork {
     /// The client's state; gone once the client is freed (and its calls ended), which stops the switch.
     inner: Weak<Inner>,
     beats: RefCell<Heartbeats>,
-    /// The id of the heartbeat to send.
-    id: RefCell<String>,
-    interval: f64,
+    /// The id of the heartbeat to send, and how long it may take.
+    pending: RefCell<(String, f64)>,
 }
 
 #[wasm_bindgen]
@@ -79,8 +76,9 @@ impl HeartbeatWork {
         match beats.step(now) {
             Step::Tell(status) => crate::text::concat(&["[\"tell\",", &beats.event_json(status), "]"]),
             Step::Send(id) => {
-                if let Ok(mut pending) = self.id.try_borrow_mut() {
-                    *pending = id;
+                let timeout = beats.beat_timeout_ms(now);
+                if let Ok(mut pending) = self.pending.try_borrow_mut() {
+                    *pending = (id, timeout);
                 }
                 "[\"send\"]".into()
             }
@@ -89,18 +87,19 @@ impl HeartbeatWork {
         }
     }
 
-    /// Sends the heartbeat `next` asked for (its deadline the interval, no retry: the next beat is the retry);
-    /// resolves to `{ id }` (accepted) or `{ expected }` (the id the service expects).
-    pub fn send(&self) -> Promise {
+    /// Sends the heartbeat `next` asked for, under `options`' signal (the driver's, aborted by `stop()`), with the
+    /// time the core gives it and no retry (the next beat is the retry); resolves to `{ id }` (accepted) or
+    /// `{ expected }` (the id the service expects).
+    pub fn send(&self, options: JsValue) -> Promise {
         let Some(inner) = self.inner.upgrade() else { return rejected(Error::decode("the client was freed")) };
-        let id = self.id.try_borrow().map(|id| id.clone()).unwrap_or_default();
-        let options = CallOptions {
-            signal: JsValue::UNDEFINED,
-            timeout_ms: self.interval.max(1_000.0),
-            max_retries: 0,
-            extra_query: Params::default(),
+        let mut call = match inner.call_options(Some(&options)) {
+            Ok(call) => call,
+            Err(e) => return rejected(e),
         };
-        run(&inner, crate::api::heartbeat(&id), &options, Expect::Heartbeat, Shape::Result)
+        let (id, timeout) = self.pending.try_borrow().map(|p| p.clone()).unwrap_or_default();
+        call.timeout_ms = timeout;
+        call.max_retries = 0;
+        run(&inner, crate::api::heartbeat(&id), &call, Expect::Heartbeat, Shape::Result)
     }
 
     /// How the heartbeat ended, at `now`: `answer` is what `send` resolved to, or when `failed` its error.

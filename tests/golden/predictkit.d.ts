@@ -2054,8 +2054,9 @@ export interface Client {
     /**
      * The dead-man switch: the service cancels an API key's orders when no heartbeat comes within 10 s, so this
      * sends one (`POST /v1/heartbeats`) every `intervalMs` (5,000 by default), chaining the id each answer
-     * gives and following the one the service names when it expects another. `onStatus` hears each change:
-     * `ok`; `late` (a beat failed or is overdue, tried again before the deadline); `lost` (the deadline may have
+     * gives and following the one the service names when it expects another. `onStatus` hears each change,
+     * from the first (`starting`, once the handle is returned): `ok`; `late` (a beat failed or is overdue, given
+     * up a second before the deadline and tried again); `lost` (the deadline may have
      * passed: the orders may be gone; told before anything else when a page's timers were held back); `stopped`
      * with its `reason`. It runs until `stop()`, the signal aborts, the client is freed, or the service refuses
      * the key (401, 403) or has no such route (404). Needs credentials (`UNAUTHORIZED` otherwise, thrown at once, as `INVALID_PARAMS` is).
@@ -2098,7 +2099,10 @@ export interface TrackOptions extends RequestOptions {
     stream?: boolean;
     /** Hears each update, as the iteration does. */
     onUpdate?: (update: OrderUpdate) => void;
-    /** Ends the tracking with `TIMEOUT` after this long (default: none). */
+    /**
+     * Ends the tracking with `TIMEOUT` after this long (default: none). Each read has the client's own timeout
+     * and retries, and the one in flight is abandoned when the tracking ends (`stop()`, `break`, the signal).
+     */
     timeoutMs?: number;
 }
 
@@ -2116,7 +2120,7 @@ export type TradeSettlement = "MATCHED" | "MATCHED_NOT_BROADCASTED" | "MINED" | 
 /** One change of a followed order. */
 export type OrderUpdate =
 | { type: "placed"; orderId: string }
-| { type: "matched"; orderId: string; sizeMatched: string; originalSize: string; whole: boolean }
+| { type: "matched"; orderId: string; sizeMatched: string; originalSize?: string; whole: boolean }
 | { type: "trade"; orderId: string; tradeId: string; status: TradeSettlement; transactionHash?: string; final: boolean }
 | { type: "cancelled" | "expired"; orderId: string; sizeMatched: string; reason: "canceled" | "invalid" | "marketResolved" }
 | SettledUpdate;

@@ -157,4 +157,18 @@ test("hostile arguments are refused at once; a signal or stop() ends a tracker; 
   for await (const u of stopped) if (u.type === "placed") break;
   assert.equal(await stopped.done, undefined, "stopped before it settled");
   client.free();
+
+  // A read that never answers does not hold a stopped tracker: it is abandoned at once.
+  const creds = (await admin("GET", "/__admin/accounts")).find((a) => a.nonce !== undefined);
+  const hanging = new pk.Client({
+    baseUrl: EMULATOR, rateLimits: false, timeoutMs: 600_000, credentials: creds,
+    fetch: (url, init) => (String(url).includes("/data/order/") ? new Promise(() => {}) : fetch(url, init)),
+  });
+  const stuck = hanging.trackOrder(placed.orderID, { stream: false });
+  await new Promise((r) => setTimeout(r, 100));
+  const started = Date.now();
+  stuck.stop();
+  assert.equal(await stuck.done, undefined);
+  assert.ok(Date.now() - started < 500, `${Date.now() - started} ms to stop`);
+  hanging.free();
 });

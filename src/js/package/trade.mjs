@@ -254,16 +254,10 @@ const methods = {
    * @param {unknown} options
    */
   trackOrder(order, options) {
-    const work = this.tradeTracker(order, false, options, DEFAULT_POLL_MS);
-    let onUpdate, useStream, timeoutMs;
-    try {
-      ({ onUpdate, useStream, timeoutMs } = trackOptions(options, undefined));
-    } catch (e) {
-      work.free();
-      throw e;
-    }
     const [signal] = this.tradeCall(options);
-    return follow(this, work, options, signal, onUpdate, useStream, timeoutMs);
+    const { onUpdate, useStream, timeoutMs } = trackOptions(options, undefined);
+    const work = this.tradeTracker(order, false, options, DEFAULT_POLL_MS);
+    return follow(this, work, signal, onUpdate, useStream, timeoutMs);
   },
   /**
    * @this {TradingClient}
@@ -271,17 +265,10 @@ const methods = {
    * @param {unknown} options
    */
   async waitForSettlement(answer, options) {
-    const work = this.tradeTracker(answer, true, options, SETTLE_POLL_MS);
-    let timeoutMs;
-    try {
-      ({ timeoutMs } = trackOptions(options, SETTLE_TIMEOUT_MS));
-    } catch (e) {
-      work.free();
-      throw e;
-    }
     const [signal] = this.tradeCall(options);
-    const tracker = follow(this, work, options, signal, undefined, false, timeoutMs);
-    return tracker.done;
+    const { timeoutMs } = trackOptions(options, SETTLE_TIMEOUT_MS);
+    const work = this.tradeTracker(answer, true, options, SETTLE_POLL_MS);
+    return follow(this, work, signal, undefined, false, timeoutMs).done;
   },
 };
 
@@ -319,18 +306,18 @@ function trackOptions(options, defaultTimeout) {
 }
 
 /**
- * Runs an order's tracker: the reads it asks for (the call's options), the user channel's events when
- * `useStream`, the driver's timers. Returns the tracker: `for await` its updates, or `done`, which resolves to
- * the `settled` update (rejects with the call's end: its signal, `timeoutMs`, or a read that cannot go on).
+ * Runs an order's tracker: the reads it asks for (each with the client's own timeout and retries, abandoned when
+ * the tracking ends), the user channel's events when `useStream` (reads alone when no channel can open), the
+ * driver's timers. Returns the tracker: `for await` its updates, or `done`, which resolves to the `settled`
+ * update (rejects with the tracking's end: its signal, `timeoutMs`, or a read that cannot go on).
  * @param {TradingClient} client
  * @param {TrackWork} work
- * @param {unknown} options
  * @param {AbortSignal | undefined} signal
  * @param {((u: unknown) => void) | undefined} onUpdate
  * @param {boolean} useStream
  * @param {number | undefined} timeoutMs
  */
-function follow(client, work, options, signal, onUpdate, useStream, timeoutMs) {
+function follow(client, work, signal, onUpdate, useStream, timeoutMs) {
   /** @type {unknown[]} */
   const queue = [];
   /** @type {((r: IteratorResult<unknown>) => void) | undefined} */
@@ -379,15 +366,26 @@ function follow(client, work, options, signal, onUpdate, useStream, timeoutMs) {
   };
   /** @type {unknown} */
   let lastSettled;
+  // The read in flight is abandoned when the tracking ends (stop, `break`, the caller's signal).
+  const reads = new AbortController();
+  const readOptions = { signal: reads.signal };
   const stop = () => {
     stopped = true;
+    reads.abort();
     wake?.();
   };
   let forget = () => {};
-  if (signal) forget = driver.onAbortOf(signal, () => wake?.());
+  if (signal) {
+    forget = driver.onAbortOf(signal, () => {
+      reads.abort();
+      wake?.();
+    });
+  }
   /** @type {{ close(): void } | undefined} */
   let channel;
   (async () => {
+    // The caller hears its first update after it has the tracker.
+    await null;
     const deadline = timeoutMs === undefined ? Infinity : driver.dateNow() + timeoutMs;
     const ended = () => {
       if (signal && driver.isAborted(signal)) return driver.makeError({ code: "ABORTED", message: "the order's tracking was aborted by its AbortSignal" });
@@ -396,17 +394,22 @@ function follow(client, work, options, signal, onUpdate, useStream, timeoutMs) {
     };
     try {
       if (useStream) {
-        channel = client.userStream([], {
-          onEvent: (/** @type {{ event_type?: unknown, status?: unknown }} */ e) => {
-            try {
-              if (e.event_type === "status") work.observe(3, e.status === "open");
-              else if (e.event_type === "order" || e.event_type === "trade") work.observe(2, e);
-            } catch {
-              // The tracker is gone: the loop ends.
-            }
-            wake?.();
-          },
-        });
+        try {
+          // The user channel: its events go to the tracker.
+          channel = client.userStream([], {
+            onEvent: (/** @type {{ event_type?: unknown, status?: unknown }} */ e) => {
+              try {
+                if (e.event_type === "status") work.observe(3, e.status === "open");
+                else if (e.event_type === "order" || e.event_type === "trade") work.observe(2, e);
+              } catch {
+                // The tracker is gone: the loop ends.
+              }
+              wake?.();
+            },
+          });
+        } catch {
+          // No channel here (no WebSocket): the reads alone follow the order.
+        }
       }
       for (;;) {
         if (stopped) break;
@@ -425,6 +428,7 @@ function follow(client, work, options, signal, onUpdate, useStream, timeoutMs) {
           }
         } else if (need[0] === "done") break;
         else if (need[0] === "wait") {
+          if (reads.signal.aborted) continue;
           const left = Math.min(need[1], deadline - driver.dateNow());
           await new Promise((resolve) => {
             wake = () => resolve(undefined);
@@ -436,13 +440,15 @@ function follow(client, work, options, signal, onUpdate, useStream, timeoutMs) {
           const kind = need[0] === "order" ? 0 : 1;
           try {
             const answer = kind === 0
-              ? await client.getOrder(work.orderId, options)
-              : await client.getUserTrades({ id: need[1] }, options);
+              ? await client.getOrder(work.orderId, readOptions)
+              : await client.getUserTrades({ id: need[1] }, readOptions);
             work.observe(kind, answer);
           } catch (e) {
+            if (stopped) break;
             const code = /** @type {{ code?: unknown }} */ (e)?.code;
-            // The call's end, or an order the service does not know or let this key see, ends the tracking.
-            if (["ABORTED", "UNAUTHORIZED", "NOT_FOUND", "INVALID_PARAMS", "FREED"].includes(/** @type {string} */ (code))) throw e;
+            // The caller's signal, or an order the service does not know or let this key see, ends the tracking.
+            if (code === "ABORTED") continue;
+            if (["UNAUTHORIZED", "NOT_FOUND", "INVALID_PARAMS", "FREED"].includes(/** @type {string} */ (code))) throw e;
             work.observe(kind, undefined);
           }
         }
@@ -515,7 +521,7 @@ async function diagnose(client, s, options) {
       } catch (e) {
         const { code, status, body } = errorFacts(e);
         if (code === "ABORTED" || (need[0] === "balance" && (code === "TIMEOUT" || code === "NETWORK"))) throw e;
-        answer = { status, body };
+        answer = { status, body, code: typeof code === "string" ? code : undefined };
         failed = true;
       }
     }
