@@ -24,6 +24,19 @@ let fine; // the same, for a market on a 0.001 tick with asks
 
 const newClient = (extra = {}) => new pk.Client({ baseUrl: EMULATOR, chainId: 80002, rateLimits: false, ...extra });
 
+/** The first of the emulator's markets (GET /markets, page by page) that `accept` makes something of. */
+async function firstMarket(accept) {
+  for (let cursor = "MA=="; cursor && cursor !== "LTE="; ) {
+    const page = await (await fetch(`${EMULATOR}/markets?next_cursor=${cursor}`)).json();
+    for (const m of page.data) {
+      const found = await accept(m);
+      if (found) return found;
+    }
+    cursor = page.next_cursor;
+  }
+  return undefined;
+}
+
 async function orderRequests() {
   const { requests } = await admin("GET", "/__admin/requests?path=/order");
   return requests.filter((r) => r.method === "POST" && r.path === "/order");
@@ -363,17 +376,12 @@ test("a market of the newer position system: its position is signed for the thir
     const n = BigInt(id);
     return [1n, 2n, 3n].includes(n >> 248n) && ((n >> 40n) & ((1n << 64n) - 1n)) === 0n;
   };
-  let found;
-  for (let cursor = "MA=="; !found && cursor && cursor !== "LTE="; ) {
-    const page = await (await fetch(`${EMULATOR}/markets?next_cursor=${cursor}`)).json();
-    for (const m of page.data) {
-      if (!m.accepting_orders || !isPosition(m.tokens[0].token_id)) continue;
-      const book = await (await fetch(`${EMULATOR}/book?token_id=${m.tokens[0].token_id}`)).json();
-      if (book.bids.length) found = { tokenId: m.tokens[0].token_id, conditionId: m.condition_id, bid: Math.max(...book.bids.map((l) => Number(l.price))), tick: Number(book.tick_size) };
-      if (found) break;
-    }
-    cursor = page.next_cursor;
-  }
+  const found = await firstMarket(async (m) => {
+    if (!m.accepting_orders || !isPosition(m.tokens[0].token_id)) return undefined;
+    const book = await (await fetch(`${EMULATOR}/book?token_id=${m.tokens[0].token_id}`)).json();
+    if (!book.bids.length) return undefined;
+    return { tokenId: m.tokens[0].token_id, conditionId: m.condition_id, bid: Math.max(...book.bids.map((l) => Number(l.price))), tick: Number(book.tick_size) };
+  });
   assert.ok(found, "an open market of the newer position system with bids");
   const client = newClient();
   const signer = walletSigner(provider, accounts[0]);
@@ -623,22 +631,16 @@ test("an order is read once and checked before anything is sent; the wallet's wa
 });
 
 test("a neg-risk market's order is signed for the neg-risk exchange, placed, matched by another account and cancelled", async () => {
-  let found;
-  for (let cursor = "MA=="; !found && cursor && cursor !== "LTE="; ) {
-    const page = await (await fetch(`${EMULATOR}/markets?next_cursor=${cursor}`)).json();
-    for (const m of page.data) {
-      if (!m.accepting_orders || !m.neg_risk) continue;
-      const tokenId = m.tokens[0].token_id;
-      const info = await (await fetch(`${EMULATOR}/clob-markets/${m.condition_id}`)).json();
-      const book = await (await fetch(`${EMULATOR}/book?token_id=${tokenId}`)).json();
-      if (info.mts !== 0.01 || !book.bids.length || !book.asks.length) continue;
-      const bid = Math.max(...book.bids.map((l) => Number(l.price)));
-      const ask = Math.min(...book.asks.map((l) => Number(l.price)));
-      if (ask - bid >= 0.03) found = { tokenId, price: Math.round((bid + 0.01) * 100) / 100, minSize: info.mos };
-      if (found) break;
-    }
-    cursor = page.next_cursor;
-  }
+  const found = await firstMarket(async (m) => {
+    if (!m.accepting_orders || !m.neg_risk) return undefined;
+    const tokenId = m.tokens[0].token_id;
+    const info = await (await fetch(`${EMULATOR}/clob-markets/${m.condition_id}`)).json();
+    const book = await (await fetch(`${EMULATOR}/book?token_id=${tokenId}`)).json();
+    if (info.mts !== 0.01 || !book.bids.length || !book.asks.length) return undefined;
+    const bid = Math.max(...book.bids.map((l) => Number(l.price)));
+    const ask = Math.min(...book.asks.map((l) => Number(l.price)));
+    return ask - bid >= 0.03 ? { tokenId, price: Math.round((bid + 0.01) * 100) / 100, minSize: info.mos } : undefined;
+  });
   assert.ok(found, "an open neg-risk market on a 0.01 tick with a spread");
   const alice = newClient();
   const aliceSigner = walletSigner(provider, accounts[0]);
