@@ -27,6 +27,12 @@ pub enum Value {
 }
 
 impl Value {
+    /// An object's own field (the last of that name, as `Params::get` reads one); None for anything else.
+    pub fn field(&self, name: &str) -> Option<&Value> {
+        let Value::Object(fields) = self else { return None };
+        fields.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v)
+    }
+
     pub fn is_absent(&self) -> bool {
         matches!(self, Value::Undefined | Value::Null)
     }

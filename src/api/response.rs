@@ -89,12 +89,12 @@ pub const FINDINGS: [(&str, Finding); 5] = [
 ];
 
 /// The finding a refusal's text tells, if it is one of [`FINDINGS`] (any case).
-fn account_finding(text: &str) -> Option<&'static Finding> {
+pub fn account_finding(text: &str) -> Option<&'static Finding> {
     FINDINGS.iter().find(|(said, _)| contains_ignore_case(text, said)).map(|(_, finding)| finding)
 }
 
 /// Whether `text` holds `word`, ASCII case aside.
-pub fn contains_ignore_case(text: &str, word: &str) -> bool {
+fn contains_ignore_case(text: &str, word: &str) -> bool {
     text.as_bytes().windows(word.len()).any(|w| w.eq_ignore_ascii_case(word.as_bytes()))
 }
 

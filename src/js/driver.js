@@ -702,15 +702,16 @@ export function runHeartbeats(work, onStatus, signal, client) {
 }
 
 /**
- * An error's status and wait, read safely.
+ * A failure's code, status, body and wait, read safely (a provider or a fetch may reject with anything); their
+ * readers check their types.
  * @param {unknown} e
- * @returns {{ status?: unknown, retryAfterMs?: unknown }}
+ * @returns {{ code?: unknown, status?: unknown, body?: unknown, retryAfterMs?: unknown }}
  */
-function facts(e) {
+export function facts(e) {
   try {
     if (typeof e !== "object" || e === null) return {};
-    const { status, retryAfterMs } = /** @type {{ status?: unknown, retryAfterMs?: unknown }} */ (e);
-    return { status, retryAfterMs };
+    const { code, status, body, retryAfterMs } = /** @type {Record<string, unknown>} */ (e);
+    return { code, status, body, retryAfterMs };
   } catch {
     return {};
   }
@@ -718,5 +719,5 @@ function facts(e) {
 
 /** What the package's trading methods take from the driver (src/wasm/trade.rs: driverTools). */
 export function tools() {
-  return { askSigner, makeError, later, clearLater, dateNow, onAbortOf, isAborted };
+  return { askSigner, makeError, later, clearLater, dateNow, onAbortOf, isAborted, facts };
 }

@@ -366,8 +366,7 @@ impl Doctor {
 
 /// A provider that did not answer in time: it is not asked again (each question would wait as long).
 fn gave_up(answer: &Value, failed: bool) -> bool {
-    let Value::Object(fields) = answer else { return false };
-    failed && fields.iter().any(|(k, v)| k == "code" && *v == Value::Str("TIMEOUT".into()))
+    failed && matches!(answer.field("code"), Some(Value::Str(code)) if code == "TIMEOUT")
 }
 
 /// The `eth_chainId` answer: a hex quantity.
@@ -400,10 +399,8 @@ fn units(value: &Value) -> Option<String> {
 
 /// A balance read's answer `{ balance, allowances: { spender: amount } }`.
 fn holding(answer: &Value) -> Seen {
-    let Value::Object(fields) = answer else { return Seen::Unknown };
-    let field = |name: &str| fields.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v);
-    let Some(balance) = field("balance").and_then(units) else { return Seen::Unknown };
-    let allowances = match field("allowances") {
+    let Some(balance) = answer.field("balance").and_then(units) else { return Seen::Unknown };
+    let allowances = match answer.field("allowances") {
         Some(Value::Object(list)) => {
             list.iter().take(16).filter_map(|(spender, a)| Some((spender.clone(), units(a)?))).collect()
         }
@@ -414,13 +411,11 @@ fn holding(answer: &Value) -> Seen {
 
 /// A failed read as the driver hands it: `{ status, body }` when the service answered.
 fn refusal(answer: &Value) -> Seen {
-    let Value::Object(fields) = answer else { return Seen::Unknown };
-    let field = |name: &str| fields.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v);
-    let status = match field("status") {
+    let status = match answer.field("status") {
         Some(Value::Number(n)) if (100.0..600.0).contains(n) && n.fract() == 0.0 => Some(*n as u16),
         _ => None,
     };
-    let body = match field("body") {
+    let body = match answer.field("body") {
         Some(Value::Str(s)) => s.chars().take(512).collect(),
         _ => String::new(),
     };
@@ -430,9 +425,10 @@ fn refusal(answer: &Value) -> Seen {
     Seen::Refused { status, body }
 }
 
-/// The service's words for an owner without a deposit wallet (py-clob-client-v2 issue 104).
-pub fn no_deposit_wallet(text: &str) -> bool {
-    crate::api::response::contains_ignore_case(text, "no deposit wallet found")
+/// The service's words for an owner without a deposit wallet (py-clob-client-v2 issue 104), as the refusals'
+/// findings read them.
+fn no_deposit_wallet(text: &str) -> bool {
+    crate::api::response::account_finding(text).is_some_and(|f| f.code == "NO_DEPOSIT_WALLET")
 }
 
 /// One problem found.

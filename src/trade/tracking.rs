@@ -211,8 +211,7 @@ pub struct Tracker {
 }
 
 fn field<'a>(value: &'a Value, names: &[&str]) -> Option<&'a Value> {
-    let Value::Object(fields) = value else { return None };
-    names.iter().find_map(|name| fields.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v))
+    names.iter().find_map(|name| value.field(name))
 }
 
 fn text<'a>(value: &'a Value, names: &[&str]) -> Option<&'a str> {

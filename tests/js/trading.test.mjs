@@ -37,6 +37,14 @@ async function firstMarket(accept) {
   return undefined;
 }
 
+/** A client with the API key of the development wallet's account `i`, and that account's signer. */
+async function trader(i) {
+  const client = newClient();
+  const signer = walletSigner(provider, accounts[i]);
+  await client.createApiKey(signer);
+  return { client, signer };
+}
+
 async function orderRequests() {
   const { requests } = await admin("GET", "/__admin/requests?path=/order");
   return requests.filter((r) => r.method === "POST" && r.path === "/order");
@@ -148,12 +156,8 @@ test("every refusal is made locally, with no order sent", async () => {
 });
 
 test("orders are built exactly, placed, listed, matched by another account and cancelled", async () => {
-  const alice = newClient();
-  const aliceSigner = walletSigner(provider, accounts[0]);
-  await alice.createApiKey(aliceSigner);
-  const bob = newClient();
-  const bobSigner = walletSigner(provider, accounts[1]);
-  await bob.createApiKey(bobSigner);
+  const { client: alice, signer: aliceSigner } = await trader(0);
+  const { client: bob, signer: bobSigner } = await trader(1);
 
   // A buy inside the spread rests.
   const price = Math.round((market.bestBid + 0.01) * 100) / 100;
@@ -195,12 +199,8 @@ test("orders are built exactly, placed, listed, matched by another account and c
 });
 
 test("cancel many and all, balances moved by a fill, scoring; bad lists refused before anything is sent", async () => {
-  const alice = newClient();
-  const aliceSigner = walletSigner(provider, accounts[0]);
-  await alice.createApiKey(aliceSigner);
-  const bob = newClient();
-  const bobSigner = walletSigner(provider, accounts[1]);
-  await bob.createApiKey(bobSigner);
+  const { client: alice, signer: aliceSigner } = await trader(0);
+  const { client: bob, signer: bobSigner } = await trader(1);
   const collateral = await alice.getBalanceAllowance({ asset_type: "COLLATERAL" });
   assert.equal(collateral.balance, "10000000000");
   assert.equal(Object.keys(collateral.allowances).length, 2);

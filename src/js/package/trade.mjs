@@ -87,6 +87,7 @@ const SIGNER_RULE = "must be { address, signTypedData(typedData) } (see walletSi
  * @property {() => number} dateNow
  * @property {(signal: AbortSignal, listener: () => void) => () => void} onAbortOf
  * @property {(signal: AbortSignal) => boolean} isAborted
+ * @property {(e: unknown) => { code?: unknown, status?: unknown, body?: unknown, retryAfterMs?: unknown }} facts
  */
 
 /** The driver's tools, taken from the first build the methods are installed on. */
@@ -445,7 +446,7 @@ function follow(client, work, signal, onUpdate, useStream, timeoutMs) {
             work.observe(kind, answer);
           } catch (e) {
             if (stopped) break;
-            const code = /** @type {{ code?: unknown }} */ (e)?.code;
+            const { code } = driver.facts(e);
             // The caller's signal, or an order the service does not know or let this key see, ends the tracking.
             if (code === "ABORTED") continue;
             if (["UNAUTHORIZED", "NOT_FOUND", "INVALID_PARAMS", "FREED"].includes(/** @type {string} */ (code))) throw e;
@@ -519,29 +520,15 @@ async function diagnose(client, s, options) {
           answer = await client.getBalanceAllowance({ asset_type: "COLLATERAL", signature_type: need[1] }, options);
         }
       } catch (e) {
-        const { code, status, body } = errorFacts(e);
+        const failure = driver.facts(e);
+        const code = failure.code;
         if (code === "ABORTED" || (need[0] === "balance" && (code === "TIMEOUT" || code === "NETWORK"))) throw e;
-        answer = { status, body, code: typeof code === "string" ? code : undefined };
+        answer = failure;
         failed = true;
       }
     }
   } finally {
     work.free();
-  }
-}
-
-/**
- * A failure's code, status and body, read safely (a provider may reject with anything).
- * @param {unknown} e
- * @returns {{ code?: unknown, status?: unknown, body?: unknown }}
- */
-function errorFacts(e) {
-  try {
-    if (typeof e !== "object" || e === null) return {};
-    const { code, status, body } = /** @type {{ code?: unknown, status?: unknown, body?: unknown }} */ (e);
-    return { code, status: typeof status === "number" ? status : undefined, body: typeof body === "string" ? body : undefined };
-  } catch {
-    return {};
   }
 }
 
