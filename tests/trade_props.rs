@@ -1,7 +1,8 @@
 //! Property tests of an order's amounts: every order the builders accept meets the service's precision
 //! rule for its order type and tick size, stated here from the service's own error texts rather than from
 //! the library's table; a FOK or FAK limit order refused for its size names the nearest exact sizes; a
-//! market order's taker amount is its exact amount cut, never rounded up, to 4 decimals.
+//! market order's taker amount is its exact amount cut, never rounded up, to 4 decimals, and never implies a
+//! price beyond the user's limit.
 
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -144,8 +145,63 @@ proptest! {
             }
             Err(e) => {
                 prop_assert_eq!(e.param.as_deref(), Some("amount"));
-                prop_assert!(100 * den > num, "refused though it gets 0.0001 or more: {}", e);
+                // Refused only when the cut taker amount is 0 or lets a level beyond the price fill it.
+                let taker = u64::try_from(num / den / 100 * 100).unwrap_or(u64::MAX);
+                prop_assert!(taker == 0 || !keeps_price(side, price, tick, amount, taker), "refused: {}", e);
             }
         }
+    }
+
+    /// Never a worse price than the user asked (issue 33): for every market order built, the price its
+    /// amounts imply is on the user's side of the limit, short of the next level beyond it (a buy's
+    /// `amount / taker` under `price + tick`, a sell's `taker / amount` over `price − tick`). When no order
+    /// of that amount does, the refusal names the nearest amounts that do, and no amount between them would.
+    /// Amounts near the edges of the price range and tiny amounts are where the cut bites.
+    #[test]
+    fn market_orders_never_imply_a_price_beyond_the_limit(
+        (tick, _) in prop::sample::select(TICKS.to_vec()),
+        ticks_from_edge in 1u64..40,
+        high in any::<bool>(),
+        side in side(),
+        hundredths in 1u64..300,
+        order_type in prop_oneof![Just(OrderType::Fok), Just(OrderType::Fak)],
+    ) {
+        let price = if high { ONE.saturating_sub(tick * ticks_from_edge) } else { tick * ticks_from_edge };
+        prop_assume!(price >= tick && price <= ONE - tick);
+        let rules = MarketRules { tick, min_size: 0, neg_risk: false };
+        let amount = hundredths * 10_000;
+        match market(&rules, order_type, side, price, amount) {
+            Ok(a) => prop_assert!(keeps_price(side, price, tick, a.maker, a.taker), "{:?} at {}", a, price),
+            Err(e) => {
+                prop_assert_eq!(e.param.as_deref(), Some("amount"), "{}", e);
+                let named = named_sizes(&e.message);
+                prop_assert!(!named.is_empty(), "names no amount: {}", e);
+                for &n in &named {
+                    let built = market(&rules, order_type, side, price, n);
+                    prop_assert!(built.is_ok(), "{} named but refused: {:?}", n, built);
+                }
+                let (low, high) = match named[..] {
+                    [low, high] => (low, high),
+                    [one] if one > amount => (0, one),
+                    [one] => (one, u64::MAX),
+                    _ => (0, 0),
+                };
+                prop_assert!(low < amount && amount < high, "{}", e.message);
+                for k in (low / 10_000 + 1)..(high.min(amount + 2_000 * 10_000) / 10_000) {
+                    prop_assert!(market(&rules, order_type, side, price, k * 10_000).is_err(), "{} keeps the price", k);
+                }
+            }
+        }
+    }
+}
+
+/// The service-side reading of "within the user's limit": the levels that fill an order lie on the tick, so a
+/// buy whose implied price `amount / taker` reaches `price + tick`, or a sell whose `taker / amount` reaches
+/// `price − tick`, can be filled beyond the limit.
+fn keeps_price(side: Side, price: u64, tick: u64, amount: u64, taker: u64) -> bool {
+    let (a, t) = (u128::from(amount), u128::from(taker));
+    match side {
+        Side::Buy => a * u128::from(ONE) < (u128::from(price) + u128::from(tick)) * t,
+        Side::Sell => t * u128::from(ONE) > u128::from(price - tick) * a,
     }
 }

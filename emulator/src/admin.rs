@@ -34,6 +34,8 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/__admin/settlement", post(set_settlement))
         .route("/__admin/stream", get(stream_sockets))
         .route("/__admin/stream/tick", post(stream_tick))
+        .route("/__admin/tick-size", post(set_tick_size))
+        .route("/__admin/stream/lifecycle", post(stream_lifecycle))
         .route("/__admin/stream/faults", get(list_stream_faults).post(add_stream_fault).delete(clear_stream_faults))
 }
 
@@ -62,6 +64,60 @@ async fn stream_tick(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
         Err(TickError::UnknownAsset) => Err(ApiError::not_found("No orderbook exists for the requested token id")),
         Err(TickError::Book(e)) => Err(ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e)),
     }
+}
+
+/// `POST /__admin/stream/lifecycle {"market": condition id, "event": "new_market"|"market_resolved", "times": n}`:
+/// the market's lifecycle event sent `times` times (1..10, default 2) to each market socket following one of its
+/// tokens with `custom_feature_enabled`. Answers `{"sent"}`.
+async fn stream_lifecycle(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
+    let value: Value = serde_json::from_slice(&body).map_err(|_| ApiError::bad("body must be a JSON object"))?;
+    let condition = value.get("market").and_then(Value::as_str).unwrap_or_default();
+    let m = app
+        .catalog
+        .market_by_condition(condition)
+        .ok_or_else(|| ApiError::bad("market must be a market's condition id"))?;
+    let resolved = match value.get("event").and_then(Value::as_str) {
+        Some("new_market") => false,
+        Some("market_resolved") => true,
+        _ => return Err(ApiError::bad("event must be \"new_market\" or \"market_resolved\"")),
+    };
+    let times = match value.get("times") {
+        None | Some(Value::Null) => 2,
+        Some(v) => {
+            v.as_u64().filter(|n| (1..=10).contains(n)).ok_or_else(|| ApiError::bad("times must be 1..10"))? as u32
+        }
+    };
+    ok_json(&json!({ "sent": app.stream.lifecycle(resolved, m, times) }))
+}
+
+/// `POST /__admin/tick-size {"asset_id", "tick_size"}`: the market of `asset_id` trades at `tick_size` from now on
+/// (the service makes a market's tick finer near resolution): both its books take it, with a `tick_size_change`
+/// to their subscribers, and GET /clob-markets answers it. Answers `{"market", "old_tick_size", "tick_size"}`.
+async fn set_tick_size(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
+    let value: Value = serde_json::from_slice(&body).map_err(|_| ApiError::bad("body must be a JSON object"))?;
+    let token = value.get("asset_id").and_then(Value::as_str).unwrap_or_default();
+    let (market, _) = app.catalog.token(token).ok_or_else(|| ApiError::bad("asset_id must be a market's token id"))?;
+    let tick = value
+        .get("tick_size")
+        .and_then(Value::as_str)
+        .and_then(crate::text::parse_micro)
+        .filter(|&t| crate::trading::precision::amount_decimals(t).is_some())
+        .ok_or_else(|| ApiError::bad("tick_size must be a tick size the service uses, as text (\"0.001\")"))?;
+    let m = &app.catalog.markets[market];
+    let mut old = m.tick;
+    for token in &m.tokens {
+        old = app
+            .stream
+            .trade(token, [7; 32], |book| {
+                let old = book.tick;
+                let changes = vec![crate::stream::Change::Tick { old, new: tick }];
+                (old, crate::stream::Effects { changes, ..Default::default() })
+            })
+            .map_err(|_| ApiError::bad("the market's book could not be moved"))?;
+    }
+    ok_json(
+        &json!({ "market": m.condition_id, "old_tick_size": crate::text::decimal(old, 6), "tick_size": crate::text::decimal(tick, 6) }),
+    )
 }
 
 async fn list_stream_faults(State(app): State<Arc<App>>) -> ApiResult {
@@ -231,16 +287,17 @@ async fn clear_requests(State(app): State<Arc<App>>) -> ApiResult {
     ok_json(&json!({ "cleared": true }))
 }
 
-/// `{"version": 1|2}`: the order version `GET /version` serves and `POST /order` takes from now on (a reset
-/// restores 2).
+/// `{"version": 1|2|3}`: the order version `GET /version` serves and `POST /order` takes from now on (a reset
+/// restores 2). At 3 every order is the third exchange's, as the upstream clients sign them for such a service.
 async fn set_version(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
     let value: Value =
-        serde_json::from_slice(&body).map_err(|_| ApiError::bad("body must be a JSON object {\"version\": 1|2}"))?;
+        serde_json::from_slice(&body).map_err(|_| ApiError::bad("body must be a JSON object {\"version\": 1|2|3}"))?;
     let version =
         match value.get("version").and_then(|v| v.as_u64().or_else(|| v.as_str().and_then(|s| s.parse().ok()))) {
             Some(1) => Version::V1,
             Some(2) => Version::V2,
-            _ => return Err(ApiError::bad("version must be 1 or 2")),
+            Some(3) => Version::V3,
+            _ => return Err(ApiError::bad("version must be 1, 2 or 3")),
         };
     app.trading.set_version(version);
     ok_json(&json!({ "version": version_number(version) }))

@@ -137,7 +137,9 @@ async fn clob_market_info(State(app): State<Arc<App>>, Path(condition_id): Path<
     ok_json(&json!({
         "gst": iso(m.game_start.unwrap_or(m.start)), "r": rewards(m), "c": m.condition_id,
         "creator": c.creators[c.events[m.event].creator].id, "mirror_condition_id": m.mirror_condition_id,
-        "nr": m.neg_risk, "t": t, "mts": micro_f64(m.tick), "mos": m.min_order_size, "fd": fee_descriptor(m),
+        // The tick the market trades at now: a `tick_size_change` (near resolution) makes it finer.
+        "nr": m.neg_risk, "t": t, "mts": micro_f64(app.stream.live_tick(&m.tokens[0]).unwrap_or(m.tick)),
+        "mos": m.min_order_size, "fd": fee_descriptor(m),
         "mbf": m.fee_bps, "tbf": m.fee_bps, "rfqe": false, "itode": false, "ibce": true, "oas": 0,
         "ao": m.accepting_orders,
     }))

@@ -344,19 +344,10 @@ async fn pipeline(State(app): State<Arc<App>>, request: Request, next: Next) -> 
     let request = Request::from_parts(parts, Body::from(body.clone()));
 
     let fault = lock(&app.faults).take(method.as_str(), &path);
-    let refused = lock(&app.engine).gate(&method, &path, &body);
-    let mut response = match refused {
-        Some(response) => response,
-        None => serve_with(&app, request, next, &method, &path, &client, fault.as_ref()).await,
-    };
-    lock(&app.engine).decorate(&method, &path, &mut response);
-
     let mut entry = serde_json::json!({
         "method": method.as_str(),
         "path": path,
         "query": query,
-        "status": if response.extensions().get::<ResetConnection>().is_some() { 0 } else { response.status().as_u16() },
-        "ms": started.elapsed().as_secs_f64() * 1000.0,
         "at": at,
         "headers": headers,
     });
@@ -366,12 +357,47 @@ async fn pipeline(State(app): State<Arc<App>>, request: Request, next: Next) -> 
     if let Some(fault) = &fault {
         entry["fault"] = fault.name().into();
     }
-    let mut log = lock(&app.log);
-    if log.len() >= LOG_CAPACITY {
-        log.pop_front();
-    }
-    log.push_back(entry);
+    // A request its client gave up on before the answer (a delayed one, abandoned) is logged all the same, as
+    // `abandoned`: the guard logs it when the handler is dropped unfinished.
+    let mut logged = Logged { app: &app, entry: Some(entry), started };
+    let refused = lock(&app.engine).gate(&method, &path, &body);
+    let mut response = match refused {
+        Some(response) => response,
+        None => serve_with(&app, request, next, &method, &path, &client, fault.as_ref()).await,
+    };
+    lock(&app.engine).decorate(&method, &path, &mut response);
+    let status = if response.extensions().get::<ResetConnection>().is_some() { 0 } else { response.status().as_u16() };
+    logged.push(status, false);
     response
+}
+
+/// A request's log entry, pushed once: when its answer is made, or when its handler is dropped before that.
+struct Logged<'a> {
+    app: &'a App,
+    entry: Option<serde_json::Value>,
+    started: Instant,
+}
+
+impl Logged<'_> {
+    fn push(&mut self, status: u16, abandoned: bool) {
+        let Some(mut entry) = self.entry.take() else { return };
+        entry["status"] = status.into();
+        entry["ms"] = (self.started.elapsed().as_secs_f64() * 1000.0).into();
+        if abandoned {
+            entry["abandoned"] = true.into();
+        }
+        let mut log = lock(&self.app.log);
+        if log.len() >= LOG_CAPACITY {
+            log.pop_front();
+        }
+        log.push_back(entry);
+    }
+}
+
+impl Drop for Logged<'_> {
+    fn drop(&mut self) {
+        self.push(0, true);
+    }
 }
 
 async fn serve_with(

@@ -305,7 +305,16 @@ async fn the_order_version_is_served_and_switched() {
         served["exchanges"]["exchange"],
         checksummed(Exchanges::published(CHAIN, Version::V1).unwrap().exchange).as_str()
     );
-    for bad in [json!({ "version": 3 }), json!({}), json!([1])] {
+    // A service that says 3 takes every order on the third exchange (one exchange, neg-risk markets too).
+    assert_eq!(post(b, "/__admin/version", &json!({ "version": 3 })).await.assert_ok(), json!({ "version": 3 }));
+    assert_eq!(get(b, "/version").await.assert_ok(), json!({ "version": 3 }));
+    let served = info(b).await;
+    assert_eq!(served["order_version"], 3);
+    assert_eq!(
+        served["exchanges"]["exchange"],
+        checksummed(Exchanges::published(CHAIN, Version::V3).unwrap().exchange).as_str()
+    );
+    for bad in [json!({ "version": 4 }), json!({}), json!([1])] {
         post(b, "/__admin/version", &bad).await.assert_bad("version");
     }
     post(b, "/__admin/reset", &json!({})).await.assert_ok();

@@ -127,6 +127,12 @@ impl Bucket {
     fn index(self) -> usize {
         self as usize
     }
+
+    /// Whether the service charges a request here for each of its entries (a batch of orders pays one place
+    /// per order in the order buckets) rather than once.
+    const fn counts_entries(self) -> bool {
+        matches!(self, Bucket::OrderBurst | Bucket::OrderSustained)
+    }
 }
 
 /// The buckets of a request: its surface's "all routes" bucket and its route's own.
@@ -205,6 +211,8 @@ pub enum Wait {
     Until(f64),
     /// Every place is held by a request still in flight: wait for an answer.
     InFlight,
+    /// The request needs more places than the bucket has: it never fits.
+    Never,
 }
 
 /// The shortest sleep for budget. Browsers clamp chained timers to 4 ms or more, so waking for each place
@@ -240,6 +248,7 @@ pub fn admission(wait: Wait, now: f64, started: f64, max_queue_ms: f64) -> Admis
         }
         // Only an answer can free a place: no time is known to report.
         Wait::InFlight if now - started > max_queue_ms => Admission::TooLong(None),
+        Wait::Never => Admission::TooLong(None),
         Wait::InFlight => Admission::AwaitAnswer(ANSWER_WAIT_MS),
     }
 }
@@ -282,26 +291,50 @@ impl Budgets {
 
     /// Takes a place in every bucket now, or says how long to wait. Nothing is taken unless all have room.
     pub fn try_acquire(&mut self, buckets: &[Bucket], now: f64) -> Result<Ticket, Wait> {
+        self.try_acquire_entries(buckets, 1, now)
+    }
+
+    /// [`Budgets::try_acquire`] for a request of `entries` entries, which the buckets that count entries charge
+    /// one place each: all of them now, or none (a batch is admitted whole, as the service admits it).
+    pub fn try_acquire_entries(&mut self, buckets: &[Bucket], entries: u32, now: f64) -> Result<Ticket, Wait> {
+        let places = |bucket: Bucket| if bucket.counts_entries() { entries.max(1) as usize } else { 1 };
         let mut wait: Option<Wait> = None;
         for &bucket in buckets {
             let (Some(limit), Some(log)) = (self.limit(bucket), self.logs.get_mut(bucket.index())) else {
                 continue;
             };
+            let needed = places(bucket);
+            if needed > limit.requests as usize {
+                return Err(Wait::Never);
+            }
             log.retain(|e| e.done_at + limit.window_ms > now);
             let held = self.held.get(bucket.index()).copied().unwrap_or(0.0);
-            if log.len() < limit.requests as usize && held <= now {
+            if log.len() + needed <= limit.requests as usize && held <= now {
                 continue;
             }
+            // The place that frees last of the `needed` first to free (the log's times, earliest first).
             let frees = if held > now {
                 held
-            } else {
+            } else if needed == 1 {
                 log.iter().map(|e| e.done_at + limit.window_ms).fold(f64::INFINITY, f64::min)
+            } else {
+                // The `over` earliest times, kept in order (a batch has at most 15 entries: no sort is needed).
+                let over = (log.len() + needed).saturating_sub(limit.requests as usize);
+                let mut earliest: Vec<f64> = Vec::with_capacity(over + 1);
+                for t in log.iter().map(|e| e.done_at + limit.window_ms) {
+                    let at = earliest.iter().position(|&e| t < e).unwrap_or(earliest.len());
+                    if at < over {
+                        earliest.insert(at, t);
+                        earliest.truncate(over);
+                    }
+                }
+                earliest.last().copied().unwrap_or(f64::INFINITY)
             };
             let this = if frees.is_finite() { Wait::Until(frees) } else { Wait::InFlight };
             wait = Some(match (wait, this) {
                 (Some(Wait::InFlight), _) | (_, Wait::InFlight) => Wait::InFlight,
                 (Some(Wait::Until(a)), Wait::Until(b)) => Wait::Until(a.max(b)),
-                (None, w) => w,
+                (_, w) => w,
             });
         }
         if let Some(wait) = wait {
@@ -312,7 +345,9 @@ impl Budgets {
         for &bucket in buckets {
             if self.limit(bucket).is_some() {
                 if let Some(log) = self.logs.get_mut(bucket.index()) {
-                    log.push_back(Entry { ticket, done_at: f64::INFINITY });
+                    for _ in 0..places(bucket) {
+                        log.push_back(Entry { ticket, done_at: f64::INFINITY });
+                    }
                 }
             }
         }
@@ -322,7 +357,8 @@ impl Budgets {
     /// The request's answer came back (or it failed) at `now`: its places free `window_ms` later.
     pub fn release(&mut self, Ticket(ticket): Ticket, now: f64) {
         for log in &mut self.logs {
-            if let Some(entry) = log.iter_mut().rev().find(|e| e.ticket == ticket) {
+            // (A batch's places are side by side in each log.)
+            for entry in log.iter_mut().rev().skip_while(|e| e.ticket != ticket).take_while(|e| e.ticket == ticket) {
                 entry.done_at = now;
             }
         }
@@ -419,6 +455,33 @@ mod tests {
             let within = sent[i..].iter().take_while(|&&t| t < start + 1000.0).count();
             assert!(within <= 3, "{within} sends within a window from {start}");
         }
+    }
+
+    #[test]
+    fn a_batch_is_admitted_whole_or_not_at_all() {
+        // Issue 33: the service admits a batch of orders only if its bucket can pay for every entry.
+        let mut b = Budgets::unlimited();
+        b.set(Bucket::Clob, Some(Limit { requests: 100, window_ms: 1000.0 }));
+        b.set(Bucket::OrderBurst, Some(Limit { requests: 20, window_ms: 1000.0 }));
+        let orders = [Bucket::Clob, Bucket::OrderBurst];
+        let single: Vec<Ticket> = (0..8).map(|i| b.try_acquire(&orders, f64::from(i)).unwrap()).collect();
+        // 8 taken, 12 left: a batch of 15 waits, taking nothing, while 12 single orders still fit.
+        assert_eq!(b.try_acquire_entries(&orders, 15, 10.0), Err(Wait::InFlight));
+        for (i, t) in single.iter().enumerate() {
+            b.release(*t, 100.0 + i as f64);
+        }
+        // It needs 3 of the 8 places back: the third to free frees at 102 + 1000.
+        assert_eq!(b.try_acquire_entries(&orders, 15, 200.0), Err(Wait::Until(1102.0)));
+        let batch = b.try_acquire_entries(&orders, 12, 200.0).unwrap();
+        assert_eq!(b.try_acquire(&orders, 201.0), Err(Wait::Until(1100.0)), "the batch took 12 places");
+        // The CLOB bucket counts the batch once: 8 singles and the batch.
+        assert_eq!(b.logs[Bucket::Clob.index()].len(), 9);
+        // Its release frees every one of its places.
+        b.release(batch, 300.0);
+        assert!(b.try_acquire_entries(&orders, 15, 1300.0).is_ok());
+        // More entries than the bucket ever holds never fit, and say so at once.
+        assert_eq!(b.try_acquire_entries(&orders, 21, 5000.0), Err(Wait::Never));
+        assert_eq!(admission(Wait::Never, 0.0, 0.0, f64::INFINITY), Admission::TooLong(None));
     }
 
     #[test]

@@ -86,6 +86,8 @@ pub struct CallLimits {
     /// machine does not wait for a retry that could not be sent before it, and ends the call with the
     /// attempt's error instead (a 429's RATE_LIMITED with its `retryAfterMs`, not a later TIMEOUT).
     pub timeout_ms: f64,
+    /// `attemptTimeoutMs`, when given ([`super::retry::attempt_timeout`] decides each attempt's).
+    pub attempt_timeout_ms: Option<f64>,
 }
 
 /// What the driver does next for a call.
@@ -114,6 +116,8 @@ pub struct Send {
     pub bytes: bool,
     /// The 2xx text is JSON for the driver to parse (and tell whether it parsed).
     pub parse: bool,
+    /// Abandon the attempt after this long (and tell it as [`Ended::Stalled`]); none: it has the call's time.
+    pub attempt_ms: Option<f64>,
 }
 
 /// What `onEvent` is told.
@@ -136,6 +140,8 @@ pub enum Ended {
     Cut,
     /// The 2xx body is larger than the largest read.
     Large,
+    /// The attempt took longer than its `attempt_ms` and was abandoned.
+    Stalled,
 }
 
 /// What the driver tells of an attempt.
@@ -500,7 +506,7 @@ impl Calls {
         let Some(call) = self.calls.get(id as usize).and_then(Option::as_ref) else {
             return Err(super::budget::Wait::InFlight);
         };
-        let ticket = self.budgets.try_acquire(buckets(&call.request), now)?;
+        let ticket = self.budgets.try_acquire_entries(buckets(&call.request), call.request.entries, now)?;
         self.in_flight += 1;
         Ok(ticket)
     }
@@ -553,6 +559,14 @@ impl Calls {
             headers.push(("Content-Type", "application/json".into()));
         }
         call.state = State::Sent(ticket);
+        let remaining = call.deadline.map_or(f64::INFINITY, |d| d - now);
+        let retries_left = call.limits.max_retries.saturating_sub(call.retries);
+        let attempt_ms = super::retry::attempt_timeout(
+            request.idempotent(),
+            retries_left,
+            remaining,
+            call.limits.attempt_timeout_ms,
+        );
         Need::Send(Send {
             url: request.url(self.bases.for_surface(request.surface)),
             method: request.method.as_str(),
@@ -561,6 +575,7 @@ impl Calls {
             manual: call.manual,
             bytes: !call.expect.reads_text(),
             parse: matches!(call.expect, Expect::Json),
+            attempt_ms,
         })
     }
 
@@ -584,6 +599,14 @@ impl Calls {
             Some(Ended::Answer) => {}
             Some(Ended::Cut) => {
                 return Err(Failure::of(Outcome::BodyCut, with_status(Error::decode("the response body was cut off"))))
+            }
+            Some(Ended::Stalled) => {
+                let mut e = Error::new(
+                    ErrorCode::Timeout,
+                    "the attempt took longer than its attemptTimeoutMs and was abandoned",
+                );
+                with_request(&mut e, request);
+                return Err(Failure::of(Outcome::Stalled, e));
             }
             Some(Ended::Large) => {
                 let e = Error::decode("the response body is larger than the largest book read (64 MiB)");
@@ -750,7 +773,7 @@ fn wait_ms(ms: f64) -> String {
 
 impl Need {
     /// The need as the JSON array the driver reads, with the calls to wake (`woken`):
-    /// `[0, woken, url, method, headers, body|null, manual, bytes, parse]`, `[1, woken, ms|null, event|null]`
+    /// `[0, woken, url, method, headers, body|null, manual, bytes, parse, attemptMs|null]`, `[1, woken, ms|null, event|null]`
     /// (event: `[type, delayMs, attempt, error|null, method, path]`, of `request`), `[2, woken, result]`,
     /// `[3, woken, error]`.
     pub fn to_json(&self, woken: &[u32], request: Option<&HttpRequest>) -> String {
@@ -783,6 +806,7 @@ impl Need {
                 w.raw(if s.manual { "1" } else { "0" });
                 w.raw(if s.bytes { "1" } else { "0" });
                 w.raw(if s.parse { "1" } else { "0" });
+                w.raw(&s.attempt_ms.map_or_else(|| "null".into(), wait_ms));
             }
             Need::Wait { ms, event } => {
                 w.raw(&ms.map_or_else(|| "null".into(), wait_ms));

@@ -33,7 +33,7 @@ fn get_events() -> HttpRequest {
     events(&Params::default()).unwrap()
 }
 
-const RETRIES: CallLimits = CallLimits { max_retries: 2, timeout_ms: f64::INFINITY };
+const RETRIES: CallLimits = CallLimits { max_retries: 2, timeout_ms: f64::INFINITY, attempt_timeout_ms: None };
 
 fn answer(status: u16) -> Reply<'static> {
     Reply { ended: Some(Ended::Answer), status, parsed: (200..300).contains(&status), ..Reply::default() }
@@ -164,13 +164,17 @@ fn retries_back_off_honour_retry_after_and_stop_at_max_retries() {
     assert_eq!((e.code, e.retry_after_ms), (ErrorCode::RateLimited, Some(120_000)));
 
     // maxRetries 0: the first failure is the answer.
-    let id = c.start(get_events(), Expect::Json, CallLimits { max_retries: 0, timeout_ms: f64::INFINITY });
+    let id = c.start(
+        get_events(),
+        Expect::Json,
+        CallLimits { max_retries: 0, timeout_ms: f64::INFINITY, attempt_timeout_ms: None },
+    );
     sent(&c.next(id, T0, None));
     assert_eq!(failed(c.supply(id, T0, answer(503))).code, ErrorCode::Server);
 
     // A wait that would pass the call's deadline (counted from its first step) is not begun: the call ends
     // with the attempt's error at once, a 429's RATE_LIMITED with the wait the service asked for.
-    let limits = |timeout_ms| CallLimits { max_retries: 2, timeout_ms };
+    let limits = |timeout_ms| CallLimits { max_retries: 2, timeout_ms, attempt_timeout_ms: None };
     let table =
         [(10_000.0, Some("3"), 1_000.0, true), (10_000.0, Some("3"), 7_500.0, false), (2_000.0, None, 0.0, true)];
     for (timeout_ms, retry_after, elapsed, waits) in table {
@@ -388,4 +392,38 @@ fn the_services_rate_limit_headers_are_told_and_a_spent_bucket_is_waited_for() {
     sent(&c.next(r, T0 + 20.0, None));
     // At the reset the cancellation goes.
     sent(&c.next(b, reset_s as f64 * 1000.0, Some(&creds)));
+}
+
+#[test]
+fn a_stalled_attempt_of_a_read_is_abandoned_and_retried_within_the_deadline() {
+    // Issue 33: with one answer in fifty stalled for 20 s and a 5 s timeoutMs, an attempt may not use the
+    // call's whole deadline. A read's attempt gets a third of the remaining time (at least 1 s).
+    let mut c = calls();
+    let limits = CallLimits { max_retries: 2, timeout_ms: 5_000.0, attempt_timeout_ms: None };
+    let id = c.start(get_events(), Expect::Json, limits);
+    let first = c.next(id, T0, None);
+    assert_eq!(sent(&first).attempt_ms, Some(5_000.0 / 3.0));
+    assert!(first.to_json(&[], None).ends_with(",1667]"), "{}", first.to_json(&[], None));
+    // The driver abandons it at its timeout: retried, with what is left of the deadline.
+    let need = c.supply(id, T0 + 1_667.0, Reply { ended: Some(Ended::Stalled), ..Reply::default() });
+    let Need::Wait { ms: Some(delay), event: Some(Event::Retry { error, .. }) } = need else { panic!("{need:?}") };
+    assert_eq!(error.code, ErrorCode::Timeout);
+    let second = c.next(id, T0 + 1_667.0 + delay, None);
+    let left = 5_000.0 - 1_667.0 - delay;
+    assert_eq!(sent(&second).attempt_ms, Some((left / 3.0).max(1_000.0)).filter(|ms| *ms < left));
+    assert!(matches!(c.supply(id, T0 + 3_000.0, answer(200)), Need::Done(_)));
+
+    // The last attempt keeps the rest of the deadline; a configured attemptTimeoutMs applies as given.
+    let last = c.start(get_events(), Expect::Json, CallLimits { max_retries: 0, ..limits });
+    assert_eq!(sent(&c.next(last, T0, None)).attempt_ms, None);
+    c.finish(last, T0);
+    let given = c.start(get_events(), Expect::Json, CallLimits { attempt_timeout_ms: Some(400.0), ..limits });
+    assert_eq!(sent(&c.next(given, T0, None)).attempt_ms, Some(400.0));
+    c.finish(given, T0);
+    // An order is never abandoned: it may have arrived, and it is never sent twice.
+    let body = "{}".to_owned();
+    let order =
+        c.start(crate::api::post_order(body), Expect::Json, CallLimits { attempt_timeout_ms: Some(400.0), ..limits });
+    assert_eq!(sent(&c.next(order, T0, Some(&creds()))).attempt_ms, None);
+    c.finish(order, T0);
 }

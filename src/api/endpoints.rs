@@ -705,9 +705,13 @@ pub fn post_order(body: String) -> HttpRequest {
     signed(HttpRequest::new(Method::Post, Surface::Clob, "/order").body(body).scope(Scope::PostOrder).writes())
 }
 
-/// POST /orders with a body from `trade::order::orders_body` (1 to 15 orders).
-pub fn post_orders(body: String) -> HttpRequest {
-    signed(HttpRequest::new(Method::Post, Surface::Clob, "/orders").body(body).scope(Scope::PostOrder).writes())
+/// POST /orders with a body from `trade::order::orders_body` (1 to 15 orders): the service admits the batch
+/// only if its order buckets can pay for every entry, so it takes `orders` places there, all or none.
+pub fn post_orders(body: String, orders: u32) -> HttpRequest {
+    let mut request =
+        signed(HttpRequest::new(Method::Post, Surface::Clob, "/orders").body(body).scope(Scope::PostOrder).writes());
+    request.entries = orders.max(1);
+    request
 }
 
 /// POST /v1/heartbeats `{"heartbeat_id": id}` (the dead-man switch, `trade::heartbeat`): a write, never retried

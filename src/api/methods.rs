@@ -43,6 +43,9 @@ impl Args {
 pub enum Answer {
     /// The JSON body, parsed by the engine.
     Json,
+    /// The JSON body, a page of the account's trades: each row gets the account's side of it (`fills`,
+    /// [`crate::api::fills`]).
+    Trades,
     /// The body's bytes parsed into an `OrderBook`.
     Book,
 }
@@ -137,7 +140,7 @@ pub const ENDPOINTS: [Endpoint; 35] = [
     json("areOrdersScoring", Args::Items(api::orders_scoring), None),
     json("getBalanceAllowance", Args::Params(api::balance_allowance), None),
     json("updateBalanceAllowance", Args::Params(api::update_balance_allowance), None),
-    json("getUserTrades", Args::Params(api::user_trades), CURSOR),
+    Endpoint { name: "getUserTrades", args: Args::Params(api::user_trades), answer: Answer::Trades, listing: CURSOR },
 ];
 
 /// The method named `name`.

@@ -8,6 +8,7 @@ pub mod clock;
 mod config;
 mod endpoints;
 mod extra;
+pub mod fills;
 pub mod methods;
 pub mod options;
 mod paging;

@@ -28,6 +28,9 @@ pub struct ClientSettings {
     pub max_concurrency: u32,
     /// Added to the local clock when signing (`clockOffsetMs`).
     pub clock_offset_ms: f64,
+    /// How long one attempt of an idempotent request may take before it is abandoned and retried
+    /// (`attemptTimeoutMs`; none: a third of the call's remaining time, at least 1 s: [`super::retry::attempt_timeout`]).
+    pub attempt_timeout_ms: Option<f64>,
 }
 
 impl ClientSettings {
@@ -39,6 +42,7 @@ impl ClientSettings {
             max_queue_ms: milliseconds("maxQueueMs", &option("maxQueueMs")?)?.unwrap_or(f64::INFINITY),
             max_concurrency: concurrency(&option("maxConcurrency")?)?,
             clock_offset_ms: clock_offset(&option("clockOffsetMs")?)?,
+            attempt_timeout_ms: milliseconds("attemptTimeoutMs", &option("attemptTimeoutMs")?)?,
         })
     }
 }
@@ -48,6 +52,7 @@ impl ClientSettings {
 pub struct CallSettings {
     pub timeout_ms: Option<f64>,
     pub max_retries: Option<u32>,
+    pub attempt_timeout_ms: Option<f64>,
     /// Query parameters the interface does not list, added to every request of the call.
     pub extra_query: Params,
 }
@@ -63,6 +68,7 @@ impl CallSettings {
         Ok(CallSettings {
             timeout_ms: milliseconds("timeoutMs", &option("timeoutMs")?)?,
             max_retries: retries("maxRetries", &option("maxRetries")?)?,
+            attempt_timeout_ms: milliseconds("attemptTimeoutMs", &option("attemptTimeoutMs")?)?,
             extra_query,
         })
     }
@@ -195,6 +201,7 @@ mod tests {
                 max_queue_ms: f64::INFINITY,
                 max_concurrency: DEFAULT_MAX_CONCURRENCY,
                 clock_offset_ms: 0.0,
+                attempt_timeout_ms: None,
             }
         );
         let mut asked = Vec::new();
@@ -206,13 +213,17 @@ mod tests {
                 "maxQueueMs" => N(1_000.0),
                 "maxConcurrency" => N(4.0),
                 "clockOffsetMs" => N(-250.0),
+                "attemptTimeoutMs" => N(2_000.0),
                 _ => Value::Undefined,
             })
         };
         let set = ClientSettings::read(&mut given).unwrap();
         assert_eq!((set.timeout_ms, set.max_retries, set.max_queue_ms, set.max_concurrency), (500.0, 0, 1_000.0, 4));
-        assert_eq!(set.clock_offset_ms, -250.0);
-        assert_eq!(asked, ["timeoutMs", "maxRetries", "maxQueueMs", "maxConcurrency", "clockOffsetMs"]);
+        assert_eq!((set.clock_offset_ms, set.attempt_timeout_ms), (-250.0, Some(2_000.0)));
+        assert_eq!(
+            asked,
+            ["timeoutMs", "maxRetries", "maxQueueMs", "maxConcurrency", "clockOffsetMs", "attemptTimeoutMs"]
+        );
         let mut bad = |name: &'static str| Ok(if name == "maxQueueMs" { N(-1.0) } else { Value::Undefined });
         assert_eq!(ClientSettings::read(&mut bad).unwrap_err().param.as_deref(), Some("maxQueueMs"));
     }

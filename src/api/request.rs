@@ -80,6 +80,9 @@ pub struct HttpRequest {
     /// The request changes something on the service (places an order): it is not sent again after it
     /// may have arrived.
     pub writes: bool,
+    /// The entries the service charges it for in the buckets that count entries (a batch of orders: one
+    /// each); 1 otherwise.
+    pub entries: u32,
 }
 
 impl HttpRequest {
@@ -103,6 +106,7 @@ impl HttpRequest {
             extra: Vec::new(),
             headers: Vec::new(),
             writes: false,
+            entries: 1,
         }
     }
 

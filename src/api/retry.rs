@@ -10,6 +10,8 @@ pub enum Outcome {
     BodyCut,
     /// A non-2xx status.
     Status(u16),
+    /// The attempt took longer than its own timeout and was abandoned (idempotent requests only).
+    Stalled,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -45,7 +47,9 @@ impl Default for RetryPolicy {
 pub fn retryable(outcome: Outcome, idempotent: bool) -> bool {
     match outcome {
         Outcome::Status(425 | 429) => true,
-        Outcome::Network | Outcome::BodyCut | Outcome::Status(408) | Outcome::Status(500..=599) => idempotent,
+        Outcome::Network | Outcome::BodyCut | Outcome::Stalled | Outcome::Status(408) | Outcome::Status(500..=599) => {
+            idempotent
+        }
         Outcome::Status(_) => false,
     }
 }
@@ -72,6 +76,27 @@ pub fn retry_delay(
     let delay = backoff / 2.0 + backoff / 2.0 * random;
     // A restart takes about 90 seconds: the service asks clients to start backing off at 1 to 2 s.
     Some(if outcome == Outcome::Status(425) { delay.max(ENGINE_RESTART_MIN_MS) } else { delay })
+}
+
+/// The shortest attempt timeout by default.
+pub const MIN_ATTEMPT_MS: f64 = 1_000.0;
+
+/// How long one attempt may take before it is abandoned and the request tried again, when `remaining_ms` of
+/// the call's deadline are left and `retries_left` retries: a stalled answer must not spend the whole deadline.
+/// Only an idempotent request is abandoned (an order or a key creation may have arrived: it is never sent
+/// twice, so it waits for its answer), and never its last attempt. `configured` is `attemptTimeoutMs`; by
+/// default a third of the remaining time, at least [`MIN_ATTEMPT_MS`]. None when it would not end before the
+/// deadline.
+pub fn attempt_timeout(idempotent: bool, retries_left: u32, remaining_ms: f64, configured: Option<f64>) -> Option<f64> {
+    if !idempotent || retries_left == 0 {
+        return None;
+    }
+    let ms = match configured {
+        Some(ms) => ms,
+        None if remaining_ms.is_finite() => (remaining_ms / 3.0).max(MIN_ATTEMPT_MS),
+        None => return None,
+    };
+    (ms.is_finite() && ms < remaining_ms).then_some(ms)
 }
 
 /// The shortest wait before retrying a 425 that names no wait.
@@ -121,6 +146,38 @@ fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_attempt_of_a_read_is_abandoned_in_time_for_a_retry() {
+        let inf = f64::INFINITY;
+        // (idempotent, retries left, remaining ms, attemptTimeoutMs, the attempt's timeout)
+        let table = [
+            // A third of what remains, at least a second (issue 33: a 20 s stall with a 5 s timeoutMs).
+            (true, 2, 5_000.0, None, Some(5_000.0 / 3.0)),
+            (true, 2, 15_000.0, None, Some(5_000.0)),
+            (true, 2, 2_400.0, None, Some(1_000.0)),
+            // A second would reach the deadline: the attempt keeps the rest.
+            (true, 2, 900.0, None, None),
+            // No deadline, no default; a configured one still applies.
+            (true, 2, inf, None, None),
+            (true, 2, inf, Some(3_000.0), Some(3_000.0)),
+            (true, 2, 5_000.0, Some(500.0), Some(500.0)),
+            (true, 2, 5_000.0, Some(6_000.0), None),
+            // The last attempt, and anything that may have been applied (orders, keys, cancellations), wait.
+            (true, 0, 5_000.0, None, None),
+            (false, 2, 5_000.0, None, None),
+            (false, 2, inf, Some(1_000.0), None),
+        ];
+        for (idempotent, left, remaining, configured, want) in table {
+            assert_eq!(
+                attempt_timeout(idempotent, left, remaining, configured),
+                want,
+                "{idempotent} {left} {remaining} {configured:?}"
+            );
+        }
+        assert!(retryable(Outcome::Stalled, true));
+        assert!(!retryable(Outcome::Stalled, false));
+    }
 
     #[test]
     fn what_is_retried() {

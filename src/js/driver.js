@@ -54,10 +54,11 @@
 /**
  * What the call needs (src/api/call.rs: Need::to_json), after the ids of the calls to wake: a request to
  * send (`manual`: redirects are not followed; `bytes`: a 2xx body is read as bytes; `json`: a 2xx text is
- * parsed here), a wait (`ms` null: until woken), its result, or its error.
+ * parsed here; `attemptMs`: abandon the attempt then, and supply kind 4), a wait (`ms` null: until woken), its
+ * result, or its error.
  * A need that follows an answer may end with the service's rate-limit notice (`notice`).
  * @typedef {[kind: 0, woken: number[], url: string, method: string, headers: Record<string, string>,
- *     body: string | null, manual: number, bytes: number, json: number]
+ *     body: string | null, manual: number, bytes: number, json: number, attemptMs: number | null]
  *   | [kind: 1, woken: number[], ms: number | null, event: EventJson | null, notice?: object]
  *   | [kind: 2, woken: number[], result: unknown, notice?: object]
  *   | [kind: 3, woken: number[], error: ErrorJson, notice?: object]} Need
@@ -273,6 +274,31 @@ class Scope {
 }
 
 /**
+ * One attempt's own cancellation: aborts when the call's signal does, or when `ms` pass (`stalled`).
+ */
+class Attempt {
+  /**
+   * @param {AbortSignal} callSignal
+   * @param {number} ms
+   */
+  constructor(callSignal, ms) {
+    this.controller = new AbortController();
+    this.signal = this.controller.signal;
+    this.stalled = false;
+    if (abortedOf.call(callSignal)) this.controller.abort(abortReason(callSignal));
+    else this.forget = onAbortOf(callSignal, () => this.controller.abort(abortReason(callSignal)));
+    this.timer = later(() => {
+      this.stalled = true;
+      this.controller.abort(new DOMException("The attempt timed out", "TimeoutError"));
+    }, ms);
+  }
+  finish() {
+    clearLater(this.timer);
+    this.forget?.();
+  }
+}
+
+/**
  * One HTTP exchange with `fetchFn` (the caller's, or the global `fetch`), as plain data; it never throws.
  * Whatever the fetch, its Response or its body does wrong comes back as `kind` 1 (no usable Response) or
  * 2 (the body could not be read), and the fetch and the body are both raced against `signal`, so a fetch
@@ -435,14 +461,23 @@ export async function drive(call, fetchFn, callerSignal, timeoutMs, onEvent, wai
     for (;;) {
       wakeAll(waiters, need[1]);
       if (need[0] === 0) {
-        const [, , url, method, headers, text, manual, bytes, json] = need;
+        const [, , url, method, headers, text, manual, bytes, json, attemptMs] = need;
+        // An attempt the core gave a timeout (an idempotent read) is abandoned then, and tried again.
+        const attempt = typeof attemptMs === "number" ? new Attempt(scope.signal, attemptMs) : undefined;
+        const signal = attempt ? attempt.signal : scope.signal;
         /** @type {RequestInit} */
-        const init = { method, headers, signal: scope.signal };
+        const init = { method, headers, signal };
         if (text !== null) init.body = text;
         if (manual) init.redirect = "manual";
-        const r = await exchange(fetchFn, url, init, bytes === 1, scope.signal);
+        const r = await exchange(fetchFn, url, init, bytes === 1, signal);
+        attempt?.finish();
         if (scope.aborted) {
           need = parse(call.stop(scope.timedOut, dateNow()));
+          continue;
+        }
+        if (attempt?.stalled && r.kind !== 0) {
+          cause = r.cause;
+          need = parse(call.supply(4, 0, 0, undefined, undefined, undefined, undefined, r.sent, dateNow()));
           continue;
         }
         cause = r.cause;

@@ -27,8 +27,11 @@ import { clearLater, dateNow, isAborted, later, onAbortOf } from "./driver.js";
  * @property {(subscribe: boolean, ids: unknown) => string | undefined} follow
  * @property {() => unknown} refused The `error` of frames refused during one delivery.
  * @property {() => [string, Promise<{ free(): void }>][]} snapshots The GET /book snapshots started now.
- * @property {(asset: string, book: { free(): void } | undefined) => Report | undefined} snapshot
+ * @property {(asset: string, book: { free(): void } | undefined, error: unknown) => Report | undefined} snapshot
+ *   A fetched snapshot, or the error of one that could not be had (a 404: the service has no book for it).
  * @property {(asset: unknown, status: boolean) => unknown} book
+ * @property {(event: unknown) => unknown[] | undefined} fills The account's side of a user channel trade event
+ *   (undefined for anything else).
  * @property {() => void} free
  */
 
@@ -43,6 +46,7 @@ import { clearLater, dateNow, isAborted, later, onAbortOf } from "./driver.js";
  * @property {[string, boolean][]} changed Books changed, and whether each is verified.
  * @property {[string, string][]} resync Books to be read again, with the reason.
  * @property {number} [retry] A snapshot to ask for again after this many ms.
+ * @property {number[]} [repeats] The frame's events (their indexes) that repeat a lifecycle event already told.
  */
 
 /**
@@ -483,7 +487,17 @@ class Stream {
       } catch {
         events = [];
       }
-      for (const event of Array.isArray(events) ? events : [events]) this._emit(event);
+      const list = Array.isArray(events) ? events : [events];
+      for (let i = 0; i < list.length; i++) {
+        // A lifecycle event the service repeated (on every connection, more than once) is told once.
+        if (report?.repeats?.includes(i)) continue;
+        const event = list[i];
+        // A trade of the account's: its own fills beside the taker's order the event describes.
+        const fills = this.#core.fills(event);
+        if (fills) event.fills = fills;
+        this._emit(event);
+        if (!this.#core) return;
+      }
     }
     if (report === undefined) return;
     this._report(report);
@@ -643,7 +657,7 @@ class Stream {
       fetched
         .then(
           (/** @type {{ free(): void }} */ book) => this._applySnapshot(asset, book),
-          () => this._applySnapshot(asset, undefined),
+          (/** @type {unknown} */ error) => this._applySnapshot(asset, undefined, error),
         )
         .then((report) => {
           if (!report) return;
@@ -659,17 +673,19 @@ class Stream {
     }
   }
 
-  /** Hands a fetched snapshot (undefined: none could be had) to the core; its report, or none once closed. */
   /**
+   * Hands a fetched snapshot (undefined: none could be had, and `error` says why) to the core; its report, or
+   * none once closed.
    * @param {string} asset
    * @param {{ free(): void } | undefined} book
+   * @param {unknown} [error]
    * @returns {Report | undefined}
    */
-  _applySnapshot(asset, book) {
+  _applySnapshot(asset, book, error) {
     if (!this.#core) {
       book?.free();
       return undefined;
     }
-    return this.#core.snapshot(asset, book);
+    return this.#core.snapshot(asset, book, error);
   }
 }

@@ -157,19 +157,32 @@ pub(crate) fn units_text(units: u64) -> String {
 fn inexact_size(side: Side, size: u64, price: u64, min_size: u64) -> Error {
     let whole = if side == Side::Buy { 1_000_000 } else { 10_000 };
     let (below, above) = nearest_sizes(size, size_step(price, whole), min_size);
-    let mut e = Error::invalid(
-        "size",
-        "of a FOK/FAK order needs cash (size × price) of 2 decimals to buy, 4 to sell; nearest exact size",
-    );
+    naming(
+        Error::invalid(
+            "size",
+            "of a FOK/FAK order needs cash (size × price) of 2 decimals to buy, 4 to sell; nearest exact size",
+        ),
+        below,
+        Some(above),
+    )
+}
+
+/// `e` with the nearest valid values appended to its message: "s: 1.5 and 2", ": 2", or nothing.
+fn naming(mut e: Error, below: Option<u64>, above: Option<u64>) -> Error {
     let mut text = e.message.into_owned().into_bytes();
-    if let Some(below) = below {
-        text.extend_from_slice(b"s: ");
-        fixed::format(below, &mut text);
-        text.extend_from_slice(b" and ");
-    } else {
-        text.extend_from_slice(b": ");
+    match (below, above) {
+        (Some(below), Some(above)) => {
+            text.extend_from_slice(b"s: ");
+            fixed::format(below, &mut text);
+            text.extend_from_slice(b" and ");
+            fixed::format(above, &mut text);
+        }
+        (Some(one), None) | (None, Some(one)) => {
+            text.extend_from_slice(b": ");
+            fixed::format(one, &mut text);
+        }
+        (None, None) => text.extend_from_slice(b": none"),
     }
-    fixed::format(above, &mut text);
     e.message = String::from_utf8(text).unwrap_or_default().into();
     e
 }
@@ -225,10 +238,56 @@ fn cut(units: u128, places: u32) -> u128 {
     units - units % step
 }
 
+/// A market order's taker amount for `amount` at `price`, cut to 4 decimals: a buy's shares `amount / price`,
+/// a sell's cash `amount × price`.
+fn market_taker(side: Side, price: u64, amount: u64) -> u128 {
+    let (a, p, one) = (u128::from(amount), u128::from(price), u128::from(ONE));
+    cut(
+        match side {
+            Side::Buy => a * one / p.max(1),
+            Side::Sell => a * p / one,
+        },
+        TAKING_TAKER_PLACES,
+    )
+}
+
+/// Whether a market order of `amount` getting `taker` keeps within the user's worst `price`: no price level a
+/// tick or more beyond it can fill the order. The cut taker amount makes the implied price (a buy's
+/// `amount / taker`, a sell's `taker / amount`) a little worse than `price`; the levels that can fill an order
+/// are on the tick, so only a level at `price ± tick` would be worse, and the implied price must stay short of
+/// it.
+pub fn within_limit(side: Side, price: u64, tick: u64, amount: u64, taker: u64) -> bool {
+    let (a, t, one) = (u128::from(amount), u128::from(taker), u128::from(ONE));
+    taker > 0
+        && match side {
+            // amount / taker < price + tick
+            Side::Buy => a * one < (u128::from(price) + u128::from(tick)) * t,
+            // taker / amount > price − tick
+            Side::Sell => t * one > u128::from(price.saturating_sub(tick)) * a,
+        }
+}
+
+/// How far the nearest amounts that keep a market order within its limit are looked for, in hundredths. At
+/// every tick size an amount of 1 or more keeps it (the cut is under 0.0001 of the taker amount).
+const NEAREST_SEARCH: u64 = 1_000;
+
+/// The nearest amounts (2 decimals) to `amount` whose order keeps within the limit: the one below (none under
+/// `min`) and the one above.
+fn nearest_within_limit(side: Side, price: u64, tick: u64, amount: u64, min: u64) -> (Option<u64>, Option<u64>) {
+    const STEP: u64 = 10_000;
+    let fits = |a: u64| within_limit(side, price, tick, a, u64::try_from(market_taker(side, price, a)).unwrap_or(0));
+    let below = (1..=NEAREST_SEARCH)
+        .map_while(|k| amount.checked_sub(k * STEP).filter(|&a| a > 0 && a >= min))
+        .find(|&a| fits(a));
+    let above = (1..=NEAREST_SEARCH).filter_map(|k| amount.checked_add(k * STEP)).find(|&a| fits(a));
+    (below, above)
+}
+
 /// A market order (FOK or FAK) at the (worst) `price`: a buy spends `amount` cash, a sell gives `amount`
 /// shares, both at most 2 decimals (refused, not rounded, when they carry more). The taker amount, a
 /// buy's shares `amount / price` or a sell's cash `amount × price`, is cut to 4 decimals; one that cuts to
-/// 0 is refused.
+/// 0 is refused, and so is one whose cut would let a level beyond the user's price fill the order
+/// ([`within_limit`]): the refusal names the nearest amounts that keep within it.
 pub fn market(
     rules: &MarketRules,
     order_type: OrderType,
@@ -245,17 +304,22 @@ pub fn market(
     if !has_decimals(amount, TAKING_MAKER_PLACES) {
         return Err(Error::invalid("amount", "takes at most 2 decimals"));
     }
-    if side == Side::Sell && amount < rules.min_size {
+    let min = if side == Side::Sell { rules.min_size } else { 0 };
+    if amount < min {
         return Err(Error::invalid("amount", "is under the market's minimum order size"));
     }
-    let (a, p, one) = (u128::from(amount), u128::from(price), u128::from(ONE));
-    let exact = match side {
-        Side::Buy => a * one / p.max(1),
-        Side::Sell => a * p / one,
-    };
-    let taker = u64::try_from(cut(exact, TAKING_TAKER_PLACES)).map_err(|_| Error::invalid("amount", "is too large"))?;
-    if taker == 0 {
-        return Err(Error::invalid("amount", "gets less than 0.0001 at this price"));
+    let taker =
+        u64::try_from(market_taker(side, price, amount)).map_err(|_| Error::invalid("amount", "is too large"))?;
+    if !within_limit(side, price, rules.tick, amount, taker) {
+        let (below, above) = nearest_within_limit(side, price, rules.tick, amount, min);
+        return Err(naming(
+            Error::invalid(
+                "amount",
+                "is too small at this price: its taker amount, cut to 4 decimals, would let a level beyond the price fill it; nearest amount",
+            ),
+            below,
+            above,
+        ));
     }
     Ok(Amounts { maker: amount, taker })
 }
@@ -481,6 +545,49 @@ mod tests {
         let tiny = MarketRules { tick: u("0.0001"), min_size: 0, neg_risk: false };
         assert_eq!(market(&tiny, Fok, Sell, u("0.0001"), u("0.99")).unwrap_err().param.as_deref(), Some("amount"));
         assert_eq!(market(&tiny, Fok, Sell, u("0.0002"), u("0.5")).unwrap().taker, u("0.0001"));
+    }
+
+    #[test]
+    fn market_orders_never_imply_a_price_beyond_the_limit() {
+        use OrderType::*;
+        use Side::*;
+        let r = MarketRules { tick: u("0.0001"), min_size: 0, neg_risk: false };
+        // Issue 33: a sell of 0.01 at 0.9998 would get 0.0099 (0.009998 cut), an implied 0.99, 98 ticks under
+        // the limit; a buy of $0.01 at 0.9999 would get 0.01 shares, an implied 1.0. Refused, naming the nearest
+        // amounts that keep within the limit: (side, price, amount, the amounts named).
+        let table = [
+            (Sell, "0.9998", "0.01", "nearest amount: 0.34"),
+            (Buy, "0.9999", "0.01", "nearest amount: 1"),
+            (Buy, "0.9999", "1.5", ""),
+            (Sell, "0.0001", "0.5", "nearest amount: 1"),
+        ];
+        for (side, price, amount, named) in table {
+            for t in [Fok, Fak] {
+                match market(&r, t, side, u(price), u(amount)) {
+                    Ok(a) => {
+                        assert_eq!(named, "", "{side:?} {amount} at {price}: {a:?}");
+                        assert!(within_limit(side, u(price), r.tick, a.maker, a.taker));
+                    }
+                    Err(e) => {
+                        assert_eq!(e.param.as_deref(), Some("amount"));
+                        assert_eq!(e.message.split("; ").nth(1), Some(named), "{side:?} {amount} at {price}");
+                    }
+                }
+            }
+        }
+        for (side, price, amount) in [(Sell, "0.9998", "0.34"), (Buy, "0.9999", "1")] {
+            let a = market(&r, Fok, side, u(price), u(amount)).unwrap();
+            assert!(within_limit(side, u(price), r.tick, a.maker, a.taker), "{a:?}");
+        }
+        // Both nearest amounts, when one below exists: a sell of 0.03 at 0.6667 (tick 0.0001) gets 0.02 (0.020001
+        // cut), an implied 0.6666…: within a tick. At 0.9998, 0.35 gets 0.3499 (0.34993), within; 0.36 too.
+        let e = market(&r, Fok, Sell, u("0.9998"), u("0.33")).unwrap_err();
+        assert_eq!(e.message.split("; ").nth(1), Some("nearest amount: 0.34"));
+        // The boundary itself: an implied price of exactly price + tick is a level beyond.
+        assert!(!within_limit(Buy, u("0.5"), u("0.01"), u("0.51"), u("1")));
+        assert!(within_limit(Buy, u("0.5"), u("0.01"), u("0.5"), u("1")));
+        assert!(!within_limit(Sell, u("0.5"), u("0.01"), u("1"), u("0.49")));
+        assert!(!within_limit(Sell, u("0.5"), u("0.01"), u("1"), 0));
     }
 
     #[test]

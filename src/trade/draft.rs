@@ -241,8 +241,8 @@ pub struct Draft {
 
 /// What a draft is built from besides the order's params, as the trading flow gathered it.
 pub struct DraftInputs<'a> {
-    /// The exchange's order version, as GET /version told it (1 or 2).
-    pub version: Option<f64>,
+    /// The exchange's order version, as GET /version told it.
+    pub version: Option<Version>,
     /// The market of the order's token (GET /clob-markets).
     pub info: &'a MarketInfo,
     /// The token's base fee in basis points (GET /fee-rate), which a V1 order signs.
@@ -262,13 +262,8 @@ impl Draft {
         now_s: u64,
     ) -> Result<Draft, Error> {
         let DraftInputs { version, info, fee, book } = inputs;
-        let server = match version {
-            Some(1.0) => Version::V1,
-            Some(2.0) => Version::V2,
-            Some(3.0) => Version::V3,
-            _ => return Err(Error::invalid("version", "must be 1, 2 or 3")),
-        };
-        let version = crate::trade::order::order_version(server, &token_id(&req.token_id)?)?;
+        let server = version.ok_or_else(|| Error::invalid("version", "must be 1, 2 or 3"))?;
+        let version = crate::trade::order::order_version(server, &token_id(&req.token_id)?);
         if !info.tokens.is_empty() && !info.tokens.contains(&req.token_id) {
             return Err(Error::invalid("tokenId", "is not a token of this market (conditionId)"));
         }
@@ -580,16 +575,16 @@ mod tests {
         };
         let polygon = settings("{}");
         let unknown_chain = settings(r#"{"chainId":5}"#);
-        let info = MarketInfo::from_answer(br#"{"mts":0.01,"mos":5,"nr":true,"t":[{"t":"123"},{"t":"456"}]}"#).unwrap();
-        let book = br#"{"market":"0x1","asset_id":"123","timestamp":"1","hash":"","bids":[],"asks":[{"price":"0.6","size":"100"},{"price":"0.55","size":"10"}]}"#;
+        let info = MarketInfo::from_answer(br#"{"mts":0.01,"mos":5,"nr":true,"t":[{"t":"71321045679252212594626385532706912750332728571942532289631379312455583992563"},{"t":"52114319501245915516055106046884209969926127482827954674443846427813813222426"}]}"#).unwrap();
+        let book = br#"{"market":"0x1","asset_id":"71321045679252212594626385532706912750332728571942532289631379312455583992563","timestamp":"1","hash":"","bids":[],"asks":[{"price":"0.6","size":"100"},{"price":"0.55","size":"10"}]}"#;
         let limit =
-            OrderRequest::parse(&params(r#"{"tokenId":"123","side":"BUY","price":0.5,"size":10}"#), false).unwrap();
-        let market = OrderRequest::parse(&params(r#"{"tokenId":"123","side":"BUY","amount":20}"#), true).unwrap();
+            OrderRequest::parse(&params(r#"{"tokenId":"71321045679252212594626385532706912750332728571942532289631379312455583992563","side":"BUY","price":0.5,"size":10}"#), false).unwrap();
+        let market = OrderRequest::parse(&params(r#"{"tokenId":"71321045679252212594626385532706912750332728571942532289631379312455583992563","side":"BUY","amount":20}"#), true).unwrap();
         let other =
-            OrderRequest::parse(&params(r#"{"tokenId":"789","side":"BUY","price":0.5,"size":10}"#), false).unwrap();
+            OrderRequest::parse(&params(r#"{"tokenId":"21742633143463906290569050155826241533067272736897614950488156847949938836455","side":"BUY","price":0.5,"size":10}"#), false).unwrap();
         let book = crate::book::OrderBook::from_vec(book.to_vec()).unwrap();
         let inputs = |version: f64, fee: Option<f64>, book: Option<&'static crate::book::OrderBook>| DraftInputs {
-            version: Some(version),
+            version: [Version::V1, Version::V2, Version::V3].get((version as usize).wrapping_sub(1)).copied(),
             info: &info,
             fee,
             book,
@@ -601,8 +596,12 @@ mod tests {
         assert_eq!(v2.exchange, Exchanges::known(137, Version::V2).unwrap().for_market(true), "the neg-risk exchange");
         let v1 = Draft::assemble(&limit, inputs(1.0, Some(30.0), None), &polygon, now).unwrap();
         assert_eq!((v1.version, v1.fee_rate_bps), (Version::V1, 30));
-        // A position of the newer system (module 1 in the top byte, the reserved bits zero) goes to the third
-        // exchange, whatever the service's version, neg-risk or not; a V1 service cannot take it.
+        // A service that says 3 has every order signed for the third exchange, a token of an older market too.
+        let all_v3 = Draft::assemble(&limit, inputs(3.0, None, None), &polygon, now).unwrap();
+        assert_eq!((all_v3.version, all_v3.fee_rate_bps), (Version::V3, 0));
+        assert_eq!(all_v3.exchange, Exchanges::known(137, Version::V3).unwrap().exchange, "one exchange, neg-risk too");
+        // A position of the newer system (the reserved bits zero) goes to the third exchange whatever the
+        // service's version, neg-risk or not: a version-1 service too, as the upstream clients route it.
         let id = crate::trade::eip712::U256({
             let mut b = [7u8; 32];
             b[0] = 1;
@@ -614,20 +613,22 @@ mod tests {
             OrderRequest::parse(&params(&format!(r#"{{"tokenId":"{id}","side":"BUY","price":0.5,"size":10}}"#)), false)
                 .unwrap();
         let any_token = MarketInfo { tokens: vec![], ..info.clone() };
-        let open =
-            |version: f64, fee: Option<f64>| DraftInputs { version: Some(version), info: &any_token, fee, book: None };
-        let v3 = Draft::assemble(&on_v3, open(2.0, None), &polygon, now).unwrap();
-        assert_eq!((v3.version, v3.fee_rate_bps), (Version::V3, 0));
-        assert_eq!(v3.exchange, Exchanges::known(137, Version::V3).unwrap().exchange);
-        assert_eq!(
-            Draft::assemble(&on_v3, open(1.0, Some(0.0)), &polygon, now).unwrap_err().param.as_deref(),
-            Some("tokenId")
-        );
+        let open = |version: f64, fee: Option<f64>| DraftInputs {
+            version: inputs(version, fee, None).version,
+            info: &any_token,
+            fee,
+            book: None,
+        };
+        for version in [1.0, 2.0, 3.0] {
+            let v3 = Draft::assemble(&on_v3, open(version, Some(0.0)), &polygon, now).unwrap();
+            assert_eq!((v3.version, v3.fee_rate_bps), (Version::V3, 0), "service version {version}");
+            assert_eq!(v3.exchange, Exchanges::known(137, Version::V3).unwrap().exchange);
+        }
         // A market order without a price takes the book's: 20 USDC reach into the 0.6 level.
         let from_book =
             Draft::assemble(&market, inputs(2.0, None, Some(Box::leak(Box::new(book)))), &polygon, now).unwrap();
         let from_limit = Draft::assemble(
-            &OrderRequest::parse(&params(r#"{"tokenId":"123","side":"BUY","amount":20,"price":0.6}"#), true).unwrap(),
+            &OrderRequest::parse(&params(r#"{"tokenId":"71321045679252212594626385532706912750332728571942532289631379312455583992563","side":"BUY","amount":20,"price":0.6}"#), true).unwrap(),
             inputs(2.0, None, None),
             &polygon,
             now,

@@ -17,25 +17,22 @@ pub enum Version {
     V3,
 }
 
-/// Whether a token id is a position id of the newer position system: its reserved bits (40 to 103) are zero,
-/// as the upstream unified SDKs test it (`isV2PositionId`: `(id & (((1 << 64) - 1) << 40)) == 0`), and its top
-/// byte names one of the system's modules (1 binary, 2 neg-risk, 3 combinatorial), so that a small number is
-/// not taken for one. The older markets' ids are hashes, whose 64 reserved bits are never all zero in practice.
+/// Whether a token id is a position id of the newer position system, as the upstream clients route orders
+/// (clob-client-v2 `src/protocol.ts` and the unified SDKs' `isV2PositionId`: the 64 reserved bits, 40 to 103,
+/// are zero). The older markets' token ids are keccak hashes, whose 64 reserved bits are never all zero in
+/// practice; small numbers (`"1"`, `"123"`) count as positions, as upstream counts them.
 pub fn is_position_id(token: &U256) -> bool {
-    let module = token.0.first().copied().unwrap_or(0);
-    (1..=3).contains(&module) && token.0.get(19..27).is_some_and(|reserved| reserved.iter().all(|b| *b == 0))
+    token.0.get(19..27).is_some_and(|reserved| reserved.iter().all(|b| *b == 0))
 }
 
 /// The order version for `token` when the service takes `server` orders: the third exchange for a position
-/// id (which a V1 service cannot take), the service's otherwise.
-pub fn order_version(server: Version, token: &U256) -> Result<Version, Error> {
-    match (server, is_position_id(token)) {
-        (_, false) => Ok(server),
-        (Version::V1, true) => Err(Error::invalid(
-            "tokenId",
-            "is a position of the newer position system, which the exchange's version 1 cannot trade",
-        )),
-        (_, true) => Ok(Version::V3),
+/// id, whatever the service's version (the upstream clients route a position there); the service's otherwise,
+/// so that a service that says 3 has every order signed for the third exchange.
+pub fn order_version(server: Version, token: &U256) -> Version {
+    if is_position_id(token) {
+        Version::V3
+    } else {
+        server
     }
 }
 
@@ -566,33 +563,58 @@ mod tests {
         bytes[19..27].fill(0);
         bytes[31] = 1;
         let position = U256(bytes);
-        // An older market's token (a hash), and small numbers.
+        let bit = |k: usize| {
+            let mut b = [0u8; 32];
+            b[31 - k / 8] = 1 << (k % 8);
+            b
+        };
+        let or = |a: [u8; 32], b: [u8; 32]| U256(std::array::from_fn(|i| a[i] | b[i]));
+        // An older market's token (a hash).
         let token =
             U256::parse_decimal("71321045679252212594626385532706912750332728571942532289631379312455583992563")
                 .unwrap();
-        assert!(is_position_id(&position));
-        for other in [
-            token,
+        // The upstream classifier's own cases (clob-client-v2 `tests/protocol.test.ts`): any uint256 whose reserved
+        // bits are zero, small numbers and a top byte of no module included, where this library's earlier rule
+        // (a module of 1 to 3 in the top byte) said no.
+        let mut all_but_reserved = [0xff_u8; 32];
+        all_but_reserved[19..].fill(0);
+        let positions = [
+            position,
+            U256::default(),
+            U256::from_u64(1),
             U256::from_u64(123),
-            U256([0x5a; 32]),
+            U256(bit(39)),
+            U256(bit(104)),
+            U256(bit(255)),
+            U256(all_but_reserved),
             U256({
                 let mut b = bytes;
                 b[0] = 4;
                 b
             }),
-        ] {
-            assert!(!is_position_id(&other), "{other:?}");
+        ];
+        for id in positions {
+            assert!(is_position_id(&id), "{id:?}");
         }
+        let mut not_positions: Vec<U256> = (40..=103).map(|k| or(bit(248), bit(k))).collect();
+        not_positions.extend([token, U256([0xff; 32]), U256([0x5a; 32])]);
+        for id in &not_positions {
+            assert!(!is_position_id(id), "{id:?}");
+        }
+        // A position goes to the third exchange whatever the service's version; a token to the service's, so a
+        // service that says 3 has every order signed for the third exchange.
         let table = [
-            (Version::V2, token, Ok(Version::V2)),
-            (Version::V1, token, Ok(Version::V1)),
-            (Version::V2, position, Ok(Version::V3)),
-            (Version::V3, position, Ok(Version::V3)),
+            (Version::V1, token, Version::V1),
+            (Version::V2, token, Version::V2),
+            (Version::V3, token, Version::V3),
+            (Version::V1, position, Version::V3),
+            (Version::V2, position, Version::V3),
+            (Version::V3, position, Version::V3),
+            (Version::V1, U256::from_u64(123), Version::V3),
         ];
         for (server, id, want) in table {
-            assert_eq!(order_version(server, &id), want, "{server:?}");
+            assert_eq!(order_version(server, &id), want, "{server:?} {id:?}");
         }
-        assert_eq!(order_version(Version::V1, &position).unwrap_err().param.as_deref(), Some("tokenId"));
         // clob-client-v2 `exchangeOrderBuilderV2.test.ts`: the V3 domain, the V2 order schema.
         for (chain, address) in
             [(137, "0xe3333700cA9d93003F00f0F71f8515005F6c00Aa"), (80002, "0x9fE6e61422AdB6F610d8597F9684b16912D50C3D")]

@@ -12,7 +12,7 @@ use super::order::{domain, order_body, Order, Placement, Version};
 use super::settings::TradingSettings;
 use crate::api::{self, HttpRequest};
 use crate::book::OrderBook;
-use crate::error::Error;
+use crate::error::{Error, ErrorCode};
 
 /// The markets (and fee rates) a client remembers; beyond this one is forgotten.
 const MAX_MARKETS: usize = 256;
@@ -38,6 +38,21 @@ impl Learnt {
             self.markets.swap_remove(0);
         }
         self.markets.push((token.to_owned(), condition.to_owned(), info));
+    }
+
+    /// The service announced a new tick size for `token` (a stream's `tick_size_change`): the token's market,
+    /// when known, takes it, and so do the other tokens of that market (they share the market's rules).
+    pub fn tick_changed(&mut self, token: &str, tick: u64) {
+        if super::amounts::decimals(tick).is_none() {
+            // (A tick the library does not know: the market is read again before the next order.)
+            return self.forget(token);
+        }
+        let Some(condition) = self.market(token).map(|(_, c, _)| c.clone()) else { return };
+        for (_, c, info) in &mut self.markets {
+            if *c == condition {
+                info.rules.tick = tick;
+            }
+        }
     }
 
     /// Forgets a token's market (its tick size may have changed).
@@ -127,6 +142,8 @@ pub struct Placing {
     /// Read the version afresh (a rebuild after the exchange changed it).
     fresh: bool,
     rebuilt: bool,
+    /// The market's rules were read afresh after the remembered ones refused the price.
+    reread: bool,
     /// The market found for the token, from the params or its book.
     condition: Option<String>,
     book: Option<OrderBook>,
@@ -146,6 +163,7 @@ impl Placing {
             place,
             fresh: false,
             rebuilt: false,
+            reread: false,
             condition,
             book: None,
             market: None,
@@ -224,16 +242,16 @@ impl Placing {
                 return Ok(Step::Read(read));
             }
             let token = self.req.token_id.clone();
-            let (condition, info) = match (self.market.take(), &self.condition) {
-                (Some(info), Some(condition)) => (condition.clone(), info),
+            let (condition, info, remembered) = match (self.market.take(), &self.condition) {
+                (Some(info), Some(condition)) => (condition.clone(), info, false),
                 _ => match learnt.market(&token) {
-                    Some((_, condition, info)) => (condition.clone(), info.clone()),
+                    Some((_, condition, info)) => (condition.clone(), info.clone(), true),
                     None => return Err(Error::decode("the order's market could not be read")),
                 },
             };
             let version = self.version.or(learnt.version);
             let inputs = DraftInputs {
-                version: version.map(|v| if v == Version::V1 { 1.0 } else { 2.0 }),
+                version,
                 info: &info,
                 fee: learnt.fee(&token).map(|f| f as f64),
                 book: self.book.as_ref(),
@@ -243,6 +261,14 @@ impl Placing {
             // The market is learnt (once) unless it does not list the token.
             let draft = match drafted {
                 Err(e) if e.param.as_deref() == Some("tokenId") => return Err(e),
+                // A price refused for the tick the client remembers is checked once against the market's rules
+                // read afresh: near resolution the service makes a market's tick finer.
+                Err(e) if e.param.as_deref() == Some("price") && remembered && !self.reread => {
+                    self.reread = true;
+                    self.condition = Some(condition);
+                    learnt.forget(&token);
+                    return self.next(learnt, settings, signer, now_ms, salt);
+                }
                 Err(e) => {
                     learnt.learn_market(&token, &condition, info);
                     return Err(e);
@@ -266,7 +292,8 @@ impl Placing {
             return Ok(Step::Sign(typed));
         }
         if self.signature.is_none() {
-            return Err(Error::decode("the order is not signed"));
+            // Asked to sign, the wallet answered nothing: its fault, not the service's or the caller's.
+            return Err(Error::new(ErrorCode::Signer, "the signer answered undefined instead of a signature string"));
         }
         Ok(Step::Post)
     }
@@ -288,8 +315,10 @@ impl Placing {
         if matches!(self.req.kind, Kind::Market { price: None, .. }) && self.book.is_none() {
             return Some(Read::Book);
         }
+        // Only a V1 order signs a fee rate (a position's order is the third exchange's, whatever the service's).
         let version = self.version.or(learnt.version);
-        if version == Some(Version::V1) && learnt.fee(&self.req.token_id).is_none() {
+        let position = super::draft::token_id(&self.req.token_id).is_ok_and(|t| super::order::is_position_id(&t));
+        if version == Some(Version::V1) && !position && learnt.fee(&self.req.token_id).is_none() {
             return Some(Read::Fee);
         }
         None

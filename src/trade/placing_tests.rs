@@ -3,13 +3,16 @@
 
 use super::*;
 use crate::api::{Params, Value};
+use crate::error::ErrorCode;
 use crate::trade::eip712::Address;
+use crate::trade::order::Exchanges;
 
 const T0: f64 = 1_700_000_000_000.0;
 const SIGNER: &str = "0x9fb0ae0c6e3b0a1c2d3e4f5a6b7c8d9e0f1a2b3c";
-const TOKEN: &str = "123";
-const BOOK: &[u8] = br#"{"market":"0xc0","asset_id":"123","timestamp":"1","hash":"","bids":[{"price":"0.4","size":"100"}],"asks":[{"price":"0.6","size":"100"}]}"#;
-const MARKET: &[u8] = br#"{"mts":0.01,"mos":5,"nr":false,"t":[{"t":"123"},{"t":"456"}]}"#;
+/// An older market's token id (a hash; small numbers are positions of the newer system, as upstream counts them).
+const TOKEN: &str = "71321045679252212594626385532706912750332728571942532289631379312455583992563";
+const BOOK: &[u8] = br#"{"market":"0xc0","asset_id":"71321045679252212594626385532706912750332728571942532289631379312455583992563","timestamp":"1","hash":"","bids":[{"price":"0.4","size":"100"}],"asks":[{"price":"0.6","size":"100"}]}"#;
+const MARKET: &[u8] = br#"{"mts":0.01,"mos":5,"nr":false,"t":[{"t":"71321045679252212594626385532706912750332728571942532289631379312455583992563"},{"t":"52114319501245915516055106046884209969926127482827954674443846427813813222426"}]}"#;
 
 fn request(json: &str, market: bool) -> OrderRequest {
     let v: serde_json::Value = serde_json::from_str(json).unwrap();
@@ -31,7 +34,10 @@ fn request(json: &str, market: bool) -> OrderRequest {
 }
 
 fn limit() -> OrderRequest {
-    request(r#"{"tokenId":"123","side":"BUY","price":0.5,"size":10}"#, false)
+    request(
+        r#"{"tokenId":"71321045679252212594626385532706912750332728571942532289631379312455583992563","side":"BUY","price":0.5,"size":10}"#,
+        false,
+    )
 }
 
 fn settings() -> TradingSettings {
@@ -75,6 +81,13 @@ fn a_first_order_reads_what_it_needs_and_the_next_one_nothing() {
     let typed: serde_json::Value = serde_json::from_str(&typed).unwrap();
     assert_eq!(typed["primaryType"], "Order");
     assert!(p.post_request("key").is_err(), "nothing is posted unsigned");
+    // Asked to sign, a wallet that answers nothing is the signer's fault (issue 33), and the order waits.
+    let unsigned = p.next(&mut learnt, &settings(), signer(), T0, 7).unwrap_err();
+    assert_eq!(
+        (unsigned.code, unsigned.message.as_ref()),
+        (ErrorCode::Signer, "the signer answered undefined instead of a signature string")
+    );
+    assert!(p.post_request("key").is_err());
     p.signed(format!("0x{}1b", "11".repeat(64)));
     assert_eq!(p.next(&mut learnt, &settings(), signer(), T0, 7).unwrap(), Step::Post);
     let post = p.post_request("key").unwrap();
@@ -90,25 +103,27 @@ fn a_first_order_reads_what_it_needs_and_the_next_one_nothing() {
 #[test]
 fn what_each_order_reads() {
     // (params, market order, the exchange's version, the reads of a fresh client)
-    let with_condition =
-        format!(r#"{{"tokenId":"123","side":"BUY","price":0.5,"size":10,"conditionId":"0x{}"}}"#, "c".repeat(64));
+    let with_condition = format!(
+        r#"{{"tokenId":"71321045679252212594626385532706912750332728571942532289631379312455583992563","side":"BUY","price":0.5,"size":10,"conditionId":"0x{}"}}"#,
+        "c".repeat(64)
+    );
     let table: Vec<(String, bool, u8, Vec<Read>)> = vec![
         (with_condition.clone(), false, 2, vec![Read::Version, Read::Market(format!("0x{}", "c".repeat(64)))]),
         (
-            r#"{"tokenId":"123","side":"BUY","price":0.5,"size":10}"#.into(),
+            r#"{"tokenId":"71321045679252212594626385532706912750332728571942532289631379312455583992563","side":"BUY","price":0.5,"size":10}"#.into(),
             false,
             1,
             vec![Read::Version, Read::Book, Read::Market("0xc0".into()), Read::Fee],
         ),
         // A market order without a price takes it from the book, which also names the market.
         (
-            r#"{"tokenId":"123","side":"BUY","amount":20}"#.into(),
+            r#"{"tokenId":"71321045679252212594626385532706912750332728571942532289631379312455583992563","side":"BUY","amount":20}"#.into(),
             true,
             2,
             vec![Read::Version, Read::Book, Read::Market("0xc0".into())],
         ),
         (
-            r#"{"tokenId":"123","side":"BUY","amount":20,"price":0.6}"#.into(),
+            r#"{"tokenId":"71321045679252212594626385532706912750332728571942532289631379312455583992563","side":"BUY","amount":20,"price":0.6}"#.into(),
             true,
             2,
             vec![Read::Version, Read::Book, Read::Market("0xc0".into())],
@@ -123,9 +138,34 @@ fn what_each_order_reads() {
     // Once the market is known, a market order without a price still reads the book for its price.
     let mut learnt = Learnt::default();
     assert!(matches!(run(&mut Placing::new(limit(), true), &mut learnt, 2).1, Ok(Step::Sign(_))));
-    let (reads, _) =
-        run(&mut Placing::new(request(r#"{"tokenId":"123","side":"BUY","amount":20}"#, true), true), &mut learnt, 2);
+    let (reads, _) = run(
+        &mut Placing::new(
+            request(
+                r#"{"tokenId":"71321045679252212594626385532706912750332728571942532289631379312455583992563","side":"BUY","amount":20}"#,
+                true,
+            ),
+            true,
+        ),
+        &mut learnt,
+        2,
+    );
     assert_eq!(reads, [Read::Book]);
+}
+
+#[test]
+fn a_service_that_says_3_has_every_order_signed_for_the_third_exchange() {
+    // py-clob-client-v2 `create_order` and clob-client-v2 `createOrder` (`case 3: exchangeV3`): the version the
+    // service tells decides the domain, an older market's token included.
+    for (version, domain) in [(1, "1"), (2, "2"), (3, "3")] {
+        let mut learnt = Learnt::default();
+        let (_, step) = run(&mut Placing::new(limit(), true), &mut learnt, version);
+        let Ok(Step::Sign(typed)) = step else { panic!("{step:?}") };
+        let typed: serde_json::Value = serde_json::from_str(&typed).unwrap();
+        assert_eq!(typed["domain"]["version"], domain, "service version {version}");
+        let exchange =
+            Exchanges::known(137, [Version::V1, Version::V2, Version::V3][usize::from(version) - 1]).unwrap();
+        assert_eq!(typed["domain"]["verifyingContract"], exchange.exchange.checksummed(), "service version {version}");
+    }
 }
 
 #[test]
@@ -136,12 +176,18 @@ fn a_draft_only_and_a_token_the_market_does_not_list() {
     let draft: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(draft["tokenId"], TOKEN);
     let other = request(
-        &format!(r#"{{"tokenId":"789","side":"BUY","price":0.5,"size":10,"conditionId":"0x{}"}}"#, "c".repeat(64)),
+        &format!(
+            r#"{{"tokenId":"21742633143463906290569050155826241533067272736897614950488156847949938836455","side":"BUY","price":0.5,"size":10,"conditionId":"0x{}"}}"#,
+            "c".repeat(64)
+        ),
         false,
     );
     let (_, step) = run(&mut Placing::new(other, true), &mut learnt, 2);
     assert_eq!(step.unwrap_err().param.as_deref(), Some("tokenId"));
-    assert!(learnt.market("789").is_none(), "a market that does not list the token is not learnt for it");
+    assert!(
+        learnt.market("21742633143463906290569050155826241533067272736897614950488156847949938836455").is_none(),
+        "a market that does not list the token is not learnt for it"
+    );
 }
 
 #[test]
@@ -173,4 +219,58 @@ fn answers_that_do_not_read_are_refused() {
     assert!(parse(&Read::Fee, b"{\"base_fee\":-1}".to_vec()).is_err());
     let mut p = Placing::new(limit(), true);
     assert!(p.learn(&mut Learnt::default(), Box::new(5u8)).is_err());
+}
+
+/// Answers each read with `market` for GET /clob-markets; the reads asked, in order.
+fn run_with(p: &mut Placing, learnt: &mut Learnt, market: &[u8]) -> (Vec<Read>, Result<Step, Error>) {
+    let mut reads = Vec::new();
+    loop {
+        match p.next(learnt, &settings(), signer(), T0, 7) {
+            Ok(Step::Read(read)) => {
+                let body = match &read {
+                    Read::Version => br#"{"version":2}"#.to_vec(),
+                    Read::Book => BOOK.to_vec(),
+                    Read::Market(_) => market.to_vec(),
+                    Read::Fee => br#"{"base_fee":30}"#.to_vec(),
+                };
+                p.learn(learnt, parse(&read, body).unwrap()).unwrap();
+                reads.push(read);
+            }
+            other => return (reads, other),
+        }
+    }
+}
+
+#[test]
+fn a_new_tick_size_is_learnt_from_streams_and_a_price_refused_for_the_old_one_is_checked_afresh() {
+    let fine = MARKET.to_vec().iter().copied().collect::<Vec<u8>>();
+    let fine = String::from_utf8(fine).unwrap().replace("\"mts\":0.01", "\"mts\":0.001");
+    let at =
+        |price: &str| request(&format!(r#"{{"tokenId":"{TOKEN}","side":"BUY","price":{price},"size":10}}"#), false);
+    // The client learnt the market at 0.01; the service has since made it 0.001 (issue 33: 0.995 was refused).
+    let mut learnt = Learnt::default();
+    assert!(matches!(run_with(&mut Placing::new(limit(), true), &mut learnt, MARKET).1, Ok(Step::Sign(_))));
+    let (reads, step) = run_with(&mut Placing::new(at("0.995"), true), &mut learnt, fine.as_bytes());
+    assert_eq!(reads, [Read::Market("0xc0".into())], "the rules read once more");
+    assert!(matches!(step, Ok(Step::Sign(_))), "{step:?}");
+    // Now known: no read. A price refused by the fresh rules too is refused, after one read only.
+    let (reads, step) = run_with(&mut Placing::new(at("0.9955"), true), &mut learnt, fine.as_bytes());
+    assert_eq!(reads, [Read::Market("0xc0".into())]);
+    assert_eq!(step.unwrap_err().param.as_deref(), Some("price"));
+    let (reads, step) = run_with(&mut Placing::new(at("0.996"), true), &mut learnt, fine.as_bytes());
+    assert!(reads.is_empty() && matches!(step, Ok(Step::Sign(_))), "{reads:?} {step:?}");
+
+    // A stream's tick_size_change teaches it without any read; a tick the library does not know forgets it.
+    let mut learnt = Learnt::default();
+    assert!(matches!(run_with(&mut Placing::new(limit(), true), &mut learnt, MARKET).1, Ok(Step::Sign(_))));
+    learnt.tick_changed(TOKEN, 1_000);
+    let (reads, step) = run_with(&mut Placing::new(at("0.995"), true), &mut learnt, MARKET);
+    assert!(reads.is_empty() && matches!(step, Ok(Step::Sign(_))), "{reads:?} {step:?}");
+    learnt.tick_changed(TOKEN, 3);
+    assert!(learnt.market(TOKEN).is_none());
+    // A price off the tick of rules read just now is refused at once, with no second read.
+    let mut learnt = Learnt::default();
+    let (reads, step) = run_with(&mut Placing::new(at("0.995"), true), &mut learnt, MARKET);
+    assert_eq!(reads, [Read::Version, Read::Book, Read::Market("0xc0".into())]);
+    assert_eq!(step.unwrap_err().param.as_deref(), Some("price"));
 }

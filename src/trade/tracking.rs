@@ -89,6 +89,18 @@ impl OrderState {
         NAMES.iter().find(|(name, _)| name.eq_ignore_ascii_case(text)).map(|(_, state)| *state)
     }
 
+    /// A status that carries a reason after the state (`CANCELED_<reason>`): the state's text and the reason.
+    fn reason(text: &str) -> Option<(&str, &str)> {
+        let plain = text.strip_prefix("ORDER_STATUS_").unwrap_or(text);
+        ["CANCELED_", "CANCELLED_"].iter().find_map(|prefix| {
+            let rest =
+                plain.get(..prefix.len()).filter(|p| p.eq_ignore_ascii_case(prefix)).and(plain.get(prefix.len()..))?;
+            // CANCELED_MARKET_RESOLVED is a state of its own.
+            (Self::parse(plain).is_none() && !rest.is_empty())
+                .then(|| (plain.get(..prefix.len() - 1).unwrap_or(plain), rest))
+        })
+    }
+
     fn ended(self) -> bool {
         matches!(self, Self::Canceled | Self::Invalid | Self::MarketResolved)
     }
@@ -148,6 +160,9 @@ struct TradeSeen {
     status: Option<TradeStatus>,
     tx: Option<String>,
     told: Option<(TradeStatus, Option<String>)>,
+    /// The shares of the followed order it matched (as taker: the trade's size; as maker: its entries'
+    /// `matched_amount`), in 10^-6 units, when a source said.
+    shares: Option<u64>,
 }
 
 /// What the driver does next.
@@ -195,6 +210,8 @@ pub struct Tracker {
     expiration_s: u64,
     taker_only: bool,
     trades: Vec<TradeSeen>,
+    /// The service's reason for a cancellation, when its status carried one.
+    detail: Option<String>,
     told_placed: bool,
     told_matched: u64,
     told_end: bool,
@@ -261,6 +278,7 @@ impl Tracker {
             expiration_s: 0,
             taker_only: false,
             trades: Vec::new(),
+            detail: None,
             told_placed: false,
             told_matched: 0,
             told_end: false,
@@ -335,7 +353,16 @@ impl Tracker {
     }
 
     fn order(&mut self, o: &Value) {
-        if let Some(state) = text(o, &["status"]).and_then(OrderState::parse) {
+        // A cancellation's status may carry its reason after the status ("CANCELED_order couldn't be fully
+        // filled. FOK orders are fully filled or killed."): the state, and the reason apart.
+        let status = text(o, &["status"]).map(|s| match OrderState::reason(s) {
+            Some((state, reason)) => {
+                self.detail = Some(reason.to_owned());
+                state
+            }
+            None => s,
+        });
+        if let Some(state) = status.and_then(OrderState::parse) {
             // An order that ended stays ended (an older answer read later does not bring it back).
             if !self.state.is_some_and(OrderState::ended) {
                 self.state = Some(state);
@@ -368,7 +395,14 @@ impl Tracker {
         if self.trades.len() >= MAX_TRADES {
             return None;
         }
-        self.trades.push(TradeSeen { id: id.to_owned(), asked: false, status: None, tx: None, told: None });
+        self.trades.push(TradeSeen {
+            id: id.to_owned(),
+            asked: false,
+            status: None,
+            tx: None,
+            told: None,
+            shares: None,
+        });
         Some(self.trades.len() - 1)
     }
 
@@ -378,17 +412,31 @@ impl Tracker {
         let mine = |s: &str| s.eq_ignore_ascii_case(&self.order_id);
         let known = self.trades.iter().any(|x| x.id == id);
         let taker = text(t, &["taker_order_id"]).is_some_and(mine);
-        let maker = match field(t, &["maker_orders"]) {
-            Some(Value::Array(makers)) => makers.iter().any(|m| text(m, &["order_id"]).is_some_and(mine)),
-            _ => false,
+        let makers = match field(t, &["maker_orders"]) {
+            Some(Value::Array(makers)) => makers.as_slice(),
+            _ => &[],
         };
+        let maker = makers.iter().any(|m| text(m, &["order_id"]).is_some_and(mine));
         if !(known || taker || maker) {
             return;
         }
+        // What it matched of this order: a taker's size is the trade's, a maker's its entries' (issue 33: told
+        // when the trade arrives, not at the order's next update).
+        let shares = if taker {
+            amount(t, &["size"]).map(|(n, _)| n)
+        } else if maker {
+            let entries = makers.iter().take(MAX_TRADES).filter(|m| text(m, &["order_id"]).is_some_and(mine));
+            entries.map(|m| amount(m, &["matched_amount"]).map(|(n, _)| n)).sum::<Option<u64>>()
+        } else {
+            None
+        };
         let Some(i) = self.know_trade(id) else { return };
         let status = text(t, &["status"]).and_then(TradeStatus::parse);
         let tx = text(t, &["transaction_hash"]).filter(|h| h.len() > 2 && h.bytes().all(|b| b.is_ascii_alphanumeric()));
         let Some(seen) = self.trades.get_mut(i) else { return };
+        if seen.shares.is_none() {
+            seen.shares = shares;
+        }
         if let Some(status) = status {
             // A final status stays. Before it, the channel's next event is the news (a mined trade may be retried);
             // a read that seems to go back is an older answer, unless it names another transaction.
@@ -407,8 +455,25 @@ impl Tracker {
         }
     }
 
+    /// How much of the order matched: what the order says, or its trades when they say more (a trade tells its
+    /// match before the order's update does). A failed trade matched nothing.
+    fn matched_now(&self) -> Option<(u64, String)> {
+        let from_trades: u64 = self
+            .trades
+            .iter()
+            .filter(|t| t.status != Some(TradeStatus::Failed))
+            .filter_map(|t| t.shares)
+            .fold(0u64, u64::saturating_add);
+        match self.matched {
+            Some(m) if m >= from_trades => Some((m, self.matched_text.clone().unwrap_or_default())),
+            _ if from_trades > 0 => Some((from_trades, crate::trade::amounts::units_text(from_trades))),
+            _ => None,
+        }
+    }
+
     fn closed(&self) -> bool {
-        let whole = matches!((self.matched, &self.original), (Some(m), Some((o, _))) if *o > 0 && m >= *o);
+        let matched = self.matched_now().map(|(m, _)| m);
+        let whole = matches!((matched, &self.original), (Some(m), Some((o, _))) if *o > 0 && m >= *o);
         match self.state {
             Some(s) if s.ended() => true,
             Some(OrderState::Matched) => whole || self.taker_only,
@@ -437,10 +502,9 @@ impl Tracker {
                 self.told_placed = true;
                 return Some(self.event("placed", &[]));
             }
-            if let Some(matched) = self.matched.filter(|m| *m > self.told_matched) {
+            if let Some((matched, size)) = self.matched_now().filter(|(m, _)| *m > self.told_matched) {
                 self.told_matched = matched;
                 let whole = self.original.as_ref().is_some_and(|(o, _)| matched >= *o);
-                let size = self.matched_text.clone().unwrap_or_default();
                 let original = self.original.as_ref().map(|(_, t)| t.clone()).unwrap_or_default();
                 return Some(self.event(
                     "matched",
@@ -474,13 +538,16 @@ impl Tracker {
         if !self.settle_only && !self.told_end && self.state.is_some_and(OrderState::ended) {
             self.told_end = true;
             let kind = if self.expired() { "expired" } else { "cancelled" };
+            let killed = self.taker_only || self.detail.as_deref().is_some_and(|d| d.contains("killed"));
             let reason = match self.state {
                 Some(OrderState::Invalid) => "invalid",
                 Some(OrderState::MarketResolved) => "marketResolved",
+                _ if killed => "killed",
                 _ => "canceled",
             };
-            let size = self.matched_text.clone().unwrap_or_else(|| "0".into());
-            return Some(self.event(kind, &[("sizeMatched", &size), ("reason", reason)]));
+            let size = self.matched_now().map_or_else(|| "0".into(), |(_, text)| text);
+            let detail = self.detail.clone().unwrap_or_default();
+            return Some(self.event(kind, &[("sizeMatched", &size), ("reason", reason), ("detail", &detail)]));
         }
         if !self.told_done && self.settled() {
             self.told_done = true;

@@ -291,3 +291,74 @@ fn what_is_followed_and_how_often_is_checked() {
         assert!(poll_interval(&bad, 250.0).is_err());
     }
 }
+
+#[test]
+fn a_trade_tells_the_match_when_it_arrives_as_taker_or_as_maker() {
+    // Issue 33: `matched` waited for an order UPDATE or the next read (30 s away with the channel open).
+    let mut t = Tracker::new(ID, false, 1_000.0, 0.0);
+    t.observe(Source::Channel(true));
+    t.observe(Source::Order(Some(&v(
+        r#"{"order":{"id":"0xabc","status":"LIVE","original_size":"10","size_matched":"0","associate_trades":null}}"#,
+    ))));
+    assert_eq!(told(&mut t, 0.0).0, ["placed"]);
+    // As taker: the trade's size.
+    t.observe(Source::Event(&v(
+        r#"{"event_type":"trade","id":"t1","taker_order_id":"0xabc","size":"4","status":"MATCHED","maker_orders":[],"bucket_index":0}"#,
+    )));
+    assert_eq!(told(&mut t, 1.0).0, ["matched 4/10", "trade t1 MATCHED"]);
+    // As maker (another trade of the same order, taken by someone): its entries' matched_amount, summed.
+    t.observe(Source::Event(&v(
+        r#"{"event_type":"trade","id":"t2","taker_order_id":"0xother","size":"20","status":"MATCHED","bucket_index":"1",
+            "maker_orders":[{"order_id":"0xabc","matched_amount":"5","price":"0.870000260000099"},{"order_id":"0xzzz","matched_amount":"15"}]}"#,
+    )));
+    assert_eq!(told(&mut t, 2.0).0, ["matched 9/10", "trade t2 MATCHED"]);
+    // The order's own update that says less is older news; one that says more wins.
+    t.observe(Source::Event(&v(
+        r#"{"event_type":"order","id":"0xabc","type":"UPDATE","size_matched":"4","original_size":"10"}"#,
+    )));
+    assert!(told(&mut t, 3.0).0.is_empty());
+    t.observe(Source::Event(&v(
+        r#"{"event_type":"order","id":"0xabc","type":"UPDATE","size_matched":"10","original_size":"10"}"#,
+    )));
+    assert_eq!(told(&mut t, 4.0).0, ["matched 10/10"]);
+    // A trade of nobody's here changes nothing.
+    t.observe(Source::Event(&v(r#"{"event_type":"trade","id":"t3","taker_order_id":"0xnone","size":"1","maker_orders":[{"order_id":"0xq","matched_amount":"1"}]}"#)));
+    assert!(told(&mut t, 5.0).0.is_empty());
+}
+
+#[test]
+fn a_killed_fill_or_kill_is_cancelled_with_the_services_reason() {
+    // The service's CANCELLATION of a FOK it could not fill: the reason after the status, empty strings for
+    // the numbers and dates it has none of.
+    let mut t = Tracker::new(ID, false, 1_000.0, 0.0);
+    t.observe(Source::Posted(&v(r#"{"success":true,"orderID":"0xabc","status":"live"}"#)));
+    t.observe(Source::Event(&v(
+        r#"{"event_type":"order","id":"0xabc","type":"CANCELLATION","status":"CANCELED_order couldn't be fully filled. FOK orders are fully filled or killed.",
+            "size_matched":"","original_size":"10","created_at":"","expiration":"","associate_trades":[]}"#,
+    )));
+    let mut updates = Vec::new();
+    while let Need::Tell(json) = t.need(0.0) {
+        updates.push(serde_json::from_str::<serde_json::Value>(&json).unwrap());
+    }
+    let cancelled = updates.iter().find(|u| u["type"] == "cancelled").expect("told cancelled");
+    assert_eq!(cancelled["reason"], "killed");
+    assert_eq!(cancelled["detail"], "order couldn't be fully filled. FOK orders are fully filled or killed.");
+    assert_eq!(cancelled["sizeMatched"], "0");
+    // A plain cancellation has no detail; the market's resolution stays its own state.
+    for (status, reason) in [
+        ("CANCELED", "canceled"),
+        ("ORDER_STATUS_CANCELED", "canceled"),
+        ("CANCELED_MARKET_RESOLVED", "marketResolved"),
+    ] {
+        let mut t = Tracker::new(ID, false, 1_000.0, 0.0);
+        t.observe(Source::Order(Some(&v(&format!(r#"{{"order":{{"id":"0xabc","status":"{status}"}}}}"#)))));
+        let mut last = serde_json::Value::Null;
+        while let Need::Tell(json) = t.need(0.0) {
+            let u: serde_json::Value = serde_json::from_str(&json).unwrap();
+            if u["type"] == "cancelled" {
+                last = u;
+            }
+        }
+        assert_eq!((last["reason"].as_str(), last.get("detail")), (Some(reason), None), "{status}");
+    }
+}

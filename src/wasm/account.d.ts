@@ -72,7 +72,8 @@ export interface UserTrade {
   match_time: string;
   last_update: string;
   outcome?: string;
-  bucket_index: number;
+  /** A number or its text: the service writes both. */
+  bucket_index?: number | string;
   /** The taker's API key. */
   owner: string;
   maker_address: string;
@@ -83,6 +84,28 @@ export interface UserTrade {
   /** The account's side of the trade (this service's name). */
   type?: "TAKER" | "MAKER";
   maker_orders: MakerOrder[];
+  /** The account's side of the trade (added by PredictKit, `Client#fills`): the top level describes the
+   * taker's order, so a maker's own fills are here, on their own token, side and price. */
+  fills?: Fill[];
+}
+
+/**
+ * One fill of the account's in a trade (`Client#fills`): which of its orders, on which asset and outcome, its
+ * side and the price and shares it traded. A maker's fill can be on the complementary token of the trade's
+ * top level, at a price off the tick grid (`"0.870000260000099"`).
+ */
+export interface Fill {
+  /** Whether the account's order took (`TAKER`) or rested and was taken (`MAKER`). */
+  role: "TAKER" | "MAKER";
+  orderId?: string;
+  /** The token id of the account's order. */
+  assetId?: string;
+  outcome?: string;
+  side?: Side;
+  /** As the service wrote it. */
+  price?: string;
+  /** Shares, as the service wrote them. */
+  size?: string;
 }
 
 /** A maker order filled by a `UserTrade`. */

@@ -64,6 +64,8 @@ pub struct CallOptions {
     pub signal: JsValue,
     pub timeout_ms: f64,
     pub max_retries: u32,
+    /// `attemptTimeoutMs`, when given.
+    pub attempt_timeout_ms: Option<f64>,
     /// `extraQuery`: query parameters the interface does not list, added to every request of the call.
     pub extra_query: Params,
 }
@@ -93,6 +95,8 @@ pub struct Inner {
     #[cfg(feature = "trade")]
     pub trading: crate::trade::settings::TradingSettings,
     pub timeout_ms: f64,
+    /// The client's `attemptTimeoutMs`, when given.
+    pub attempt_timeout_ms: Option<f64>,
     pub on_event: Option<Function>,
     /// The driver's wake-up function of each waiting call, by id (a JS `Map`).
     pub waiters: JsValue,
@@ -106,13 +110,14 @@ impl Inner {
             signal: JsValue::UNDEFINED,
             timeout_ms: self.timeout_ms,
             max_retries: self.calls.borrow().max_retries(),
+            attempt_timeout_ms: self.attempt_timeout_ms,
             extra_query: Params::default(),
         };
         let Some(options) = options.filter(|o| !is_absent(o)) else { return Ok(call) };
         if !options.is_object() {
             return Err(Error::invalid(
                 "options",
-                "must be an object { signal?, timeoutMs?, maxRetries?, extraQuery? }",
+                "must be an object { signal?, timeoutMs?, maxRetries?, attemptTimeoutMs?, extraQuery? }",
             ));
         }
         if let Some(signal) = read_signal(&field(options, "signal", "signal")?)? {
@@ -121,6 +126,7 @@ impl Inner {
         let settings = CallSettings::read(&mut |name| option(options, name))?;
         call.timeout_ms = settings.timeout_ms.unwrap_or(call.timeout_ms);
         call.max_retries = settings.max_retries.unwrap_or(call.max_retries);
+        call.attempt_timeout_ms = settings.attempt_timeout_ms.or(call.attempt_timeout_ms);
         call.extra_query = settings.extra_query;
         Ok(call)
     }
@@ -149,7 +155,11 @@ pub fn run(inner: &Rc<Inner>, request: HttpRequest, options: &CallOptions, expec
 
 /// A call started in the core's machine, and its handle (its product going nowhere).
 fn begin(inner: &Rc<Inner>, request: HttpRequest, options: &CallOptions, expect: Expect) -> CallHandle {
-    let limits = CallLimits { max_retries: options.max_retries, timeout_ms: options.timeout_ms };
+    let limits = CallLimits {
+        max_retries: options.max_retries,
+        timeout_ms: options.timeout_ms,
+        attempt_timeout_ms: options.attempt_timeout_ms,
+    };
     let id = inner.calls.borrow_mut().start(request, expect, limits);
     CallHandle {
         inner: inner.clone(),
@@ -233,6 +243,7 @@ impl CallHandle {
                 0 => Ended::Answer,
                 2 => Ended::Cut,
                 3 => Ended::Large,
+                4 => Ended::Stalled,
                 _ => Ended::Network,
             }),
             status: u16::try_from(status).unwrap_or(0),

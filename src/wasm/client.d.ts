@@ -15,6 +15,13 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** How many times a failed idempotent request is retried (with backoff). Overridable per call. */
   maxRetries?: number;
+  /**
+   * Milliseconds one attempt of an idempotent request may take before it is abandoned and retried within
+   * `timeoutMs`, so that a stalled answer does not spend the whole deadline (default: a third of the call's
+   * remaining time, at least 1000; the last attempt keeps the rest). Orders, key creation and cancellations
+   * are never abandoned: they wait for their answer. Overridable per call.
+   */
+  attemptTimeoutMs?: number;
   /** Added to the local clock when signing, in milliseconds; `Client.syncClock()` measures it. */
   clockOffsetMs?: number;
   /** The longest a request may wait for rate budget before it fails with `RATE_LIMITED`, in milliseconds. */
@@ -108,6 +115,8 @@ export interface RequestOptions {
   timeoutMs?: number;
   /** How many times the call is retried when it failed in a retryable way. */
   maxRetries?: number;
+  /** Milliseconds one attempt of an idempotent request may take before it is abandoned and retried. */
+  attemptTimeoutMs?: number;
   /**
    * Query parameters the interface does not list for this call, sent as given (for filters the service
    * supports beyond the interface). Names the call already takes are refused: pass those in params, where

@@ -47,6 +47,8 @@ impl Client {
                 row.push(&JsValue::from_str(e.name));
                 row.push(&JsValue::from_f64(e.args.count() as f64));
                 row.push(&JsValue::from_bool(e.listing.is_some()));
+                // Whether its rows are trades, which get the account's fills.
+                row.push(&JsValue::from_bool(e.answer == Answer::Trades));
                 row.into()
             })
             .collect()
@@ -69,7 +71,7 @@ impl Client {
         };
         let options = args.get(endpoint.args.count());
         match endpoint.answer {
-            Answer::Json => self.send(options, Ok(request), Expect::Json, Shape::Json),
+            Answer::Json | Answer::Trades => self.send(options, Ok(request), Expect::Json, Shape::Json),
             Answer::Book => self.send(options, Ok(request), Expect::Book, Shape::Book),
         }
     }
@@ -98,6 +100,21 @@ impl Client {
     #[wasm_bindgen(getter, js_name = clockOffsetMs)]
     pub fn clock_offset_ms(&self) -> f64 {
         self.inner.calls.borrow().clock_offset_ms
+    }
+
+    /// The account's side of a trade (a `trade` event of the user channel, a row of `getUserTrades`): its own
+    /// fills, which for a maker are its `maker_orders` entries (on the complementary token, at their own price),
+    /// not the top level, which describes the taker's order. Empty when none is the account's, or without
+    /// credentials. The user channel's trade events and `getUserTrades` rows carry it as `fills` already.
+    ///
+    /// @example
+    /// for (const fill of client.fills(trade)) console.log(fill.side, fill.size, "at", fill.price, fill.outcome);
+    #[wasm_bindgen(unchecked_return_type = "Fill[]")]
+    pub fn fills(&self, #[wasm_bindgen(unchecked_param_type = "UserTrade | object")] trade: JsValue) -> JsValue {
+        let trade = super::interop::to_value(&trade, "trade").unwrap_or(crate::api::Value::Null);
+        let key = self.inner.credentials.try_borrow().ok().and_then(|c| c.as_ref().map(|c| c.api_key().to_owned()));
+        js_sys::JSON::parse(&crate::api::fills::fills(&trade, key.as_deref()))
+            .unwrap_or_else(|_| js_sys::Array::new().into())
     }
 
     /// Whether the client holds credentials (they cannot be read back).
@@ -222,6 +239,7 @@ fn read_options(options: &JsValue) -> Result<Inner, Error> {
         #[cfg(feature = "trade")]
         trading,
         timeout_ms: settings.timeout_ms,
+        attempt_timeout_ms: settings.attempt_timeout_ms,
         on_event,
         waiters: js_sys::Map::new().into(),
     })

@@ -30,7 +30,7 @@ pub struct PageReader {
     signal: JsValue,
 }
 
-const CALL_OPTIONS: [&str; 4] = ["signal", "timeoutMs", "maxRetries", "extraQuery"];
+const CALL_OPTIONS: [&str; 5] = ["signal", "timeoutMs", "maxRetries", "attemptTimeoutMs", "extraQuery"];
 
 impl Client {
     /// A reader for the list method `endpoint` from its first argument and the iteration's options. Params
@@ -50,7 +50,7 @@ impl Client {
             if !options.is_object() {
                 return Err(Error::invalid(
                     "options",
-                    "must be an object { onPage?, maxItems?, signal?, timeoutMs?, maxRetries?, extraQuery? }",
+                    "must be an object { onPage?, maxItems?, signal?, timeoutMs?, maxRetries?, attemptTimeoutMs?, extraQuery? }",
                 ));
             }
             for (key, value) in entries(options, "options")? {
@@ -64,7 +64,7 @@ impl Client {
                     name if CALL_OPTIONS.contains(&name) => set(&call, name, &value),
                     _ => return Err(Error::invalid_owned(
                         &key,
-                        "is not an option of iteration (onPage, maxItems, signal, timeoutMs, maxRetries, extraQuery)",
+                        "is not an option of iteration (onPage, maxItems, signal, timeoutMs, maxRetries, attemptTimeoutMs, extraQuery)",
                     )),
                 }
             }

@@ -38,12 +38,26 @@ export interface PriceChangeEvent { event_type: "price_change"; market: string; 
 export interface TickSizeChangeEvent { event_type: "tick_size_change"; asset_id: string; market: string; old_tick_size: string; new_tick_size: string; timestamp?: string; }
 export interface LastTradePriceEvent { event_type: "last_trade_price"; asset_id: string; market: string; price: string; side: OrderSide; size: string; fee_rate_bps?: string; timestamp: string; transaction_hash?: string; }
 export interface BestBidAskEvent { event_type: "best_bid_ask"; asset_id: string; market: string; best_bid: string; best_ask: string; spread?: string; timestamp: string; }
-export interface NewMarketEvent { event_type: "new_market"; [field: string]: unknown; }
-export interface MarketResolvedEvent { event_type: "market_resolved"; [field: string]: unknown; }
+/** A market created (`custom_feature_enabled`). The service sends it on every connection, more than once: a
+ * stream tells it once per market. */
+export interface NewMarketEvent { event_type: "new_market"; id?: string; market?: string; assets_ids?: string[]; [field: string]: unknown; }
+/** A market resolved (`custom_feature_enabled`): told once per market, and its books' status becomes
+ * `resolved`. */
+export interface MarketResolvedEvent { event_type: "market_resolved"; id?: string; market?: string; assets_ids?: string[]; winning_asset_id?: string; [field: string]: unknown; }
 
 /** The user channel's events. */
-export interface OrderEvent { event_type: "order"; id: string; owner?: string; market: string; asset_id: string; side: OrderSide; price: string; original_size?: string; size_matched?: string; outcome?: string; type: "PLACEMENT" | "UPDATE" | "CANCELLATION"; status?: string; timestamp?: string; associate_trades?: string[] | null; }
-export interface TradeEvent { event_type: "trade"; id: string; taker_order_id?: string; market: string; asset_id: string; side: OrderSide; size: string; price: string; status: "MATCHED" | "MINED" | "CONFIRMED" | "RETRYING" | "FAILED"; maker_orders?: unknown[]; owner?: string; timestamp?: string; type?: string; }
+/**
+ * An order of the account's. The service writes empty strings where it has no number or date (a killed
+ * fill-or-kill order: `size_matched: ""`, `created_at: ""`), and a cancellation's `status` may carry its reason
+ * after the status (`"CANCELED_order couldn't be fully filled. FOK orders are fully filled or killed."`).
+ */
+export interface OrderEvent { event_type: "order"; id: string; owner?: string; market: string; asset_id: string; side: OrderSide; price: string; original_size?: string; size_matched?: string; outcome?: string; type: "PLACEMENT" | "UPDATE" | "CANCELLATION"; status?: string; timestamp?: string; created_at?: string; expiration?: string; order_type?: string; associate_trades?: string[] | null; }
+/**
+ * A trade the account took part in. Its top level describes the *taker's* order; when the account was a maker,
+ * its own fills are its `maker_orders` entries, which `fills` gives (their token, side and price as the account
+ * sees them).
+ */
+export interface TradeEvent { event_type: "trade"; id: string; taker_order_id?: string; market: string; asset_id: string; side: OrderSide; size: string; price: string; status: "MATCHED" | "MINED" | "CONFIRMED" | "RETRYING" | "FAILED"; outcome?: string; maker_orders?: MakerOrder[]; owner?: string; trade_owner?: string; bucket_index?: number | string; transaction_hash?: string | null; matchtime?: string; last_update?: string; timestamp?: string; type?: string; fills: Fill[]; }
 
 /** Events of the library itself. */
 export interface StatusEvent { event_type: "status"; status: StreamStatus; }
@@ -57,7 +71,10 @@ export type StreamEvent = MarketStreamEvent | UserStreamEvent;
 
 /** Whether a live book is current. */
 export interface LiveBookStatus {
-  state: "waiting" | "live" | "resyncing";
+  /** `resolved`: its market resolved (`market_resolved`): the book is closed and nothing more is asked of it.
+   * `none`: the service has no book for the asset (a closed or unknown token: its GET /book answered 404);
+   * it is asked for again after 5 s, doubling to 5 minutes, never at every frame. */
+  state: "waiting" | "live" | "resyncing" | "none" | "resolved";
   /** The last check against the service's hash matched. Checks are computed by the platform's SHA-1
    * (crypto.subtle, off the main thread) where there is one, so a check's answer comes a moment after its
    * change; `settled()` waits for them. Without crypto.subtle (an insecure context) they are computed at once. */
@@ -76,6 +93,8 @@ export interface LiveBookStatus {
   /** Snapshots (GET /book) refused because they were older than events already seen; each was asked for
    * again after a backoff, and the book stayed `resyncing`. */
   staleSnapshots: number;
+  /** Snapshots the service answered 404 to (it has no book for the asset). */
+  missing: number;
 }
 
 /** A live stream of one channel: iterate it (`for await`; `break` closes it) or pass `onEvent`. */

@@ -247,6 +247,8 @@ impl StreamCore {
         let mut status = None;
         // A hash that began to wait for the rest of its burst: when the driver's timer must wake (`wake`).
         let mut wake = None;
+        // The frame's events that repeat a lifecycle event already told (`repeats`: their indexes).
+        let mut repeats: Vec<u32> = Vec::new();
         let mut heard = |actions: Vec<Action>| {
             for action in actions {
                 if let Action::Status(s) = action {
@@ -271,7 +273,15 @@ impl StreamCore {
                     match self.channel {
                         Channel::Market => s.books.apply_frame(text, now).map(|r| {
                             wake = s.books.take_new_deadline();
+                            // A market's new tick reaches the client's orders too.
+                            #[cfg(feature = "trade")]
+                            if let Ok(mut learnt) = self.inner.learnt.try_borrow_mut() {
+                                for (asset, tick) in &r.ticks {
+                                    learnt.tick_changed(asset, *tick);
+                                }
+                            }
                             let changed = if listening { verified(&s.books, r.changed) } else { Vec::new() };
+                            repeats = r.repeats;
                             Some((changed, resync_pairs(&r.resync), s.books.due()))
                         }),
                         Channel::User => {
@@ -297,13 +307,21 @@ impl StreamCore {
             }
             // Most frames: nothing for the driver to do or tell.
             Some(Ok(Some((changed, resync, false))))
-                if changed.is_empty() && resync.is_empty() && status.is_none() && wake.is_none() =>
+                if changed.is_empty()
+                    && resync.is_empty()
+                    && status.is_none()
+                    && wake.is_none()
+                    && repeats.is_empty() =>
             {
                 JsValue::UNDEFINED
             }
             Some(Ok(Some((changed, resync, due)))) => {
                 let out = report(&out(), &changed, &resync, None);
                 tell(&out, status.take(), wake);
+                if !repeats.is_empty() {
+                    let list: Array = repeats.iter().map(|&i| JsValue::from_f64(f64::from(i))).collect();
+                    set(&Object::from(out.clone()), "repeats", &list);
+                }
                 // Last, after every allocation: views into wasm memory, which the driver hands to the
                 // platform before anything else runs in wasm.
                 if due {
@@ -370,9 +388,23 @@ impl StreamCore {
             .collect()
     }
 
+    /// The account's side of a user channel `trade` event (`api::fills`): an array, or undefined for any other
+    /// event or channel.
+    pub fn fills(&self, event: JsValue) -> JsValue {
+        if self.channel != Channel::User {
+            return JsValue::UNDEFINED;
+        }
+        let Ok(event) = to_value(&event, "event") else { return JsValue::UNDEFINED };
+        if !matches!(event.field("event_type"), Some(Value::Str(t)) if t == "trade") {
+            return JsValue::UNDEFINED;
+        }
+        let key = self.inner.credentials.try_borrow().ok().and_then(|c| c.as_ref().map(|c| c.api_key().to_owned()));
+        js_sys::JSON::parse(&api::fills::fills(&event, key.as_deref())).unwrap_or(JsValue::UNDEFINED)
+    }
+
     /// Applies a fetched snapshot of `asset` (none: it could not be had); a report like `frame`'s, with
     /// `retry` when the snapshot is to be fetched again (`true`: after a pause; a number: after that long).
-    pub fn snapshot(&self, asset: JsValue, book: Option<OrderBook>) -> JsValue {
+    pub fn snapshot(&self, asset: JsValue, book: Option<OrderBook>, error: JsValue) -> JsValue {
         let out = Object::new();
         let Ok(asset) = read_str(&asset, "assetId", 100) else { return report(&out, &[], &[], None) };
         let now = super::call::date_now();
@@ -386,6 +418,11 @@ impl StreamCore {
                     let changed = verified(&s.books, r.changed);
                     // Copies: the driver gets them a turn later, when wasm memory may have moved.
                     Some((r.retry_ms, changed, resync_pairs(&r.resync), take_due(&mut s.books, true)))
+                }
+                // The service has no book for it (404): asked again only after the core's backoff.
+                None if super::interop::get(&error, "code").as_string().as_deref() == Some("NOT_FOUND") => {
+                    let delay = s.books.snapshot_missing(&asset, now);
+                    Some((Some(delay), Vec::new(), Vec::new(), Vec::new()))
                 }
                 None => {
                     // Due again: the driver asks for it after a pause.
@@ -418,11 +455,14 @@ impl StreamCore {
                 return Some(Err(live.book.clone()));
             }
             let state = match live.state {
+                _ if live.resolved => "resolved",
+                _ if live.has_no_book() => "none",
                 State::Waiting => "waiting",
                 State::Live => "live",
                 State::Resyncing => "resyncing",
             };
-            let counts = [live.checks, live.mismatches, live.deferred, live.inferred, live.stale].map(|n| n as f64);
+            let counts = [live.checks, live.mismatches, live.deferred, live.inferred, live.stale, live.missing]
+                .map(|n| n as f64);
             Some(Ok((state, live.verified, live.verified_at_ms, counts)))
         });
         match read {
@@ -435,8 +475,9 @@ impl StreamCore {
                 if verified_at.is_finite() {
                     set(&out, "verifiedAt", &verified_at.into());
                 }
-                for (key, n) in
-                    ["checks", "mismatches", "deferred", "inferred", "staleSnapshots"].into_iter().zip(counts)
+                for (key, n) in ["checks", "mismatches", "deferred", "inferred", "staleSnapshots", "missing"]
+                    .into_iter()
+                    .zip(counts)
                 {
                     set(&out, key, &n.into());
                 }

@@ -51,12 +51,26 @@ fn signer_address(value: &JsValue) -> Result<Address, Error> {
     Address::parse("signer.address", &text)
 }
 
-/// A wallet's answer as a signature; anything else is `SIGNER` (the wallet misbehaved, not the caller).
+/// A wallet's answer as a signature; anything else is `SIGNER` (the wallet misbehaved, not the caller), naming
+/// what came back: its type (`typeof` never runs the caller's code), or a string's length.
 fn signature(value: &JsValue) -> Result<String, Error> {
-    let text = read_str(value, "signature", 1024)
-        .map_err(|_| Error::new(ErrorCode::Signer, "the signer answered something other than a signature string"))?;
-    parse_signature(&text)
-        .map_err(|_| Error::new(ErrorCode::Signer, "the signer answered something other than a 65-byte signature"))
+    let Ok(text) = read_str(value, "signature", 1024) else {
+        let kind = if value.is_null() { "null".into() } else { value.js_typeof().as_string().unwrap_or_default() };
+        return Err(Error::new(
+            ErrorCode::Signer,
+            crate::text::concat(&["the signer answered ", &kind, " instead of a signature string"]),
+        ));
+    };
+    parse_signature(&text).map_err(|_| {
+        Error::new(
+            ErrorCode::Signer,
+            crate::text::concat(&[
+                "the signer answered a string of ",
+                &crate::text::decimal(text.chars().count() as u64),
+                " characters that is not a 65-byte signature (0x and 130 hex digits)",
+            ]),
+        )
+    })
 }
 
 fn json(text: &str) -> JsValue {
@@ -275,7 +289,11 @@ impl Client {
                         .iter()
                         .map(|(o, s, t, p)| Placement { order: o, signature: s, order_type: *t, post_only: *p })
                         .collect();
-                    (api::post_orders(orders_body(&placements, &self.owner()?)?), Expect::Json, Shape::Json)
+                    (
+                        api::post_orders(orders_body(&placements, &self.owner()?)?, placements.len() as u32),
+                        Expect::Json,
+                        Shape::Json,
+                    )
                 }
                 _ => return Err(Error::invalid("step", "is not a trading step")),
             })

@@ -1219,7 +1219,8 @@ export interface UserTrade {
     match_time: string;
     last_update: string;
     outcome?: string;
-    bucket_index: number;
+    /** A number or its text: the service writes both. */
+    bucket_index?: number | string;
     /** The taker's API key. */
     owner: string;
     maker_address: string;
@@ -1230,6 +1231,28 @@ export interface UserTrade {
     /** The account's side of the trade (this service's name). */
     type?: "TAKER" | "MAKER";
     maker_orders: MakerOrder[];
+    /** The account's side of the trade (added by PredictKit, `Client#fills`): the top level describes the
+     * taker's order, so a maker's own fills are here, on their own token, side and price. */
+    fills?: Fill[];
+}
+
+/**
+ * One fill of the account's in a trade (`Client#fills`): which of its orders, on which asset and outcome, its
+ * side and the price and shares it traded. A maker's fill can be on the complementary token of the trade's
+ * top level, at a price off the tick grid (`"0.870000260000099"`).
+ */
+export interface Fill {
+    /** Whether the account's order took (`TAKER`) or rested and was taken (`MAKER`). */
+    role: "TAKER" | "MAKER";
+    orderId?: string;
+    /** The token id of the account's order. */
+    assetId?: string;
+    outcome?: string;
+    side?: Side;
+    /** As the service wrote it. */
+    price?: string;
+    /** Shares, as the service wrote them. */
+    size?: string;
 }
 
 /** A maker order filled by a `UserTrade`. */
@@ -1264,6 +1287,13 @@ export interface ClientOptions {
     timeoutMs?: number;
     /** How many times a failed idempotent request is retried (with backoff). Overridable per call. */
     maxRetries?: number;
+    /**
+     * Milliseconds one attempt of an idempotent request may take before it is abandoned and retried within
+     * `timeoutMs`, so that a stalled answer does not spend the whole deadline (default: a third of the call's
+     * remaining time, at least 1000; the last attempt keeps the rest). Orders, key creation and cancellations
+     * are never abandoned: they wait for their answer. Overridable per call.
+     */
+    attemptTimeoutMs?: number;
     /** Added to the local clock when signing, in milliseconds; `Client.syncClock()` measures it. */
     clockOffsetMs?: number;
     /** The longest a request may wait for rate budget before it fails with `RATE_LIMITED`, in milliseconds. */
@@ -1357,6 +1387,8 @@ export interface RequestOptions {
     timeoutMs?: number;
     /** How many times the call is retried when it failed in a retryable way. */
     maxRetries?: number;
+    /** Milliseconds one attempt of an idempotent request may take before it is abandoned and retried. */
+    attemptTimeoutMs?: number;
     /**
      * Query parameters the interface does not list for this call, sent as given (for filters the service
      * supports beyond the interface). Names the call already takes are refused: pass those in params, where
@@ -1752,12 +1784,26 @@ export interface PriceChangeEvent { event_type: "price_change"; market: string; 
 export interface TickSizeChangeEvent { event_type: "tick_size_change"; asset_id: string; market: string; old_tick_size: string; new_tick_size: string; timestamp?: string; }
 export interface LastTradePriceEvent { event_type: "last_trade_price"; asset_id: string; market: string; price: string; side: OrderSide; size: string; fee_rate_bps?: string; timestamp: string; transaction_hash?: string; }
 export interface BestBidAskEvent { event_type: "best_bid_ask"; asset_id: string; market: string; best_bid: string; best_ask: string; spread?: string; timestamp: string; }
-export interface NewMarketEvent { event_type: "new_market"; [field: string]: unknown; }
-export interface MarketResolvedEvent { event_type: "market_resolved"; [field: string]: unknown; }
+/** A market created (`custom_feature_enabled`). The service sends it on every connection, more than once: a
+ * stream tells it once per market. */
+export interface NewMarketEvent { event_type: "new_market"; id?: string; market?: string; assets_ids?: string[]; [field: string]: unknown; }
+/** A market resolved (`custom_feature_enabled`): told once per market, and its books' status becomes
+ * `resolved`. */
+export interface MarketResolvedEvent { event_type: "market_resolved"; id?: string; market?: string; assets_ids?: string[]; winning_asset_id?: string; [field: string]: unknown; }
 
 /** The user channel's events. */
-export interface OrderEvent { event_type: "order"; id: string; owner?: string; market: string; asset_id: string; side: OrderSide; price: string; original_size?: string; size_matched?: string; outcome?: string; type: "PLACEMENT" | "UPDATE" | "CANCELLATION"; status?: string; timestamp?: string; associate_trades?: string[] | null; }
-export interface TradeEvent { event_type: "trade"; id: string; taker_order_id?: string; market: string; asset_id: string; side: OrderSide; size: string; price: string; status: "MATCHED" | "MINED" | "CONFIRMED" | "RETRYING" | "FAILED"; maker_orders?: unknown[]; owner?: string; timestamp?: string; type?: string; }
+/**
+ * An order of the account's. The service writes empty strings where it has no number or date (a killed
+ * fill-or-kill order: `size_matched: ""`, `created_at: ""`), and a cancellation's `status` may carry its reason
+ * after the status (`"CANCELED_order couldn't be fully filled. FOK orders are fully filled or killed."`).
+ */
+export interface OrderEvent { event_type: "order"; id: string; owner?: string; market: string; asset_id: string; side: OrderSide; price: string; original_size?: string; size_matched?: string; outcome?: string; type: "PLACEMENT" | "UPDATE" | "CANCELLATION"; status?: string; timestamp?: string; created_at?: string; expiration?: string; order_type?: string; associate_trades?: string[] | null; }
+/**
+ * A trade the account took part in. Its top level describes the *taker's* order; when the account was a maker,
+ * its own fills are its `maker_orders` entries, which `fills` gives (their token, side and price as the account
+ * sees them).
+ */
+export interface TradeEvent { event_type: "trade"; id: string; taker_order_id?: string; market: string; asset_id: string; side: OrderSide; size: string; price: string; status: "MATCHED" | "MINED" | "CONFIRMED" | "RETRYING" | "FAILED"; outcome?: string; maker_orders?: MakerOrder[]; owner?: string; trade_owner?: string; bucket_index?: number | string; transaction_hash?: string | null; matchtime?: string; last_update?: string; timestamp?: string; type?: string; fills: Fill[]; }
 
 /** Events of the library itself. */
 export interface StatusEvent { event_type: "status"; status: StreamStatus; }
@@ -1771,7 +1817,10 @@ export type StreamEvent = MarketStreamEvent | UserStreamEvent;
 
 /** Whether a live book is current. */
 export interface LiveBookStatus {
-    state: "waiting" | "live" | "resyncing";
+    /** `resolved`: its market resolved (`market_resolved`): the book is closed and nothing more is asked of it.
+     * `none`: the service has no book for the asset (a closed or unknown token: its GET /book answered 404);
+     * it is asked for again after 5 s, doubling to 5 minutes, never at every frame. */
+    state: "waiting" | "live" | "resyncing" | "none" | "resolved";
     /** The last check against the service's hash matched. Checks are computed by the platform's SHA-1
      * (crypto.subtle, off the main thread) where there is one, so a check's answer comes a moment after its
      * change; `settled()` waits for them. Without crypto.subtle (an insecure context) they are computed at once. */
@@ -1790,6 +1839,8 @@ export interface LiveBookStatus {
     /** Snapshots (GET /book) refused because they were older than events already seen; each was asked for
      * again after a backoff, and the book stayed `resyncing`. */
     staleSnapshots: number;
+    /** Snapshots the service answered 404 to (it has no book for the asset). */
+    missing: number;
 }
 
 /** A live stream of one channel: iterate it (`for await`; `break` closes it) or pass `onEvent`. */
@@ -2238,6 +2289,16 @@ export interface AccountFinding {
 export class Client {
     free(): void;
     [Symbol.dispose](): void;
+    /**
+     * The account's side of a trade (a `trade` event of the user channel, a row of `getUserTrades`): its own
+     * fills, which for a maker are its `maker_orders` entries (on the complementary token, at their own price),
+     * not the top level, which describes the taker's order. Empty when none is the account's, or without
+     * credentials. The user channel's trade events and `getUserTrades` rows carry it as `fills` already.
+     *
+     * @example
+     * for (const fill of client.fills(trade)) console.log(fill.side, fill.size, "at", fill.price, fill.outcome);
+     */
+    fills(trade: UserTrade | object): Fill[];
     /**
      * Opens the market channel for `assetIds`: the service's events (`book`, `price_change`,
      * `tick_size_change`, `last_trade_price`, ...) for `for await` or `onEvent`, and a live `OrderBook` per

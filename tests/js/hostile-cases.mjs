@@ -282,6 +282,7 @@ export function makeKit() {
       diagnoseAccount: s(2, () => [{ address: data.creds.address, signTypedData: () => "0x" }, { ...req(), provider: { request: async () => "0x" } }]),
       nextPageArgument: s(4, () => ["getEvents", { limit: 1 }, [{ id: "1" }], false]),
       syncClock: s(1, () => [req()]),
+      fills: s(1, () => [{ taker_order_id: "0x1", trade_owner: "k", maker_orders: [{ order_id: "0x2", owner: "k", matched_amount: "1" }] }]),
     };
     const table = {
       signRequest: s(5, () => [data.creds.secret, Date.now(), "GET", "/", undefined]),

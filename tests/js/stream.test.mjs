@@ -271,3 +271,59 @@ test("hostile stream options and sockets give typed errors", async () => {
   stream.close();
   assert.equal(stream.status, "closed");
 });
+
+test("an asset the service has no book for: its [] answer is read, bookStatus says none, and GET /book is asked only with backoff", async () => {
+  // Issue 33: one closed token among 2,000 assets was fetched about 1,300 times in 75 s.
+  const closed = "1" + "0".repeat(70) + "7";
+  const frames = [];
+  class Watched extends WebSocket {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (m) => frames.push(m.data));
+    }
+  }
+  const events = collector();
+  const client = new pk.Client({ baseUrl: EMULATOR, rateLimits: false });
+  await admin("DELETE", "/__admin/requests");
+  const stream = client.marketStream([closed], { WebSocket: Watched, onEvent: events.onEvent });
+  try {
+    await until(events, (e) => e.event_type === "status" && e.status === "open");
+    for (let i = 0; i < 100 && stream.bookStatus(closed)?.state !== "none"; i++) await new Promise((r) => setTimeout(r, 30));
+    assert.equal(stream.bookStatus(closed)?.state, "none");
+    assert.equal(stream.bookStatus(closed)?.missing, 1);
+    assert.ok(frames.includes("[]"), `the subscription was answered with a bare []: ${frames.slice(0, 3)}`);
+    assert.ok(!events.list.some((e) => e.event_type === "error"), "[] is not an error");
+    // Following a live asset too: its frames do not make the closed one due again before its backoff.
+    stream.subscribe([assets[0]]);
+    await inStep(stream, events, assets[0]);
+    await new Promise((r) => setTimeout(r, 1_500));
+    const { requests } = await admin("GET", `/__admin/requests?path=/book`);
+    const asked = requests.filter((r) => r.query.includes(closed)).length;
+    assert.equal(asked, 1, "asked once within its first 5 s of backoff");
+    assert.equal(stream.bookStatus(closed)?.state, "none");
+  } finally {
+    stream.close();
+  }
+});
+
+test("lifecycle events the service repeats are told once per market, and a resolution closes the market's books", async () => {
+  const events = collector();
+  const client = new pk.Client({ baseUrl: EMULATOR, rateLimits: false });
+  const page = await (await fetch(`${EMULATOR}/markets`)).json();
+  const m = page.data[0];
+  const [yes, no] = m.tokens.map((t) => t.token_id);
+  const stream = client.marketStream([yes, no], { WebSocket, onEvent: events.onEvent });
+  try {
+    await inStep(stream, events, yes);
+    const sent = await admin("POST", "/__admin/stream/lifecycle", { market: m.condition_id, event: "new_market", times: 3 });
+    assert.equal(sent.sent, 3, "the emulator sent it three times");
+    await admin("POST", "/__admin/stream/lifecycle", { market: m.condition_id, event: "market_resolved", times: 2 });
+    await until(events, (e) => e.event_type === "market_resolved");
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(events.list.filter((e) => e.event_type === "new_market").length, 1);
+    assert.equal(events.list.filter((e) => e.event_type === "market_resolved").length, 1);
+    assert.deepEqual([stream.bookStatus(yes)?.state, stream.bookStatus(no)?.state], ["resolved", "resolved"]);
+  } finally {
+    stream.close();
+  }
+});

@@ -156,9 +156,9 @@ function routeTable() {
   assert.ok(Array.isArray(rows) && rows.length > 0, `${TABLE} is not a list of rows`);
   const table = new Map();
   for (const row of rows) {
-    const [name, arity, list] = row;
+    const [name, arity, list, trades] = row;
     assert.ok(
-      typeof name === "string" && Number.isInteger(arity) && arity >= 0 && typeof list === "boolean" && row.length === 3,
+      typeof name === "string" && Number.isInteger(arity) && arity >= 0 && typeof list === "boolean" && typeof trades === "boolean" && row.length === 4,
       `${TABLE} has a malformed row ${JSON.stringify(row)}`,
     );
     assert.ok(!table.has(name), `${TABLE} lists ${name} twice`);

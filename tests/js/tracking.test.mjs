@@ -94,6 +94,55 @@ test("with no socket at all, the reads alone tell the same states once", async (
   assert.ok(lines.indexOf("trade CONFIRMED") < lines.indexOf("settled"));
 });
 
+test("the user channel as the service sends it: each side's own fills, a killed fill-or-kill, both forms of bucket_index", async () => {
+  const alice = await trader(0);
+  const bob = await trader(1);
+  const size = Math.max(10, market.minSize * 2);
+  const events = { alice: [], bob: [] };
+  const streams = [
+    alice.client.userStream([], { WebSocket, onEvent: (e) => events.alice.push(e) }),
+    bob.client.userStream([], { WebSocket, onEvent: (e) => events.bob.push(e) }),
+  ];
+  try {
+    await until(() => events.alice.some((e) => e.status === "open") && events.bob.some((e) => e.status === "open"));
+    const placed = await alice.client.placeOrder({ tokenId: market.tokenId, side: "BUY", price: market.price, size }, alice.signer);
+    const updates = [];
+    const tracker = alice.client.trackOrder(placed, { pollMs: 60_000, onUpdate: (u) => updates.push(u) });
+    await until(() => updates.some((u) => u.type === "placed"));
+    const sold = await bob.client.placeOrder({ tokenId: market.tokenId, side: "SELL", price: market.price, size: size / 2, orderType: "FAK" }, bob.signer);
+    const tradeId = sold.tradeIDs[0];
+    await until(() => events.alice.some((e) => e.event_type === "trade" && e.id === tradeId) && events.bob.some((e) => e.event_type === "trade" && e.id === tradeId));
+    // The trade's top level is the taker's (bob's sell) in both accounts' events; each account's fills are its own.
+    const seen = events.alice.find((e) => e.event_type === "trade" && e.id === tradeId);
+    assert.equal(seen.side, "SELL", "the top level describes the taker's order");
+    assert.deepEqual(seen.fills, [{ role: "MAKER", orderId: placed.orderID, assetId: market.tokenId, outcome: seen.outcome, side: "BUY", price: seen.maker_orders[0].price, size: seen.maker_orders[0].matched_amount }]);
+    const taken = events.bob.find((e) => e.event_type === "trade" && e.id === tradeId);
+    assert.deepEqual(taken.fills.map((f) => [f.role, f.side, f.orderId]), [["TAKER", "SELL", sold.orderID]]);
+    // getUserTrades rows carry the same sides.
+    const rows = (await alice.client.getUserTrades({ id: tradeId })).data;
+    assert.deepEqual(rows.map((r) => r.fills.map((f) => [f.role, f.side, f.orderId])), [[["MAKER", "BUY", placed.orderID]]]);
+    assert.deepEqual(alice.client.fills(rows[0]), rows[0].fills);
+    assert.deepEqual(new pk.Client({ baseUrl: EMULATOR }).fills(rows[0]), [], "no credentials: nothing is known to be the account's");
+    // The tracked order was told matched at the trade, with the trade's amount.
+    await until(() => updates.some((u) => u.type === "matched"));
+    assert.equal(updates.find((u) => u.type === "matched").sizeMatched, String(size / 2));
+    tracker.stop();
+
+    // A fill-or-kill too large to fill: refused, and killed on the channel with the service's reason.
+    await rejectsWith(assert, bob.client.placeMarketOrder({ tokenId: market.tokenId, side: "SELL", amount: 100_000, orderType: "FOK", price: 0.01 }, bob.signer), "API");
+    await until(() => events.bob.some((e) => e.event_type === "order" && e.type === "CANCELLATION"));
+    const killed = events.bob.find((e) => e.event_type === "order" && e.type === "CANCELLATION");
+    assert.equal(killed.status, "CANCELED_order couldn't be fully filled. FOK orders are fully filled or killed.");
+    assert.deepEqual([killed.size_matched, killed.created_at], ["", ""]);
+    // bucket_index comes as a number or as text: both are read.
+    const trades = [...events.alice, ...events.bob].filter((e) => e.event_type === "trade");
+    assert.ok(trades.length >= 2);
+    assert.ok(trades.every((e) => typeof e.bucket_index === "number" || /^\d+$/.test(e.bucket_index)), JSON.stringify(trades.map((e) => e.bucket_index)));
+  } finally {
+    for (const s of streams) s.close();
+  }
+});
+
 test("waitForSettlement resolves when every trade of the answer is final, failed ones counted; and times out", async () => {
   const alice = await trader(0);
   const bob = await trader(1);

@@ -132,6 +132,23 @@ test("every refusal is made locally, with no order sent", async () => {
   assert.equal(e.cause.message, "User rejected the request.");
   await rejectsWith(assert, client.placeOrder(base, { address: accounts[0], signTypedData() { throw new TypeError("boom"); } }), "SIGNER");
   await rejectsWith(assert, client.placeOrder(base, { address: accounts[0], signTypedData: () => "0x1234" }), "SIGNER");
+  // A signer that answers nothing, or not a signature, is the signer's fault too, named (issue 33: it was DECODE,
+  // "the order is not signed"), for limit and market orders alike.
+  const answers = [
+    [undefined, /answered undefined instead of a signature/],
+    [null, /answered null instead/],
+    [42, /answered number instead/],
+    [{ signature: "0x" }, /answered object instead/],
+    ["0x" + "ab".repeat(64), /string of 130 characters that is not a 65-byte signature/],
+  ];
+  const marketBase = { tokenId: market.tokenId, side: "BUY", amount: 5 };
+  for (const [answer, message] of answers) {
+    const odd = { address: accounts[0], signTypedData: async () => answer };
+    for (const placed of [client.placeOrder(base, odd), client.placeMarketOrder(marketBase, odd)]) {
+      const error = await rejectsWith(assert, placed, "SIGNER");
+      assert.match(error.message, message, String(answer));
+    }
+  }
   await rejectsWith(assert, client.placeOrder(base, { address: "0xnope", signTypedData: () => "" }), "INVALID_PARAMS");
   await rejectsWith(assert, client.placeOrder(base, null), "INVALID_PARAMS");
   // A signer that never answers: the client's signTimeoutMs ends the wait, and so does the call's signal.
@@ -402,6 +419,112 @@ test("a market of the newer position system: its position is signed for the thir
   const second = { ...draft, version: 2, exchange: "0xE111180000d2663C0091e4f400237545B87B996B" };
   const refused = await rejectsWith(assert, client.postOrder(await client.signOrder(second, signer)), "API");
   assert.match(refused.body, /signature/);
+});
+
+test("a service that says version 3 has every order signed for the third exchange; a position is signed for it on a version-1 service too", async () => {
+  // py-clob-client-v2 `create_order`, clob-client-v2 `createOrder` (`case 3: exchangeV3`): the service's version
+  // decides the exchange of an older market's token, and a position id always goes to the third exchange.
+  await admin("POST", "/__admin/version", { version: 3 });
+  const { client, signer } = await trader(0);
+  const low = Math.round((market.bestBid - 0.02) * 100) / 100;
+  const order = { tokenId: market.tokenId, side: "BUY", price: low, size: 5 };
+  const draft = await client.buildOrder(order);
+  assert.deepEqual([draft.version, draft.exchange], [3, "0x9fE6e61422AdB6F610d8597F9684b16912D50C3D"]);
+  const placed = await client.placeOrder(order, signer);
+  assert.equal(placed.success, true, placed.errorMsg);
+  assert.equal((await orderRequests()).length, 1, "accepted at once: signed for the exchange the service takes");
+
+  const position = await firstMarket(async (m) => {
+    const id = m.tokens[0].token_id;
+    const reserved = (BigInt(id) >> 40n) & ((1n << 64n) - 1n);
+    return m.accepting_orders && reserved === 0n ? { tokenId: id, tick: Number((await (await fetch(`${EMULATOR}/clob-markets/${m.condition_id}`)).json()).mts) } : undefined;
+  });
+  assert.ok(position, "a market of the newer position system");
+  await admin("POST", "/__admin/version", { version: 1 });
+  const v1 = newClient();
+  await v1.createApiKey(signer, 1);
+  const onV1 = await v1.buildOrder({ tokenId: position.tokenId, side: "BUY", price: position.tick * 2, size: 5 });
+  assert.deepEqual([onV1.version, onV1.exchange, onV1.feeRateBps], [3, "0x9fE6e61422AdB6F610d8597F9684b16912D50C3D", "0"]);
+  const onV1Placed = await v1.placeOrder({ tokenId: position.tokenId, side: "BUY", price: position.tick * 2, size: 5 }, signer);
+  assert.equal(onV1Placed.success, true, onV1Placed.errorMsg);
+  // An older market's token on the same version-1 service is a V1 order.
+  assert.equal((await v1.buildOrder(order)).version, 1);
+});
+
+test("a market's tick made finer: checked once against a fresh read before a price is refused, or learnt from the client's own stream", async () => {
+  const { client, signer } = await trader(0);
+  const low = Math.round((market.bestBid - 0.03) * 100) / 100;
+  const order = (price) => ({ tokenId: market.tokenId, side: "BUY", price, size: 5 });
+  const marketReads = async () => (await admin("GET", "/__admin/requests?path=/clob-markets")).requests.length;
+  // The client remembers 0.01; the service makes it 0.001 (issue 33: 0.995 after 0.01 → 0.001 was refused).
+  await client.buildOrder(order(low));
+  await rejectsWith(assert, client.buildOrder(order(low + 0.005)), "INVALID_PARAMS");
+  const changed = await admin("POST", "/__admin/tick-size", { asset_id: market.tokenId, tick_size: "0.001" });
+  assert.deepEqual([changed.old_tick_size, changed.tick_size], ["0.01", "0.001"]);
+  let before = await marketReads();
+  const finer = Math.round((low + 0.007) * 1000) / 1000;
+  assert.equal((await client.buildOrder(order(finer))).tickSize, "0.001");
+  assert.equal(await marketReads(), before + 1, "one fresh read of the market's rules");
+  const placed = await client.placeOrder(order(finer), signer);
+  assert.equal(placed.success, true, placed.errorMsg);
+  const refused = await rejectsWith(assert, client.buildOrder(order(Math.round((low + 0.0005) * 10000) / 10000)), "INVALID_PARAMS");
+  assert.equal(refused.param, "price");
+  assert.equal(await marketReads(), before + 2, "a price off the fresh tick too is refused, after one read");
+
+  // A stream of the market tells its tick_size_change: the client's orders take the new tick with no read.
+  const ticks = [];
+  const stream = client.marketStream([market.tokenId], { WebSocket, onEvent: (e) => e.event_type === "tick_size_change" && ticks.push(e) });
+  try {
+    for (let i = 0; i < 100 && stream.bookStatus(market.tokenId)?.state !== "live"; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(stream.bookStatus(market.tokenId)?.state, "live");
+    await admin("POST", "/__admin/tick-size", { asset_id: market.tokenId, tick_size: "0.0001" });
+    for (let i = 0; i < 100 && !ticks.length; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(ticks[0]?.new_tick_size, "0.0001", "the stream told the change");
+    before = await marketReads();
+    const finest = Math.round((low + 0.0013) * 10000) / 10000;
+    assert.equal((await client.buildOrder(order(finest))).tickSize, "0.0001");
+    assert.equal(await marketReads(), before, "no read: the stream taught it");
+  } finally {
+    stream.close();
+  }
+});
+
+test("a batch of orders is admitted whole by the local order budget: it waits or is refused as one unit", async () => {
+  const signer = walletSigner(provider, accounts[0]);
+  const client = newClient({ rateLimits: { "order-burst": { requests: 5, windowMs: 60_000 } }, maxQueueMs: 1 });
+  await client.createApiKey(signer);
+  const low = Math.round((market.bestBid - 0.02) * 100) / 100;
+  const signed = [];
+  for (const size of [5, 6, 7, 8, 9, 10]) {
+    signed.push(await client.signOrder(await client.buildOrder({ tokenId: market.tokenId, side: "BUY", price: low, size }), signer));
+  }
+  const batches = async () => (await admin("GET", "/__admin/requests?path=/orders")).requests.filter((r) => r.method === "POST" && r.path === "/orders");
+  // Six entries never fit a budget of five: refused at once, nothing sent.
+  const tooMany = await rejectsWith(assert, client.postOrders(signed), "RATE_LIMITED");
+  assert.equal(tooMany.status, undefined, "refused locally");
+  assert.equal((await batches()).length, 0);
+  // Three fit; three more do not fit in the two places left, though one request would.
+  assert.equal((await client.postOrders(signed.slice(0, 3))).length, 3);
+  await rejectsWith(assert, client.postOrders(signed.slice(3, 6)), "RATE_LIMITED");
+  assert.equal((await batches()).length, 1, "the second batch was not sent");
+  // Two still fit, then nothing does.
+  assert.equal((await client.postOrders(signed.slice(3, 5))).length, 2);
+  await rejectsWith(assert, client.postOrder(signed[5]), "RATE_LIMITED");
+  assert.equal((await batches()).length, 2);
+  // With room to wait, a batch waits for its places as one unit (a short window here).
+  const waits = [];
+  const patient = newClient({ rateLimits: { "order-burst": { requests: 3, windowMs: 400 } }, onEvent: (e) => e.type === "wait" && waits.push(e) });
+  await patient.createApiKey(signer, 1);
+  const again = [];
+  for (const size of [5, 6, 7, 8]) {
+    again.push(await patient.signOrder(await patient.buildOrder({ tokenId: market.tokenId, side: "BUY", price: low, size }), signer));
+  }
+  await patient.postOrder(again[0]);
+  const started = Date.now();
+  const results = await patient.postOrders(again.slice(1));
+  assert.equal(results.length, 3);
+  assert.deepEqual(waits.map((w) => w.path), ["/orders"], "one wait, for the batch as a whole");
+  assert.ok(Date.now() - started >= 300, `waited for the first order's place to free: ${Date.now() - started} ms`);
 });
 
 test("market orders: FOK at the book's price fills; a FOK the book cannot fill is refused", async () => {

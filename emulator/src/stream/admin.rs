@@ -52,6 +52,41 @@ impl Hub {
         }))
     }
 
+    /// `POST /__admin/stream/lifecycle`: a lifecycle event (`new_market` or `market_resolved`) of market `m` sent
+    /// `times` times to every market socket that follows one of its tokens with `custom_feature_enabled`, as the
+    /// service sends them (on every connection, more than once). Answers how many messages went out.
+    pub fn lifecycle(&self, resolved: bool, m: usize, times: u32) -> usize {
+        let Some(market) = self.catalog.markets.get(m) else { return 0 };
+        let mut event = json!({
+            "event_type": if resolved { "market_resolved" } else { "new_market" },
+            "id": m.to_string(), "market": market.condition_id, "assets_ids": market.tokens,
+            "outcomes": market.outcomes, "timestamp": super::now_ms().to_string(),
+        });
+        if resolved {
+            event["winning_asset_id"] = json!(market.tokens[0]);
+            event["winning_outcome"] = json!(market.outcomes[0]);
+        }
+        let text = event.to_string();
+        let mut state = lock(&self.state);
+        let super::State { sockets, faults, .. } = &mut *state;
+        let mut sent = 0;
+        for socket in sockets.values_mut() {
+            let follows = socket.channel == Channel::Market
+                && socket.custom
+                && market.tokens.iter().any(|t| socket.assets.contains(t));
+            if !follows {
+                continue;
+            }
+            for _ in 0..times {
+                super::faults::deliver(faults, socket, super::faults::Message { dump: false, entries: false }, |_| {
+                    text.clone()
+                });
+                sent += 1;
+            }
+        }
+        sent
+    }
+
     /// `POST /__admin/stream`: the shapes the market channel sends from now on (until the next reset).
     pub fn set_shapes(&self, shapes: Shapes) {
         lock(&self.state).shapes = shapes;

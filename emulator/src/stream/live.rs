@@ -62,6 +62,11 @@ impl Hub {
         Some((book.json.clone(), book.best_bid(), book.best_ask()))
     }
 
+    /// The tick size a token's book has now: its live book's (a `tick_size_change` moved it), else none.
+    pub fn live_tick(&self, token: &str) -> Option<u64> {
+        lock(&self.state).live.get(token).map(|b| b.tick)
+    }
+
     /// Best bid and ask now.
     pub fn best(&self, token: &str) -> Option<(Option<u64>, Option<u64>)> {
         {

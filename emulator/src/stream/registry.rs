@@ -96,10 +96,22 @@ impl Hub {
             socket.custom = custom;
         }
         let mut added = Vec::new();
+        let mut unknown = false;
         for asset in assets {
-            if self.known(asset) && socket.assets.insert(asset.clone()) {
+            if !self.known(asset) {
+                unknown = true;
+            } else if socket.assets.insert(asset.clone()) {
                 added.push(asset.clone());
             }
+        }
+        // A subscription of nothing but closed or unknown tokens is answered with a bare `[]` (as the service
+        // answers its users' subscriptions of closed tokens, issue 33).
+        if dump && added.is_empty() && unknown {
+            let State { sockets, faults, .. } = &mut *state;
+            if let Some(socket) = sockets.get_mut(&id) {
+                deliver(faults, socket, Message { dump: true, entries: false }, |_| "[]".to_owned());
+            }
+            return;
         }
         if !dump || added.is_empty() {
             return;

@@ -59,6 +59,13 @@ pub struct TradeEvent<'a> {
     pub maker_orders: Vec<Value>,
     /// The API key of the account the event goes to.
     pub owner: &'a str,
+    /// The API key of the trade's taker (`trade_owner`).
+    pub trade_owner: &'a str,
+    /// The trade's outcome label (the taker's token's).
+    pub outcome: &'a str,
+    /// Which of the trade's settlement buckets: the service writes it as a number or as its text, and so does
+    /// this (odd trades as text).
+    pub bucket_index: u32,
     /// The settlement transaction's hash (null while MATCHED: none was broadcast yet).
     pub transaction_hash: Option<&'a str>,
 }
@@ -69,7 +76,9 @@ impl TradeEvent<'_> {
             "event_type": "trade", "id": self.id, "taker_order_id": self.taker_order_id, "market": self.market,
             "asset_id": self.asset_id, "side": self.side, "size": self.size, "price": self.price,
             "status": self.status, "maker_orders": self.maker_orders, "owner": self.owner,
-            "transaction_hash": self.transaction_hash,
+            "trade_owner": self.trade_owner, "outcome": self.outcome, "transaction_hash": self.transaction_hash,
+            "bucket_index": if self.id.bytes().map(u32::from).sum::<u32>() % 2 == 1 { json!(self.bucket_index.to_string()) } else { json!(self.bucket_index) },
+            "matchtime": (now_ms() / 1000).to_string(), "last_update": (now_ms() / 1000).to_string(),
             "timestamp": now_ms().to_string(), "type": "TRADE",
         })
     }
@@ -152,6 +161,9 @@ mod tests {
             status: "MATCHED",
             maker_orders: vec![],
             owner: "key",
+            trade_owner: "key",
+            outcome: "Yes",
+            bucket_index: 0,
             transaction_hash: None,
         };
         let v = t.json();

@@ -226,6 +226,9 @@ pub fn trade_event(c: &Catalog, l: &Ledger, t: &Trade, owner: &str) -> (String, 
         status: t.status,
         maker_orders: maker_orders(c, l, t),
         owner,
+        trade_owner: &taker.owner,
+        outcome: &m.outcomes[taker.outcome],
+        bucket_index: 0,
         transaction_hash: t.tx_hash(),
     }
     .json();

@@ -72,10 +72,10 @@ impl Trading {
     }
 
     pub fn version(&self) -> Version {
-        if self.version.load(Ordering::Relaxed) == 1 {
-            Version::V1
-        } else {
-            Version::V2
+        match self.version.load(Ordering::Relaxed) {
+            1 => Version::V1,
+            3 => Version::V3,
+            _ => Version::V2,
         }
     }
 

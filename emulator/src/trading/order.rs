@@ -127,20 +127,37 @@ impl Order {
     }
 }
 
-/// Whether a token id is a position id of the newer position system (ts-sdk and py-sdk `protocol`:
-/// `isV2PositionId`, the 64 reserved bits above bit 40 zero; with the module, 1 to 3, in the top byte).
+/// Whether a token id is a position id of the newer position system, as the upstream clients route orders
+/// (clob-client-v2 `src/protocol.ts` and the ts-sdk's `isV2PositionId`: the 64 reserved bits, 40 to 103, zero;
+/// their tests count 0, 1 and 2^255 as positions). Registered CTF token ids are keccak hashes.
 pub fn is_position_id(token: &U256) -> bool {
-    let module = token.byte(31);
-    (1..=3).contains(&module) && (*token >> 40usize) & U256::from(u64::MAX) == U256::ZERO
+    (*token >> 40usize) & U256::from(u64::MAX) == U256::ZERO
 }
 
-/// The version an order of `token` is signed for when the exchange serves `served` orders.
+/// The version an order of `token` is signed for when the exchange serves `served` orders: a position's is the
+/// third exchange's whatever the service serves (the upstream clients route it there), every other the served one
+/// (a service that serves 3 takes every order on the third exchange).
 pub fn signed_version(served: Version, token: &U256) -> Version {
-    if served != Version::V1 && is_position_id(token) {
+    if is_position_id(token) {
         Version::V3
     } else {
         served
     }
+}
+
+/// The fields an order of `token` carries when the exchange serves `served` orders: V1's, or V2's (the third
+/// exchange's orders are V2 orders under its own domain).
+fn shape_of(served: Version, token: Option<&U256>) -> Version {
+    match (served, token) {
+        (_, Some(t)) if is_position_id(t) => Version::V2,
+        (Version::V1, _) => Version::V1,
+        _ => Version::V2,
+    }
+}
+
+/// The token id a submitted order names, when it reads.
+fn token_of(order: &Map<String, Value>) -> Option<U256> {
+    order.get("tokenId").and_then(Value::as_str).and_then(parse_u256)
 }
 
 /// Who signed `order`, as the exchange of its market (`neg_risk` or not) on `chain_id` sees it: the address
@@ -224,7 +241,10 @@ fn version_of(order: &Map<String, Value>) -> Result<Version, Refusal> {
 /// Only the version check of a submission: whether it is the exchange's version (for a batch, which is refused as
 /// a whole when one of its orders is not). Anything malformed is left to [`parse`].
 pub fn mismatched(item: &Value, version: Version) -> bool {
-    item.get("order").and_then(Value::as_object).and_then(|o| version_of(o).ok()).is_some_and(|v| v != version)
+    item.get("order")
+        .and_then(Value::as_object)
+        .and_then(|o| version_of(o).ok().map(|v| v != shape_of(version, token_of(o).as_ref())))
+        .unwrap_or(false)
 }
 
 /// A whole number in a JSON number or a decimal string.
@@ -287,7 +307,7 @@ pub fn parse(item: &Value, version: Version) -> Result<Submitted, Refusal> {
         .and_then(Value::as_object)
         .ok_or_else(|| invalid("invalid order: order is required (an object)"))?;
     let found = version_of(o)?;
-    if found != version {
+    if found != shape_of(version, token_of(o).as_ref()) {
         return Err(Refusal::VersionMismatch);
     }
     let owner = body
@@ -336,7 +356,7 @@ pub fn parse(item: &Value, version: Version) -> Result<Submitted, Refusal> {
         })?;
         (signature, None)
     };
-    let v1 = version == Version::V1;
+    let v1 = found == Version::V1;
     let order = Order {
         version,
         salt: uint(o, "salt")?,
@@ -367,7 +387,7 @@ mod tests {
         json!({
             "order": {
                 "salt": 42, "maker": "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266", "signer": "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
-                "tokenId": "1234", "makerAmount": "5000000", "takerAmount": "10000000", "side": "BUY", "expiration": "0",
+                "tokenId": "71321045679252212594626385532706912750332728571942532289631379312455583992563", "makerAmount": "5000000", "takerAmount": "10000000", "side": "BUY", "expiration": "0",
                 "timestamp": "1700000000000", "metadata": format!("0x{}", "00".repeat(32)), "builder": format!("0x{}", "00".repeat(32)),
                 "signatureType": 0, "signature": format!("0x{}1b", "ab".repeat(64)),
             },

@@ -214,12 +214,38 @@ fn trade_id(hash: &[u8; 32], k: usize) -> String {
 /// The precision rules, duplicates, matching and resting, on the live book under the streams' lock.
 fn place(app: &App, account: usize, a: &Account, s: &Submitted, c: &Checked) -> Result<Value, String> {
     let mut ledger = lock(&app.trading.ledger);
-    app.stream
+    let placed = app
+        .stream
         .trade(&c.token, c.hash, |book| match execute(app, &mut ledger, book, account, a, s, c) {
             Ok((answer, effects)) => (Ok(answer), effects),
             Err(reason) => (Err(reason), Effects::default()),
         })
-        .map_err(|_| "the book of this token is not available".to_owned())?
+        .map_err(|_| "the book of this token is not available".to_owned())?;
+    // A fill-or-kill the book could not fill is killed, and the account's user channel hears of it as the
+    // service tells it (issue 33, from its users' captures): a CANCELLATION whose status carries the reason,
+    // with empty strings where it has no number or date.
+    if matches!(&placed, Err(reason) if reason == FOK_UNFILLED) {
+        app.stream.send_user(account, &[killed_event(app, a, s, c)]);
+    }
+    placed
+}
+
+/// The user channel's `order` event of a killed fill-or-kill order.
+fn killed_event(app: &App, a: &Account, s: &Submitted, c: &Checked) -> (String, Value) {
+    let o = &s.order;
+    let m = &app.catalog.markets[c.market];
+    let buy = o.side == OrderSide::Buy;
+    let (cash, shares) = if buy { (o.maker_amount, o.taker_amount) } else { (o.taker_amount, o.maker_amount) };
+    let price = u128::from(cash) * 1_000_000 / u128::from(shares.max(1));
+    let event = json!({
+        "event_type": "order", "id": hex0x(&c.hash), "owner": a.api_key, "market": m.condition_id,
+        "asset_id": c.token, "side": if buy { "BUY" } else { "SELL" },
+        "price": decimal(u64::try_from(price).unwrap_or(0), 6), "original_size": decimal(shares, 6),
+        "size_matched": "", "outcome": m.outcomes[c.outcome], "type": OrderEventType::Cancellation.as_str(),
+        "status": format!("CANCELED_{FOK_UNFILLED}"), "order_type": "FOK", "created_at": "", "expiration": "",
+        "associate_trades": [], "timestamp": now_ms().to_string(),
+    });
+    (m.condition_id.clone(), event)
 }
 
 /// Runs under both locks (ledger, then streams): the checks that need the live book (its tick and minimum size),

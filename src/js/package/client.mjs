@@ -18,12 +18,13 @@ const installed = Symbol("predictkit.methods");
  * @property {(name: string, first: unknown, page: object, fail: boolean) => unknown} nextPageArgument
  *   The first argument of the page after `page` (undefined when none follows; with `fail`, throws then).
  * @property {import("./pages.mjs").PagingClient["pageReader"]} pageReader
+ * @property {(trade: unknown) => unknown[]} fills The account's side of a trade (src/api/fills.rs).
  */
 
 /**
  * The wasm-bindgen module of a build, as the REST methods use it.
  * @typedef {object} Glue
- * @property {{ prototype: object, restMethods(): [name: string, count: number, list: boolean][] }} Client
+ * @property {{ prototype: object, restMethods(): [name: string, count: number, list: boolean, rowsAreTrades: boolean][] }} Client
  *   `restMethods()`: the route table (src/api/methods.rs: ENDPOINTS).
  * @property {() => Error} freedError
  */
@@ -42,6 +43,25 @@ export function installMethods(glue) {
   const proto = glue.Client.prototype;
   if (Object.hasOwn(proto, installed)) return;
   Object.defineProperty(proto, installed, { value: true });
+  // Methods whose rows are the account's trades: each row gets the account's side of it (`fills`).
+  const trades = new Set();
+  for (const [name, , , rowsAreTrades] of glue.Client.restMethods()) if (rowsAreTrades) trades.add(name);
+  const callRest = /** @type {RestClient} */ (proto).callRest;
+  Object.defineProperty(proto, "callRest", {
+    /**
+     * @this {RestClient}
+     * @param {string} name
+     * @param {unknown} a
+     * @param {unknown} b
+     * @param {unknown} c
+     */
+    value(name, a, b, c) {
+      const answer = callRest.call(this, name, a, b, c);
+      return trades.has(name) ? answer.then((/** @type {unknown} */ page) => withFills(this, page)) : answer;
+    },
+    writable: true,
+    configurable: true,
+  });
   for (const [name, , list] of glue.Client.restMethods()) {
     const method = live(
       list
@@ -60,6 +80,21 @@ export function installMethods(glue) {
     Object.defineProperty(method, "name", { value: name });
     Object.defineProperty(proto, name, { value: method, writable: true, configurable: true });
   }
+}
+
+/**
+ * A page of the account's trades, each row given `fills`: the account's side of it (`Client#fills`).
+ * @param {RestClient} client
+ * @param {unknown} page
+ */
+function withFills(client, page) {
+  const rows = typeof page === "object" && page !== null ? /** @type {{ data?: unknown }} */ (page).data : undefined;
+  if (Array.isArray(rows)) {
+    for (const row of rows) {
+      if (typeof row === "object" && row !== null) /** @type {{ fills?: unknown }} */ (row).fills = client.fills(row);
+    }
+  }
+  return page;
 }
 
 /**

@@ -85,6 +85,12 @@ pub struct LiveBook {
     pub(super) not_before: f64,
     /// When (local ms) the last stale snapshot was refused.
     pub(super) refused_at: f64,
+    /// Snapshots the service answered 404 to (it has no book for the asset), in all and in a row: while the
+    /// last one did, the asset has no book, and it is asked for again only after a backoff.
+    pub missing: u64,
+    pub(super) missing_streak: u32,
+    /// Its market resolved (`market_resolved`): the book is closed, and nothing more is asked of it.
+    pub resolved: bool,
 }
 
 impl LiveBook {
@@ -114,7 +120,20 @@ impl LiveBook {
             stale_streak: 0,
             not_before: f64::NEG_INFINITY,
             refused_at: f64::NEG_INFINITY,
+            missing: 0,
+            missing_streak: 0,
+            resolved: false,
         }
+    }
+
+    /// The book's market (condition id), from its snapshot or its `book` event.
+    pub fn market_id(&self) -> Option<String> {
+        self.market.as_ref().or(self.book.as_ref()).and_then(OrderBook::market)
+    }
+
+    /// Whether the service has no book for the asset: its last snapshot was answered 404.
+    pub fn has_no_book(&self) -> bool {
+        self.missing_streak > 0
     }
 
     /// The book's timestamp as a number (0 when absent or not digits).

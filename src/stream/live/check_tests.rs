@@ -62,7 +62,7 @@ fn a_wrong_platform_answer_resyncs_and_a_late_one_for_a_replaced_book_is_ignored
     assert_eq!(books.digested(wrong_answers[0].0, Some(&wrong_answers[0].1), 4.6), FrameReport::default());
     assert_eq!(
         books.digested(fresh[0].0, Some(&fresh[0].1), 5.0),
-        FrameReport { changed: vec![A.into()], resync: vec![], retry_ms: None }
+        FrameReport { changed: vec![A.into()], resync: vec![], retry_ms: None, ..Default::default() }
     );
     assert!(books.get(A).unwrap().verified);
     // A check under way when a `book` event replaces the book: its (right) answer counts for nothing.
@@ -76,7 +76,7 @@ fn a_wrong_platform_answer_resyncs_and_a_late_one_for_a_replaced_book_is_ignored
     assert_eq!((books.get(B).unwrap().checks, books.awaiting()), (checks, 1));
     assert_eq!(
         books.digested(new[0].0, Some(&new[0].1), 9.0),
-        FrameReport { changed: vec![B.into()], resync: vec![], retry_ms: None }
+        FrameReport { changed: vec![B.into()], resync: vec![], retry_ms: None, ..Default::default() }
     );
     let live = books.get(B).unwrap();
     assert_eq!((live.checks, live.verified, live.verified_at_ms), (checks + 1, true, 9.0));

@@ -18,22 +18,53 @@ impl LiveBooks {
         let mut report = self.expire(now);
         self.checks.begin();
         let mut s = Scanner::new(frame);
+        let mut index = 0u32;
         if s.peek_kind() == Some(b'[') {
-            s.array(|s| self.event(s, frame, now, &mut report))?;
+            s.array(|s| {
+                let result = self.event(s, frame, now, index, &mut report);
+                index = index.saturating_add(1);
+                result
+            })?;
         } else {
-            self.event(&mut s, frame, now, &mut report)?;
+            self.event(&mut s, frame, now, 0, &mut report)?;
         }
         s.finish()?;
         Ok(report)
     }
 
-    fn event(&mut self, s: &mut Scanner<'_>, frame: &[u8], now: f64, report: &mut FrameReport) -> Result<(), Error> {
+    fn event(
+        &mut self,
+        s: &mut Scanner<'_>,
+        frame: &[u8],
+        now: f64,
+        index: u32,
+        report: &mut FrameReport,
+    ) -> Result<(), Error> {
         s.skip_ws();
         let start = s.pos();
         let mut event = Event::default();
         s.object(|s, key| event.field(s, key))?;
         let end = s.pos();
         match event.event_type.as_deref() {
+            // The service sends a market's lifecycle events on every connection, more than once: each is told
+            // once per market, and a resolved market's books are closed.
+            Some(kind @ ("new_market" | "market_resolved")) => {
+                let market = event.market.as_deref().or(event.id.as_deref()).unwrap_or_default();
+                let resolved = kind == "market_resolved";
+                if !self.lifecycle.first(resolved, market) {
+                    report.repeats.push(index);
+                } else if resolved {
+                    for live in &mut self.books {
+                        let of_market = live.market_id().is_some_and(|m| m.eq_ignore_ascii_case(market))
+                            || event.assets.iter().any(|a| *a == live.asset_id);
+                        if of_market && !live.resolved {
+                            live.resolved = true;
+                            report.resolved.push(live.asset_id.clone());
+                        }
+                    }
+                }
+                Ok(())
+            }
             Some("book") => {
                 let bytes = frame.get(start..end).ok_or_else(|| Error::decode("a book event was cut off"))?;
                 self.book_event(bytes, event.asset_id.as_deref(), now, report)
@@ -44,6 +75,9 @@ impl LiveBooks {
                     return Err(Error::decode("a tick_size_change event needs asset_id and new_tick_size"));
                 };
                 let change = Change::TickSize { timestamp: event.timestamp()?, tick_size };
+                if let Some(tick) = crate::book::fixed::parse(tick_size.as_bytes()).filter(|&t| t > 0) {
+                    report.ticks.push((asset.to_owned(), tick));
+                }
                 self.change(asset, change, now, report);
                 Ok(())
             }
@@ -77,6 +111,7 @@ impl LiveBooks {
         match live.install(book, true, policy, &mut self.checks, now) {
             Ok(()) => {
                 live.state = State::Live;
+                live.missing_streak = 0;
                 live.pending.clear();
                 Self::waits(&mut self.expiry, &mut self.expiry_moved, &live.burst);
             }
@@ -173,6 +208,10 @@ struct Event<'a> {
     new_tick_size: Option<Cow<'a, str>>,
     price: Option<Cow<'a, str>>,
     entries: Vec<Entry<'a>>,
+    /// A lifecycle event's market (condition id), its id, and its assets (`assets_ids`).
+    market: Option<Cow<'a, str>>,
+    id: Option<Cow<'a, str>>,
+    assets: Vec<Cow<'a, str>>,
 }
 
 struct Entry<'a> {
@@ -192,6 +231,18 @@ impl<'a> Event<'a> {
             b"new_tick_size" => &mut self.new_tick_size,
             b"price" => &mut self.price,
             b"price_changes" => return s.array(|s| self.entry(s)),
+            b"market" => &mut self.market,
+            b"id" => &mut self.id,
+            b"assets_ids" if s.peek_kind() == Some(b'[') => {
+                return s.array(|s| {
+                    if self.assets.len() < super::MAX_LIFECYCLE_ASSETS && s.peek_kind() == Some(b'"') {
+                        self.assets.push(s.string()?);
+                        Ok(())
+                    } else {
+                        s.skip_value()
+                    }
+                })
+            }
             _ => return s.skip_value(),
         };
         *slot = Some(text(s)?);

@@ -40,6 +40,42 @@ pub struct FrameReport {
     /// A snapshot was refused as stale (older than events already seen): ask for snapshots again after
     /// this many milliseconds.
     pub retry_ms: Option<f64>,
+    /// The tick sizes the service announced (`tick_size_change`): each asset's new tick, in units, for the
+    /// client's orders.
+    pub ticks: Vec<(String, u64)>,
+    /// The frame's events (by their index in it) that repeat a lifecycle event already told: not told again.
+    pub repeats: Vec<u32>,
+    /// Books closed by their market's resolution (`market_resolved`).
+    pub resolved: Vec<String>,
+}
+
+/// The lifecycle events (`new_market`, `market_resolved`) told, by market: the service sends them on every
+/// connection and more than once. Bounded: the oldest are forgotten past [`MAX_LIFECYCLE`].
+#[derive(Debug, Default)]
+pub struct Lifecycle {
+    seen: std::collections::VecDeque<(bool, String)>,
+}
+
+/// The lifecycle events remembered.
+pub const MAX_LIFECYCLE: usize = 10_000;
+/// The assets read of one lifecycle event.
+pub const MAX_LIFECYCLE_ASSETS: usize = 100;
+
+impl Lifecycle {
+    /// Whether this is the first `resolved` (else `new_market`) event of `market`; it is remembered.
+    pub fn first(&mut self, resolved: bool, market: &str) -> bool {
+        if market.is_empty() || market.len() > 130 {
+            return true;
+        }
+        if self.seen.iter().any(|(r, m)| *r == resolved && m.eq_ignore_ascii_case(market)) {
+            return false;
+        }
+        if self.seen.len() >= MAX_LIFECYCLE {
+            self.seen.pop_front();
+        }
+        self.seen.push_back((resolved, market.to_owned()));
+        true
+    }
 }
 
 impl FrameReport {
@@ -60,13 +96,22 @@ pub struct LiveBooks {
     /// [`LiveBooks::expire`]), and whether it moved earlier since the binding last asked.
     expiry: f64,
     expiry_moved: bool,
+    /// The lifecycle events told.
+    pub(super) lifecycle: Lifecycle,
 }
 
 impl LiveBooks {
     pub fn new(policy: HashCheck) -> Self {
         let checks =
             Checks { hasher: Hasher::Here, next_id: 0, awaiting: Vec::new(), due: Vec::new(), input: Vec::new() };
-        Self { policy, books: Books::default(), checks, expiry: f64::INFINITY, expiry_moved: false }
+        Self {
+            policy,
+            books: Books::default(),
+            checks,
+            expiry: f64::INFINITY,
+            expiry_moved: false,
+            lifecycle: Lifecycle::default(),
+        }
     }
 
     /// Where hashes are computed from now on; leaving the platform drops the checks under way.
@@ -217,7 +262,8 @@ impl LiveBooks {
     pub fn snapshots_due(&mut self, now: f64) -> Vec<String> {
         let mut due = Vec::new();
         for live in &mut self.books {
-            let wanted = live.market.is_none() || live.state == State::Resyncing;
+            // (A resolved market's book is closed: nothing more is asked of it.)
+            let wanted = (live.market.is_none() || live.state == State::Resyncing) && !live.resolved;
             // The driver's timer and the wall clock it reads may disagree by a few milliseconds: a retry whose
             // timer fired is due, rather than left waiting for a call that would never come.
             // (A clock that went back since the refusal cannot be trusted to reach `not_before`.)
@@ -236,6 +282,20 @@ impl LiveBooks {
         if let Some(live) = self.get_mut(asset_id) {
             live.fetching = false;
         }
+    }
+
+    /// The service has no book for `asset_id` (its GET /book answered 404: a closed or unknown token): the
+    /// asset is marked as having none, and asked for again only after [`missing_backoff_ms`] (not at every
+    /// frame). Answers the delay.
+    pub fn snapshot_missing(&mut self, asset_id: &str, now: f64) -> f64 {
+        let Some(live) = self.get_mut(asset_id) else { return 0.0 };
+        live.fetching = false;
+        live.missing += 1;
+        live.missing_streak = live.missing_streak.saturating_add(1);
+        let delay = missing_backoff_ms(live.missing_streak);
+        live.not_before = now + delay;
+        live.refused_at = now;
+        delay
     }
 
     /// A fresh snapshot of `asset_id` (GET /book): it gives the market fields, and it becomes the live book
@@ -262,6 +322,7 @@ impl LiveBooks {
             return report;
         }
         live.stale_streak = 0;
+        live.missing_streak = 0;
         live.market = Some(snapshot.clone());
         if !newer {
             // The live book is as new or ahead: only the fields it lacks are new (a `book` event leaves out
@@ -365,6 +426,12 @@ impl<'a> IntoIterator for &'a mut Books {
     fn into_iter(self) -> Self::IntoIter {
         self.list.iter_mut()
     }
+}
+
+/// How long to wait before asking again for the book of an asset the service has none for, after `streak`
+/// 404s in a row: 5 s, doubling, at most 5 minutes.
+pub fn missing_backoff_ms(streak: u32) -> f64 {
+    (5_000.0 * f64::from(1u32 << streak.saturating_sub(1).min(6))).min(300_000.0)
 }
 
 /// How much earlier than its backoff a stale snapshot's retry is due (see [`LiveBooks::snapshots_due`]).

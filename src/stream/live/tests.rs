@@ -11,7 +11,7 @@ fn changes_keep_books_equal_to_the_service_and_verified() {
     let mut books = live(HashCheck::EveryEntry, &mut svc);
     let frame = svc.book_event(A);
     let report = apply(&mut books, frame.as_bytes(), 2.0).unwrap();
-    assert_eq!(report, FrameReport { changed: vec![A.into()], resync: vec![], retry_ms: None });
+    assert_eq!(report, FrameReport { changed: vec![A.into()], resync: vec![], retry_ms: None, ..Default::default() });
     for i in 0..200u32 {
         let price = format!("0.{}", 10 + i % 30);
         let size = (i % 7).to_string();
@@ -58,7 +58,7 @@ fn a_wrong_hash_resyncs_and_the_snapshot_catches_up() {
     let report = apply(&mut books, newer.as_bytes(), 7.0).unwrap();
     assert_eq!(report.changed, vec![B.to_owned()]);
     let report = snap(&mut books, A, snapshot, 8.0);
-    assert_eq!(report, FrameReport { changed: vec![A.into()], resync: vec![], retry_ms: None });
+    assert_eq!(report, FrameReport { changed: vec![A.into()], resync: vec![], retry_ms: None, ..Default::default() });
     equal(&books, &mut svc, A);
     let live = books.get(A).unwrap();
     assert_eq!((live.state, live.verified, live.verified_at_ms), (State::Live, true, 8.0));
@@ -102,9 +102,11 @@ fn tick_size_and_last_trade_events_move_the_hash() {
             svc.now
         ),
     ];
-    for frame in &frames {
-        assert!(apply(&mut books, frame.as_bytes(), 2.0).unwrap().resync.is_empty());
-    }
+    let reports: Vec<FrameReport> = frames.iter().map(|f| apply(&mut books, f.as_bytes(), 2.0).unwrap()).collect();
+    assert!(reports.iter().all(|r| r.resync.is_empty()));
+    // The new tick is told, for the client's orders (issue 33).
+    assert_eq!(reports[0].ticks, [(A.to_owned(), 1_000)]);
+    assert!(reports[1].ticks.is_empty());
     let frame = svc.changes(&[(A, "BUY", "0.455", "3")]);
     assert!(apply(&mut books, frame.as_bytes(), 3.0).unwrap().resync.is_empty());
     equal(&books, &mut svc, A);
@@ -121,7 +123,7 @@ fn book_events_are_checked_against_their_own_hash() {
     assert_eq!(books.expire(2.0 + WINDOW_MS).resync, vec![(B.to_owned(), Resync::BookMismatch)]);
     assert_eq!(books.get(B).unwrap().state, State::Resyncing);
     let report = apply(&mut books, format!("[{good}]").as_bytes(), 3.0).unwrap();
-    assert_eq!(report, FrameReport { changed: vec![B.into()], resync: vec![], retry_ms: None });
+    assert_eq!(report, FrameReport { changed: vec![B.into()], resync: vec![], retry_ms: None, ..Default::default() });
     assert!(books.get(B).unwrap().verified);
 }
 
@@ -187,7 +189,7 @@ fn a_book_event_before_the_snapshot_is_applied_and_checked_once_the_market_field
     quiet.apply_frame(svc.book_event(B).as_bytes(), 1.0).unwrap();
     assert_eq!(
         snap(&mut quiet, B, svc.snapshot(B), 2.0),
-        FrameReport { changed: vec![B.into()], resync: vec![], retry_ms: None }
+        FrameReport { changed: vec![B.into()], resync: vec![], retry_ms: None, ..Default::default() }
     );
     let live = quiet.get(B).unwrap();
     assert_eq!((live.verified, live.checks, live.verified_at_ms), (true, 1, 2.0));
@@ -313,4 +315,58 @@ fn the_index_follows_subscriptions() {
     books.subscribe("1025");
     assert_eq!(books.get("1025").map(|b| b.asset_id.as_str()), Some("1025"));
     assert_eq!(books.assets().count(), 48);
+}
+
+#[test]
+fn an_asset_the_service_has_no_book_for_is_asked_again_only_with_backoff() {
+    // Issue 33: one closed token among 2,000 assets was fetched about 1,300 times in 75 s.
+    let mut books = LiveBooks::new(HashCheck::LastPerFrame);
+    books.subscribe("closed");
+    // A bare `[]` (the service's answer to a subscription of a closed or unknown token) is read as nothing.
+    assert_eq!(books.apply_frame(b"[]", 0.0).unwrap(), FrameReport::default());
+    assert_eq!(books.snapshots_due(0.0), ["closed"]);
+    // (asked at, 404's delay): 5 s, doubling, at most 5 minutes.
+    let mut now = 0.0;
+    let mut asked = 1;
+    for want in [5_000.0, 10_000.0, 20_000.0, 40_000.0, 80_000.0, 160_000.0, 300_000.0, 300_000.0] {
+        assert_eq!(books.snapshot_missing("closed", now), want);
+        assert!(books.snapshots_due(now + want - 100.0).is_empty(), "not before its backoff");
+        // Frames meanwhile do not make it due.
+        books.apply_frame(br#"{"event_type":"best_bid_ask","asset_id":"closed"}"#, now + 1.0).unwrap();
+        assert!(books.snapshots_due(now + 1.0).is_empty());
+        now += want;
+        assert_eq!(books.snapshots_due(now), ["closed"]);
+        asked += 1;
+    }
+    assert_eq!(books.get("closed").unwrap().missing, 8);
+    // Fetched 9 times over about 15 minutes, where a 1 s retry would have fetched it about 900 times.
+    assert_eq!(asked, 9);
+    assert!(now > 900_000.0);
+    assert_eq!(super::missing_backoff_ms(1), 5_000.0);
+}
+
+#[test]
+fn lifecycle_events_are_told_once_per_market_and_a_resolution_closes_its_books() {
+    // Issue 33: new_market and market_resolved arrive on every connection, more than once.
+    let mut books = LiveBooks::new(HashCheck::LastPerFrame);
+    books.subscribe("111");
+    books.subscribe("222");
+    books.subscribe("333");
+    let new = r#"{"event_type":"new_market","id":"9","market":"0xM","assets_ids":["111","222"],"timestamp":"1"}"#;
+    let resolved = r#"{"event_type":"market_resolved","id":"9","market":"0xm","assets_ids":["111","222"],"winning_asset_id":"111","timestamp":"2"}"#;
+    let frame = format!("[{new},{new},{resolved}]");
+    let report = books.apply_frame(frame.as_bytes(), 1.0).unwrap();
+    assert_eq!(report.repeats, [1], "the second new_market of the frame");
+    assert_eq!(report.resolved, ["111", "222"]);
+    // Again, on another connection: all repeats (the market id's case aside).
+    let report = books.apply_frame(format!("[{resolved},{new}]").as_bytes(), 2.0).unwrap();
+    assert_eq!((report.repeats, report.resolved), (vec![0, 1], vec![]));
+    let one = books.apply_frame(resolved.as_bytes(), 3.0).unwrap();
+    assert_eq!(one.repeats, [0]);
+    // The resolved books are closed: no snapshot is asked of them; the other asset's still is.
+    assert!(books.get("111").unwrap().resolved && !books.get("333").unwrap().resolved);
+    assert_eq!(books.snapshots_due(4.0), ["333"]);
+    // Another market's events are its own.
+    let other = r#"{"event_type":"new_market","market":"0xN","timestamp":"5"}"#;
+    assert!(books.apply_frame(other.as_bytes(), 5.0).unwrap().repeats.is_empty());
 }

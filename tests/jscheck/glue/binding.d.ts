@@ -17,8 +17,8 @@ export interface Client extends Handle, RestClient, TradingClient {}
 export declare const Client: {
   new (options: unknown): Client;
   readonly prototype: Client;
-  /** The route table (src/api/methods.rs: ENDPOINTS): `[name, argument count, list]`. */
-  restMethods(): [name: string, count: number, list: boolean][];
+  /** The route table (src/api/methods.rs: ENDPOINTS): `[name, argument count, list, rows are trades]`. */
+  restMethods(): [name: string, count: number, list: boolean, rowsAreTrades: boolean][];
 };
 
 /** The `FREED` error (src/wasm/interop.rs). */
