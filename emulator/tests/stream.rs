@@ -526,8 +526,10 @@ async fn subscribe_and_unsubscribe_start_and_stop_events() {
     let text = serde_json::to_string(&got).unwrap();
     assert!(text.contains(&other) && !text.contains(&a), "{text}");
     pong_next(&mut ws).await;
-    // Unknown ids and operations are ignored; the socket stays open.
+    // Unknown ids are answered with a bare `[]`, as the service answers a subscription of closed tokens;
+    // unknown operations are ignored; the socket stays open.
     say(&mut ws, &json!({ "operation": "subscribe", "assets_ids": ["999"] }).to_string()).await;
+    assert_eq!(self::text(&mut ws).await, "[]");
     say(&mut ws, &json!({ "operation": "shuffle", "assets_ids": [a] }).to_string()).await;
     pong_next(&mut ws).await;
 }

@@ -51,6 +51,8 @@ pub enum Expect {
     Json,
     /// The bytes, parsed into an order book (taken with [`Calls::take_book`]).
     Book,
+    /// The bytes of a POST /books answer, parsed into its order books (taken with [`Calls::take_books`]).
+    Books,
     /// The bytes, checked and summed up by the function as a small JSON result (the driver keeps the bytes).
     Bytes(fn(&[u8]) -> Result<String, Error>),
     /// The bytes, parsed by the function into what the call's owner takes (`Calls::take_product`).
@@ -195,6 +197,7 @@ struct Call {
     deadline: Option<f64>,
     manual: bool,
     book: Option<crate::book::OrderBook>,
+    books: Vec<crate::book::OrderBook>,
     #[cfg(feature = "trade")]
     product: Option<Box<dyn std::any::Any>>,
 }
@@ -274,6 +277,7 @@ impl Calls {
             deadline: None,
             manual,
             book: None,
+            books: Vec::new(),
             #[cfg(feature = "trade")]
             product: None,
         };
@@ -327,6 +331,15 @@ impl Calls {
     #[cfg(feature = "trade")]
     pub fn take_product(&mut self, id: u32) -> Option<Box<dyn std::any::Any>> {
         self.calls.get_mut(id as usize)?.as_mut()?.product.take()
+    }
+
+    /// The books a finished [`Expect::Books`] call read.
+    pub fn take_books(&mut self, id: u32) -> Vec<crate::book::OrderBook> {
+        self.calls
+            .get_mut(id as usize)
+            .and_then(Option::as_mut)
+            .map(|c| std::mem::take(&mut c.books))
+            .unwrap_or_default()
     }
 
     /// The book a finished [`Expect::Book`] call read.
@@ -601,10 +614,7 @@ impl Calls {
                 return Err(Failure::of(Outcome::BodyCut, with_status(Error::decode("the response body was cut off"))))
             }
             Some(Ended::Stalled) => {
-                let mut e = Error::new(
-                    ErrorCode::Timeout,
-                    "the attempt took longer than its attemptTimeoutMs and was abandoned",
-                );
+                let mut e = Error::new(ErrorCode::Timeout, "the attempt passed attemptTimeoutMs");
                 with_request(&mut e, request);
                 return Err(Failure::of(Outcome::Stalled, e));
             }
@@ -671,6 +681,11 @@ impl Calls {
                 call.book = Some(crate::book::OrderBook::from_vec(bytes).map_err(garbled)?);
                 Ok("null".into())
             }
+            Expect::Books => {
+                let bytes = reply.bytes.ok_or_else(|| garbled(Error::decode("expected a byte body")))?;
+                call.books = books_of(&bytes).map_err(garbled)?;
+                Ok("null".into())
+            }
             Expect::Bytes(check) => {
                 let mut bytes = reply.bytes.ok_or_else(|| garbled(Error::decode("expected a byte body")))?;
                 let result = check(&bytes);
@@ -714,6 +729,11 @@ impl Failure {
     fn of(outcome: Outcome, error: Error) -> Self {
         Failure { outcome, retry_after_ms: None, error, final_: false }
     }
+}
+
+/// The order books of a POST /books answer (a JSON array of them), each element parsed on its own.
+fn books_of(bytes: &[u8]) -> Result<Vec<crate::book::OrderBook>, Error> {
+    crate::book::OrderBook::list_from_bytes(bytes)
 }
 
 /// The error of a call the machine no longer knows (finished, or never started).

@@ -427,3 +427,16 @@ fn a_stalled_attempt_of_a_read_is_abandoned_and_retried_within_the_deadline() {
     assert_eq!(sent(&c.next(order, T0, Some(&creds()))).attempt_ms, None);
     c.finish(order, T0);
 }
+
+#[test]
+fn a_batch_of_books_is_read_into_its_books() {
+    let one =
+        r#"{"market":"0x1","asset_id":"1","timestamp":"1","hash":"h","bids":[],"asks":[{"price":"0.5","size":"1"}]}"#;
+    let two = one.replace(r#""asset_id":"1""#, r#""asset_id":"2""#);
+    let books = books_of(format!(" [ {one} , {two} ] ").as_bytes()).unwrap();
+    assert_eq!(books.iter().map(|b| b.asset_id()).collect::<Vec<_>>(), [Some("1".into()), Some("2".into())]);
+    assert!(books_of(b"[]").unwrap().is_empty());
+    for bad in ["", "{}", "[1]", &format!("[{one}"), &format!("[{one}] x")] {
+        assert!(books_of(bad.as_bytes()).is_err(), "{bad}");
+    }
+}

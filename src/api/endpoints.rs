@@ -256,6 +256,17 @@ pub fn order_books(items: &Value) -> Result<HttpRequest, Error> {
     Ok(HttpRequest::new(Method::Post, Surface::Clob, "/books").body(body).scope(Scope::Books))
 }
 
+/// POST /books of tokens already checked (a stream's snapshots: the ids it follows).
+pub fn order_books_of(tokens: &[String]) -> HttpRequest {
+    let mut body = JsonWriter::array();
+    for token in tokens {
+        body.object_start();
+        body.field_str("token_id", token);
+        body.object_end();
+    }
+    HttpRequest::new(Method::Post, Surface::Clob, "/books").body(body.finish()).scope(Scope::Books)
+}
+
 /// POST /prices (§4.16).
 pub fn prices(items: &Value) -> Result<HttpRequest, Error> {
     let body = token_batch(items)?;

@@ -91,22 +91,8 @@ pub fn fills(trade: &Value, key: Option<&str>) -> String {
 mod tests {
     use super::*;
 
-    fn value(json: &str) -> Value {
-        fn conv(v: serde_json::Value) -> Value {
-            match v {
-                serde_json::Value::Null => Value::Null,
-                serde_json::Value::Bool(b) => Value::Bool(b),
-                serde_json::Value::Number(n) => Value::Number(n.as_f64().unwrap()),
-                serde_json::Value::String(s) => Value::Str(s),
-                serde_json::Value::Array(a) => Value::Array(a.into_iter().map(conv).collect()),
-                serde_json::Value::Object(o) => Value::Object(o.into_iter().map(|(k, v)| (k, conv(v))).collect()),
-            }
-        }
-        conv(serde_json::from_str(json).unwrap())
-    }
-
     fn fills_of(json: &str, key: Option<&str>) -> serde_json::Value {
-        serde_json::from_str(&fills(&value(json), key)).unwrap()
+        serde_json::from_str(&fills(&crate::api::params::from_json(json), key)).unwrap()
     }
 
     /// The shape: the account ("mine") rests a buy of NO; a taker buys YES at 0.13 against it, and the

@@ -12,7 +12,7 @@ pub mod fills;
 pub mod methods;
 pub mod options;
 mod paging;
-mod params;
+pub(crate) mod params;
 mod request;
 pub(crate) mod response;
 pub mod retry;

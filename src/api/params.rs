@@ -26,6 +26,22 @@ pub enum Value {
     Other,
 }
 
+/// A JSON text as the binding hands values in (for tests).
+#[cfg(test)]
+pub(crate) fn from_json(json: &str) -> Value {
+    fn conv(v: serde_json::Value) -> Value {
+        match v {
+            serde_json::Value::Null => Value::Null,
+            serde_json::Value::Bool(b) => Value::Bool(b),
+            serde_json::Value::Number(n) => Value::Number(n.as_f64().unwrap_or(f64::NAN)),
+            serde_json::Value::String(s) => Value::Str(s),
+            serde_json::Value::Array(a) => Value::Array(a.into_iter().map(conv).collect()),
+            serde_json::Value::Object(o) => Value::Object(o.into_iter().map(|(k, v)| (k, conv(v))).collect()),
+        }
+    }
+    conv(serde_json::from_str(json).unwrap_or(serde_json::Value::Null))
+}
+
 impl Value {
     /// An object's own field (the last of that name, as `Params::get` reads one); None for anything else.
     pub fn field(&self, name: &str) -> Option<&Value> {

@@ -17,13 +17,15 @@
  * @property {(now: number) => string} next
  * @property {(kind: number, status: number, flags: number, retryAfter: string | undefined, headers: string | undefined,
  *   text: string | undefined, bytes: Uint8Array | undefined, sent: number, now: number) => string} supply
- *   How the attempt ended (`kind`: 0 an answer, 1 none, 2 a cut body, 3 a body too large; `flags`: 1 an
+ *   How the attempt ended (`kind`: 0 an answer, 1 none, 2 a cut body, 3 a body too large, 4 abandoned at its
+ *   `attemptMs`; `flags`: 1 an
  *   opaque redirect, 2 redirected, 4 the JSON body parsed here; `headers`: the `Date` header, then, when the
  *   answer has any, the Poly-RateLimit Remaining, Reset, Tier and Warning values, a line each).
  * @property {(timedOut: boolean, now: number) => string} stop The call's signal aborted (`timedOut`: its deadline passed).
  * @property {(now: number) => string} done The call is over: what it still holds is given back; a done `Need`
  *   whose woken ids are the calls this wakes.
  * @property {() => unknown} book The OrderBook a finished GET /book read.
+ * @property {() => unknown[]} books The OrderBooks a finished POST /books read.
  * @property {() => void} keep Hands what a finished call's answer was parsed into to the call's owner (shape 5).
  * @property {() => void} free
  */
@@ -274,31 +276,6 @@ class Scope {
 }
 
 /**
- * One attempt's own cancellation: aborts when the call's signal does, or when `ms` pass (`stalled`).
- */
-class Attempt {
-  /**
-   * @param {AbortSignal} callSignal
-   * @param {number} ms
-   */
-  constructor(callSignal, ms) {
-    this.controller = new AbortController();
-    this.signal = this.controller.signal;
-    this.stalled = false;
-    if (abortedOf.call(callSignal)) this.controller.abort(abortReason(callSignal));
-    else this.forget = onAbortOf(callSignal, () => this.controller.abort(abortReason(callSignal)));
-    this.timer = later(() => {
-      this.stalled = true;
-      this.controller.abort(new DOMException("The attempt timed out", "TimeoutError"));
-    }, ms);
-  }
-  finish() {
-    clearLater(this.timer);
-    this.forget?.();
-  }
-}
-
-/**
  * One HTTP exchange with `fetchFn` (the caller's, or the global `fetch`), as plain data; it never throws.
  * Whatever the fetch, its Response or its body does wrong comes back as `kind` 1 (no usable Response) or
  * 2 (the body could not be read), and the fetch and the body are both raced against `signal`, so a fetch
@@ -435,7 +412,7 @@ function tellNotice(onEvent, notice) {
 /**
  * Runs one call (`call`, the machine's handle, freed here however the call ends) to its end. Resolves, by
  * `shape`: 0 the parsed JSON body, 1 the OrderBook the machine read, 2 the machine's result, 3 the body's
- * bytes, 5 nothing (what the answer was parsed into goes to the call's owner); rejects with a PredictKitError.
+ * bytes, 4 the OrderBooks the machine read, 5 nothing (what the answer was parsed into goes to the call's owner); rejects with a PredictKitError.
  * @param {CallHandle} call
  * @param {FetchLike | undefined | null} fetchFn
  * @param {AbortSignal | undefined | null} callerSignal checked by `checkSignal` (src/js/readers.js)
@@ -463,7 +440,8 @@ export async function drive(call, fetchFn, callerSignal, timeoutMs, onEvent, wai
       if (need[0] === 0) {
         const [, , url, method, headers, text, manual, bytes, json, attemptMs] = need;
         // An attempt the core gave a timeout (an idempotent read) is abandoned then, and tried again.
-        const attempt = typeof attemptMs === "number" ? new Attempt(scope.signal, attemptMs) : undefined;
+        // (Its own Scope: aborted by the call's, or timed out at attemptMs.)
+        const attempt = typeof attemptMs === "number" ? new Scope(scope.signal, attemptMs) : undefined;
         const signal = attempt ? attempt.signal : scope.signal;
         /** @type {RequestInit} */
         const init = { method, headers, signal };
@@ -475,7 +453,7 @@ export async function drive(call, fetchFn, callerSignal, timeoutMs, onEvent, wai
           need = parse(call.stop(scope.timedOut, dateNow()));
           continue;
         }
-        if (attempt?.stalled && r.kind !== 0) {
+        if (attempt?.timedOut && r.kind !== 0) {
           cause = r.cause;
           need = parse(call.supply(4, 0, 0, undefined, undefined, undefined, undefined, r.sent, dateNow()));
           continue;
@@ -516,6 +494,7 @@ export async function drive(call, fetchFn, callerSignal, timeoutMs, onEvent, wai
         if (shape === 1) return call.book();
         if (shape === 2) return need[2];
         if (shape === 3) return body;
+        if (shape === 4) return call.books();
         return call.keep();
       } else {
         const code = need[2].code;

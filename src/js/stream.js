@@ -26,7 +26,9 @@ import { clearLater, dateNow, isAborted, later, onAbortOf } from "./driver.js";
  * @property {(id: number, digest: Uint8Array | undefined, now: number) => Report | undefined} digested
  * @property {(subscribe: boolean, ids: unknown) => string | undefined} follow
  * @property {() => unknown} refused The `error` of frames refused during one delivery.
- * @property {() => [string, Promise<{ free(): void }>][]} snapshots The GET /book snapshots started now.
+ * @property {() => [string | string[], Promise<any>][]} snapshots The snapshots started now: GET /book of one
+ *   asset (its book), or POST /books of several (their books).
+ * @property {(assets: string[]) => Report | undefined} unanswered A batch's assets its answer left out.
  * @property {(asset: string, book: { free(): void } | undefined, error: unknown) => Report | undefined} snapshot
  *   A fetched snapshot, or the error of one that could not be had (a 404: the service has no book for it).
  * @property {(asset: unknown, status: boolean) => unknown} book
@@ -653,19 +655,34 @@ class Stream {
     } catch {
       return;
     }
-    for (const [asset, fetched] of started) {
+    for (const [asked, fetched] of started) {
+      // One asset's book (GET /book), or a batch's books (POST /books) and then the assets its answer left out
+      // (the core decides what they mean).
+      const batch = Array.isArray(asked) ? asked : [asked];
       fetched
         .then(
-          (/** @type {{ free(): void }} */ book) => this._applySnapshot(asset, book),
-          (/** @type {unknown} */ error) => this._applySnapshot(asset, undefined, error),
+          (/** @type {any} */ answer) =>
+            Array.isArray(asked)
+              ? [
+                  .../** @type {{ assetId?: string, free(): void }[]} */ (answer).map((book) =>
+                    this._applySnapshot(String(book.assetId ?? ""), book),
+                  ),
+                  this.#core?.unanswered(asked),
+                ]
+              : [this._applySnapshot(asked, answer)],
+          (/** @type {unknown} */ error) => batch.map((asset) => this._applySnapshot(asset, undefined, error)),
         )
-        .then((report) => {
-          if (!report) return;
-          if (report.due) this._digest(report.due);
-          this._report(report);
+        .then((reports) => {
+          let retry = 0;
+          for (const report of reports) {
+            if (!report) continue;
+            if (report.due) this._digest(report.due);
+            this._report(report);
+            if (report.retry) retry = retry ? Math.min(retry, report.retry) : report.retry;
+          }
           // A failed or stale snapshot is asked for again after the core's delay.
-          if (report.retry) setTimeout(() => this._snapshots(), report.retry);
-          else this._snapshots();
+          if (retry) setTimeout(() => this._snapshots(), retry);
+          else if (reports.some(Boolean)) this._snapshots();
         })
         .catch(() => {
           // Never rejects; a throwing step above (out of stack) leaves nothing unhandled.

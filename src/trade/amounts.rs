@@ -315,7 +315,7 @@ pub fn market(
         return Err(naming(
             Error::invalid(
                 "amount",
-                "is too small at this price: its taker amount, cut to 4 decimals, would let a level beyond the price fill it; nearest amount",
+                "would fill beyond the price once its taker amount is cut to 4 decimals; nearest amount",
             ),
             below,
             above,

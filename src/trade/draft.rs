@@ -503,17 +503,7 @@ mod tests {
     use super::*;
 
     fn params(json: &str) -> Params {
-        fn conv(v: serde_json::Value) -> Value {
-            match v {
-                serde_json::Value::Null => Value::Null,
-                serde_json::Value::Bool(b) => Value::Bool(b),
-                serde_json::Value::Number(n) => Value::Number(n.as_f64().unwrap()),
-                serde_json::Value::String(s) => Value::Str(s),
-                serde_json::Value::Array(a) => Value::Array(a.into_iter().map(conv).collect()),
-                serde_json::Value::Object(o) => Value::Object(o.into_iter().map(|(k, v)| (k, conv(v))).collect()),
-            }
-        }
-        match conv(serde_json::from_str(json).unwrap()) {
+        match crate::api::params::from_json(json) {
             Value::Object(f) => Params(f),
             _ => panic!(),
         }

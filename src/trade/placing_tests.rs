@@ -243,8 +243,7 @@ fn run_with(p: &mut Placing, learnt: &mut Learnt, market: &[u8]) -> (Vec<Read>, 
 
 #[test]
 fn a_new_tick_size_is_learnt_from_streams_and_a_price_refused_for_the_old_one_is_checked_afresh() {
-    let fine = MARKET.to_vec().iter().copied().collect::<Vec<u8>>();
-    let fine = String::from_utf8(fine).unwrap().replace("\"mts\":0.01", "\"mts\":0.001");
+    let fine = String::from_utf8(MARKET.to_vec()).unwrap().replace("\"mts\":0.01", "\"mts\":0.001");
     let at =
         |price: &str| request(&format!(r#"{{"tokenId":"{TOKEN}","side":"BUY","price":{price},"size":10}}"#), false);
     // The client learnt the market at 0.01; the service has since made it 0.001 (issue 33: 0.995 was refused).

@@ -426,7 +426,7 @@ impl Tracker {
             amount(t, &["size"]).map(|(n, _)| n)
         } else if maker {
             let entries = makers.iter().take(MAX_TRADES).filter(|m| text(m, &["order_id"]).is_some_and(mine));
-            entries.map(|m| amount(m, &["matched_amount"]).map(|(n, _)| n)).sum::<Option<u64>>()
+            entries.map(|m| amount(m, &["matched_amount"]).map(|(n, _)| n)).try_fold(0u64, |sum, n| sum.checked_add(n?))
         } else {
             None
         };

@@ -362,3 +362,22 @@ fn a_killed_fill_or_kill_is_cancelled_with_the_services_reason() {
         assert_eq!((last["reason"].as_str(), last.get("detail")), (Some(reason), None), "{status}");
     }
 }
+
+#[test]
+fn a_makers_entries_that_overflow_tell_nothing() {
+    // Two entries of one order whose amounts together pass u64: the sum is unknown, never wrapped (review).
+    let mut t = Tracker::new(ID, false, 1_000.0, 0.0);
+    t.observe(Source::Order(Some(&v(r#"{"order":{"id":"0xabc","status":"LIVE","original_size":"10"}}"#))));
+    let huge = "18000000000000";
+    t.observe(Source::Event(&v(&format!(
+        r#"{{"event_type":"trade","id":"t1","taker_order_id":"0xo","maker_orders":[{{"order_id":"0xabc","matched_amount":"{huge}"}},{{"order_id":"0xabc","matched_amount":"{huge}"}}]}}"#
+    ))));
+    assert_eq!(told(&mut t, 0.0).0, ["placed"]);
+    // Two fills of one order in one trade are summed.
+    let mut t = Tracker::new(ID, false, 1_000.0, 0.0);
+    t.observe(Source::Order(Some(&v(r#"{"order":{"id":"0xabc","status":"LIVE","original_size":"10"}}"#))));
+    t.observe(Source::Event(&v(
+        r#"{"event_type":"trade","id":"t1","taker_order_id":"0xo","status":"MATCHED","maker_orders":[{"order_id":"0xabc","matched_amount":"2"},{"order_id":"0xabc","matched_amount":"3.5"}]}"#,
+    )));
+    assert_eq!(told(&mut t, 0.0).0, ["placed", "matched 5.5/10", "trade t1 MATCHED"]);
+}

@@ -53,6 +53,8 @@ pub enum Shape {
     Result = 2,
     /// The body's bytes (a `Uint8Array`).
     Bytes = 3,
+    /// The `OrderBook`s the machine read (an array).
+    Books = 4,
     /// Nothing: what the answer was parsed into goes to the call's owner (`run_into`).
     #[cfg(feature = "trade")]
     Kept = 5,
@@ -287,6 +289,12 @@ impl CallHandle {
     /// The book a finished GET /book read.
     pub fn book(&self) -> Option<OrderBook> {
         self.take_book().map(OrderBook::from)
+    }
+
+    /// The books a finished POST /books read.
+    pub fn books(&self) -> js_sys::Array {
+        let books = self.inner.calls.try_borrow_mut().map(|mut c| c.take_books(self.id)).unwrap_or_default();
+        books.into_iter().map(|b| JsValue::from(OrderBook::from(b))).collect()
     }
 
     /// Hands what a finished call's answer was parsed into to the call's owner.

@@ -111,10 +111,7 @@ impl Client {
     /// for (const fill of client.fills(trade)) console.log(fill.side, fill.size, "at", fill.price, fill.outcome);
     #[wasm_bindgen(unchecked_return_type = "Fill[]")]
     pub fn fills(&self, #[wasm_bindgen(unchecked_param_type = "UserTrade | object")] trade: JsValue) -> JsValue {
-        let trade = super::interop::to_value(&trade, "trade").unwrap_or(crate::api::Value::Null);
-        let key = self.inner.credentials.try_borrow().ok().and_then(|c| c.as_ref().map(|c| c.api_key().to_owned()));
-        js_sys::JSON::parse(&crate::api::fills::fills(&trade, key.as_deref()))
-            .unwrap_or_else(|_| js_sys::Array::new().into())
+        account_fills(&self.inner, &trade, false)
     }
 
     /// Whether the client holds credentials (they cannot be read back).
@@ -122,6 +119,17 @@ impl Client {
     pub fn has_credentials(&self) -> bool {
         self.inner.credentials.borrow().is_some()
     }
+}
+
+/// The account's side of `trade` (`api::fills`), for the client's API key: an array; with `events_only`,
+/// undefined for anything but a `trade` event.
+pub(super) fn account_fills(inner: &Inner, trade: &JsValue, events_only: bool) -> JsValue {
+    let trade = super::interop::to_value(trade, "trade").unwrap_or(crate::api::Value::Null);
+    if events_only && !matches!(trade.field("event_type"), Some(crate::api::Value::Str(t)) if t == "trade") {
+        return JsValue::UNDEFINED;
+    }
+    let key = inner.credentials.try_borrow().ok().and_then(|c| c.as_ref().map(|c| c.api_key().to_owned()));
+    js_sys::JSON::parse(&crate::api::fills::fills(&trade, key.as_deref())).unwrap_or(JsValue::UNDEFINED)
 }
 
 /// The REST method a JS method named.

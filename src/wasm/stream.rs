@@ -370,22 +370,60 @@ impl StreamCore {
         .into()
     }
 
-    /// Starts fetching the snapshots (GET /book, with the client's budgets and retries) that the books
-    /// need now: `[assetId, promise]` pairs, each promise resolving to the book (or rejecting), for
-    /// `snapshot` to apply.
+    /// Starts fetching the snapshots (with the client's budgets and retries) that the books need now, as the
+    /// core batches them (`live::snapshot_batches`): `[assetId, promise]` for one (GET /book, resolving to the
+    /// book), `[assetIds, promise]` for a batch (POST /books, resolving to its books), for `snapshot` (and, for
+    /// a batch, `unanswered`) to apply.
     pub fn snapshots(&self) -> Array {
         // (The clock is read before the state is borrowed: a page's Date.now may call back into the stream.)
         let now = super::call::date_now();
         let due = self.with(Vec::new(), |s| s.books.snapshots_due(now));
-        due.into_iter()
-            .map(|asset| {
-                let fetched = match (api::order_book(&asset), self.inner.call_options(None)) {
-                    (Ok(request), Ok(call)) => run(&self.inner, request, &call, Expect::Book, Shape::Book),
-                    (Err(e), _) | (_, Err(e)) => Promise::reject(&e.into()),
+        crate::stream::live::snapshot_batches(due)
+            .into_iter()
+            .map(|assets| {
+                let call = self.inner.call_options(None);
+                let (id, fetched) = match assets.as_slice() {
+                    [asset] => (
+                        JsValue::from_str(asset),
+                        match (api::order_book(asset), call) {
+                            (Ok(request), Ok(call)) => run(&self.inner, request, &call, Expect::Book, Shape::Book),
+                            (Err(e), _) | (_, Err(e)) => Promise::reject(&e.into()),
+                        },
+                    ),
+                    _ => (
+                        assets.iter().map(|a| JsValue::from_str(a)).collect::<Array>().into(),
+                        match call {
+                            Ok(call) => {
+                                run(&self.inner, api::order_books_of(&assets), &call, Expect::Books, Shape::Books)
+                            }
+                            Err(e) => Promise::reject(&e.into()),
+                        },
+                    ),
                 };
-                JsValue::from(Array::of2(&JsValue::from_str(&asset), &fetched))
+                JsValue::from(Array::of2(&id, &fetched))
             })
             .collect()
+    }
+
+    /// A batch's answer is in (each of its books given to `snapshot`): the assets asked for that it left out have
+    /// no book on the service; a report like `snapshot`'s, with `retry` when one is to be asked again.
+    pub fn unanswered(&self, assets: JsValue) -> JsValue {
+        let out = Object::new();
+        let assets: Vec<String> = match to_value(&assets, "assets") {
+            Ok(Value::Array(items)) => items
+                .into_iter()
+                .filter_map(|v| match v {
+                    Value::Str(s) => Some(s),
+                    _ => None,
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        let now = super::call::date_now();
+        if let Some(ms) = self.with(None, |s| s.books.unanswered(&assets, now)) {
+            set(&out, "retry", &ms.into());
+        }
+        report(&out, &[], &[], None)
     }
 
     /// The account's side of a user channel `trade` event (`api::fills`): an array, or undefined for any other
@@ -394,12 +432,7 @@ impl StreamCore {
         if self.channel != Channel::User {
             return JsValue::UNDEFINED;
         }
-        let Ok(event) = to_value(&event, "event") else { return JsValue::UNDEFINED };
-        if !matches!(event.field("event_type"), Some(Value::Str(t)) if t == "trade") {
-            return JsValue::UNDEFINED;
-        }
-        let key = self.inner.credentials.try_borrow().ok().and_then(|c| c.as_ref().map(|c| c.api_key().to_owned()));
-        js_sys::JSON::parse(&api::fills::fills(&event, key.as_deref())).unwrap_or(JsValue::UNDEFINED)
+        super::client::account_fills(&self.inner, &event, true)
     }
 
     /// Applies a fetched snapshot of `asset` (none: it could not be had); a report like `frame`'s, with
@@ -419,15 +452,12 @@ impl StreamCore {
                     // Copies: the driver gets them a turn later, when wasm memory may have moved.
                     Some((r.retry_ms, changed, resync_pairs(&r.resync), take_due(&mut s.books, true)))
                 }
-                // The service has no book for it (404): asked again only after the core's backoff.
-                None if super::interop::get(&error, "code").as_string().as_deref() == Some("NOT_FOUND") => {
-                    let delay = s.books.snapshot_missing(&asset, now);
-                    Some((Some(delay), Vec::new(), Vec::new(), Vec::new()))
-                }
+                // Why it could not be had decides when it is asked again (the core's `snapshot_error`).
                 None => {
-                    // Due again: the driver asks for it after a pause.
-                    s.books.snapshot_failed(&asset);
-                    None
+                    let code = super::interop::get(&error, "code").as_string();
+                    s.books
+                        .snapshot_error(&asset, code.as_deref(), now)
+                        .map(|d| (Some(d), Vec::new(), Vec::new(), Vec::new()))
                 }
             },
         };

@@ -61,16 +61,8 @@ fn signature(value: &JsValue) -> Result<String, Error> {
             crate::text::concat(&["the signer answered ", &kind, " instead of a signature string"]),
         ));
     };
-    parse_signature(&text).map_err(|_| {
-        Error::new(
-            ErrorCode::Signer,
-            crate::text::concat(&[
-                "the signer answered a string of ",
-                &crate::text::decimal(text.chars().count() as u64),
-                " characters that is not a 65-byte signature (0x and 130 hex digits)",
-            ]),
-        )
-    })
+    parse_signature(&text)
+        .map_err(|_| Error::new(ErrorCode::Signer, "the signer answered a string that is not a 65-byte signature"))
 }
 
 fn json(text: &str) -> JsValue {

@@ -327,3 +327,39 @@ test("lifecycle events the service repeats are told once per market, and a resol
     stream.close();
   }
 });
+
+test("2,000 assets on one stream at the default budgets: every book verified within 15 s, its snapshots in batches of POST /books", async (t) => {
+  // Issue 33: under the interface's GET /book limit (200 / 10 s), 399 of 2,000 were verified 15 s in.
+  const ids = [];
+  for (let cursor = "MA=="; ids.length < 2_000 && cursor && cursor !== "LTE="; ) {
+    const page = await (await fetch(`${EMULATOR}/markets?next_cursor=${cursor}`)).json();
+    for (const m of page.data) if (m.tokens?.length) ids.push(...m.tokens.map((x) => x.token_id));
+    cursor = page.next_cursor;
+  }
+  const assets = ids.slice(0, 2_000);
+  assert.equal(assets.length, 2_000, "2,000 tokens in the dataset");
+  await admin("DELETE", "/__admin/requests");
+  const client = new pk.Client({ baseUrl: EMULATOR });
+  const started = Date.now();
+  // (At most 500 ids a call: the rest follow on the live socket.)
+  const stream = client.marketStream(assets.slice(0, 500), { WebSocket });
+  for (let i = 500; i < assets.length; i += 500) stream.subscribe(assets.slice(i, i + 500));
+  try {
+    let verified = 0;
+    while (Date.now() - started < 15_000) {
+      verified = assets.filter((a) => stream.bookStatus(a)?.verified).length;
+      if (verified === assets.length) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const took = Date.now() - started;
+    const { requests } = await admin("GET", "/__admin/requests?path=/book");
+    const batches = requests.filter((r) => r.path === "/books").length;
+    const singles = requests.filter((r) => r.path === "/book").length;
+    t.diagnostic(`${verified} of 2,000 verified in ${took} ms; ${batches} POST /books, ${singles} GET /book`);
+    assert.equal(verified, 2_000, `every book verified within 15 s (${verified} were)`);
+    assert.ok(batches >= 20 && batches <= 40, `snapshots in batches: ${batches} POST /books`);
+    assert.ok(singles <= 20, `few single snapshots: ${singles}`);
+  } finally {
+    stream.close();
+  }
+});

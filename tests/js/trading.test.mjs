@@ -139,7 +139,7 @@ test("every refusal is made locally, with no order sent", async () => {
     [null, /answered null instead/],
     [42, /answered number instead/],
     [{ signature: "0x" }, /answered object instead/],
-    ["0x" + "ab".repeat(64), /string of 130 characters that is not a 65-byte signature/],
+    ["0x" + "ab".repeat(64), /answered a string that is not a 65-byte signature/],
   ];
   const marketBase = { tokenId: market.tokenId, side: "BUY", amount: 5 };
   for (const [answer, message] of answers) {

@@ -215,14 +215,17 @@ fn build() -> Result<bool> {
             let bg = out.join("predictkit_bg.wasm");
             // Merging functions that differ only in constants first: 0.3 KB gzip less than -Oz alone; the
             // whole-program passes (GUFA, dead arguments, inlining) another 0.3 KB. The producers and
-            // target-features sections are for the tools before this one: a page needs neither.
+            // target-features sections are for the tools before this one: a page needs neither. Then the
+            // control flow rebuilt (flatten, rereloop) and -Oz run to a fixed point, in a second run of its own:
+            // 1.3 KB less (measured with `cargo xtask bench` at the book engine's speed of before).
             cmd(Command::new(&wasm_opt)
                 .args(["--merge-similar-functions", "--gufa-optimizing", "--dae-optimizing", "--inlining-optimizing"])
-                .args(["-Oz", "--strip-producers", "--strip-target-features"])
+                .args(["-Oz", "--flatten", "--rereloop", "-Oz", "-Oz", "--strip-producers", "--strip-target-features"])
                 .args(WASM_FEATURES)
                 .arg(&bg)
                 .arg("-o")
                 .arg(&bg))?;
+            cmd(Command::new(&wasm_opt).args(["-Oz", "--converge"]).args(WASM_FEATURES).arg(&bg).arg("-o").arg(&bg))?;
             std::fs::write(&stamp_file, &stamp).map_err(|e| format!("cannot write {}: {e}", stamp_file.display()))?;
         }
         done(&format!("build ({})", build.name), t);
@@ -253,8 +256,17 @@ fn build() -> Result<bool> {
         println!("{line}: {verdict} of {} B (target {} B)", budget.ceiling, budget.target);
     }
     if !within && !nightly {
-        eprintln!("xtask build: over a size ceiling, built without {} (see the warning above)", setup::NIGHTLY);
-        return Ok(true);
+        // The ceilings are the shipped build's, which the pinned nightly makes: a stable build is larger by
+        // about 7 KB gzip, and passes only when asked for.
+        if std::env::var_os("PREDICTKIT_ALLOW_STABLE").is_some() {
+            eprintln!("xtask build: over a size ceiling, built without {} (PREDICTKIT_ALLOW_STABLE)", setup::NIGHTLY);
+            return Ok(true);
+        }
+        eprintln!(
+            "xtask build: over a size ceiling, built without {} (see the warning above; PREDICTKIT_ALLOW_STABLE=1 \
+             accepts a stable build's sizes)",
+            setup::NIGHTLY
+        );
     }
     if !within {
         eprintln!("xtask build: a build is over its size ceiling (SIZE_BUDGETS in xtask/src/main.rs)");
@@ -308,7 +320,7 @@ fn stamp_of(wasm: &Path) -> Result<String> {
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     bytes.hash(&mut hasher);
     // Bump when the bindgen, short-names, wasm-opt or minify steps change.
-    Ok(format!("steps 5, wasm {} bytes, hash {:016x}\n", bytes.len(), hasher.finish()))
+    Ok(format!("steps 6, wasm {} bytes, hash {:016x}\n", bytes.len(), hasher.finish()))
 }
 
 /// The package's entry files (`src/js/package/`: the entries, the REST methods, the guard, the signer

@@ -91,7 +91,12 @@ function withFills(client, page) {
   const rows = typeof page === "object" && page !== null ? /** @type {{ data?: unknown }} */ (page).data : undefined;
   if (Array.isArray(rows)) {
     for (const row of rows) {
-      if (typeof row === "object" && row !== null) /** @type {{ fills?: unknown }} */ (row).fills = client.fills(row);
+      try {
+        /** @type {{ fills?: unknown }} */ (row).fills = client.fills(row);
+      } catch {
+        // A row that is not an object, or a client freed while the page was on its way: the page is still the
+        // service's answer.
+      }
     }
   }
   return page;

@@ -57,7 +57,7 @@ pub struct Lifecycle {
 }
 
 /// The lifecycle events remembered.
-pub const MAX_LIFECYCLE: usize = 10_000;
+pub const MAX_LIFECYCLE: usize = 2_000;
 /// The assets read of one lifecycle event.
 pub const MAX_LIFECYCLE_ASSETS: usize = 100;
 
@@ -284,6 +284,26 @@ impl LiveBooks {
         }
     }
 
+    /// A snapshot that could not be had, with the code of its error: a `NOT_FOUND` (GET /book's 404) means the
+    /// service has no book for the asset ([`LiveBooks::snapshot_missing`]: answers its backoff); any other is
+    /// due again after [`SNAPSHOT_RETRY_MS`](super::SNAPSHOT_RETRY_MS) (answers none: the caller's pause).
+    pub fn snapshot_error(&mut self, asset_id: &str, code: Option<&str>, now: f64) -> Option<f64> {
+        if code == Some("NOT_FOUND") {
+            Some(self.snapshot_missing(asset_id, now))
+        } else {
+            self.snapshot_failed(asset_id);
+            None
+        }
+    }
+
+    /// Assets asked for in a batch (POST /books) whose books the answer did not hold: the service has none for
+    /// them (it leaves closed and unknown tokens out), as a 404 says of one ([`LiveBooks::snapshot_missing`]).
+    /// Answers the shortest delay before one is asked again, if any was.
+    pub fn unanswered(&mut self, assets: &[String], now: f64) -> Option<f64> {
+        let waiting: Vec<String> = assets.iter().filter(|a| self.get(a).is_some_and(|l| l.fetching)).cloned().collect();
+        waiting.iter().map(|a| self.snapshot_missing(a, now)).reduce(f64::min)
+    }
+
     /// The service has no book for `asset_id` (its GET /book answered 404: a closed or unknown token): the
     /// asset is marked as having none, and asked for again only after [`missing_backoff_ms`] (not at every
     /// frame). Answers the delay.
@@ -426,6 +446,30 @@ impl<'a> IntoIterator for &'a mut Books {
     fn into_iter(self) -> Self::IntoIter {
         self.list.iter_mut()
     }
+}
+
+/// The most books one snapshot request asks for (POST /books; its array bound is "not shown" in the interface:
+/// the REST method takes up to 500, as this library caps it; a stream asks for fewer in each, so that 2,000
+/// books are 20 requests, well within the 80 per 10 s of POST /books, and one slow answer holds back few).
+pub const SNAPSHOT_BATCH: usize = 100;
+
+/// At most this many snapshots due at once go one by one (GET /book, whose 404 names the asset it has no
+/// book for); more go in batches.
+pub const SINGLE_SNAPSHOTS: usize = 4;
+
+/// How the snapshots due are fetched: a few one by one by GET /book, more in batches of at most
+/// [`SNAPSHOT_BATCH`] by POST /books (GET /book's 200 per 10 s would leave most of 2,000 books unverified for a
+/// minute).
+pub fn snapshot_batches(due: Vec<String>) -> Vec<Vec<String>> {
+    if due.len() <= SINGLE_SNAPSHOTS {
+        return due.into_iter().map(|a| vec![a]).collect();
+    }
+    let mut batches = Vec::new();
+    let mut rest = due.into_iter().peekable();
+    while rest.peek().is_some() {
+        batches.push(rest.by_ref().take(SNAPSHOT_BATCH).collect());
+    }
+    batches
 }
 
 /// How long to wait before asking again for the book of an asset the service has none for, after `streak`

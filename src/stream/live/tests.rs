@@ -370,3 +370,46 @@ fn lifecycle_events_are_told_once_per_market_and_a_resolution_closes_its_books()
     let other = r#"{"event_type":"new_market","market":"0xN","timestamp":"5"}"#;
     assert!(books.apply_frame(other.as_bytes(), 5.0).unwrap().repeats.is_empty());
 }
+
+#[test]
+fn many_snapshots_go_in_batches_and_an_unanswered_asset_has_no_book() {
+    // Issue 33: 2,000 assets that each need a snapshot: 20 requests of POST /books, not 2,000 of GET /book.
+    let ids = |n: usize| (0..n).map(|i| i.to_string()).collect::<Vec<String>>();
+    let sizes = |n: usize| super::snapshot_batches(ids(n)).iter().map(Vec::len).collect::<Vec<_>>();
+    assert_eq!(sizes(2_000), vec![100; 20]);
+    assert_eq!(sizes(1), [1]);
+    assert_eq!(sizes(4), [1, 1, 1, 1], "a few go one by one");
+    assert_eq!(sizes(5), [5]);
+    assert_eq!(sizes(250), [100, 100, 50]);
+    assert!(sizes(0).is_empty());
+    let batches = super::snapshot_batches(ids(250));
+    assert_eq!(batches.concat(), ids(250), "every asset once, in order");
+    // A batch's answer leaves out a closed token: it has no book, and waits its backoff.
+    let mut books = LiveBooks::new(HashCheck::LastPerFrame);
+    for a in ["1", "2", "3"] {
+        books.subscribe(a);
+    }
+    assert_eq!(books.snapshots_due(0.0), ["1", "2", "3"]);
+    books.snapshot_failed("1"); // (as though "1" and "2" were answered)
+    books.snapshot_failed("2");
+    assert_eq!(books.unanswered(&ids(4), 0.0), Some(5_000.0));
+    assert!(books.get("3").unwrap().has_no_book() && !books.get("1").unwrap().has_no_book());
+    assert_eq!(books.snapshots_due(1.0), ["1", "2"]);
+    assert_eq!(books.unanswered(&["1".to_owned()], 1.0).map(|d| d > 0.0), Some(true));
+    assert_eq!(books.unanswered(&["1".to_owned()], 2.0), None, "nothing asked is waiting");
+}
+
+#[test]
+fn a_snapshots_error_decides_when_it_is_asked_again() {
+    // (code, the delay answered: a 404's backoff, or none for the usual pause)
+    let table = [(Some("NOT_FOUND"), Some(5_000.0)), (Some("SERVER"), None), (Some("NETWORK"), None), (None, None)];
+    for (code, want) in table {
+        let mut books = LiveBooks::new(HashCheck::LastPerFrame);
+        books.subscribe("1");
+        assert_eq!(books.snapshots_due(0.0), ["1"]);
+        assert_eq!(books.snapshot_error("1", code, 0.0), want, "{code:?}");
+        assert_eq!(books.get("1").unwrap().has_no_book(), want.is_some());
+        // Any other error: due again at once (the driver pauses first).
+        assert_eq!(books.snapshots_due(1.0).len(), usize::from(want.is_none()), "{code:?}");
+    }
+}
