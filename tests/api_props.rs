@@ -2,7 +2,7 @@
 //! well-formed request; whatever the service answers, classifying it does not panic; paging always ends.
 #![cfg(not(target_arch = "wasm32"))]
 
-use predictkit::api::{self, Pager, Params, Value};
+use predictkit::api::{self, Paging, Params, Value};
 use predictkit::ErrorCode;
 use proptest::prelude::*;
 
@@ -197,24 +197,30 @@ proptest! {
     }
 
     #[test]
-    fn paging_always_ends(pages in prop::collection::vec((0usize..300, "[A-Za-z0-9=]{0,6}"), 1..60), limit in 1u64..200, max in proptest::option::of(0u64..500)) {
-        let mut cursor = Pager::cursor(Params::default(), max);
-        let mut offset = Pager::offset(Params::default(), limit, 10_000, max).unwrap();
-        let mut taken = (0u64, 0u64);
+    fn paging_always_ends(pages in prop::collection::vec((0usize..300, "[A-Za-z0-9=]{0,6}"), 1..60), limit in 1u64..200) {
+        // Each page asked for moves on from the one before (another cursor, never the end marker; a
+        // greater offset within the route's bound), and a short page ends offset paging.
+        let offset_paging = Paging::Offset { max_offset: 10_000 };
+        let mut cursor = Some(api::first_page(Params::default(), Paging::Cursor, 0).unwrap());
+        let mut offset = Some(api::first_page(Params::default(), offset_paging, limit).unwrap());
+        let mut last_cursor = String::new();
+        let mut last_offset = -1.0;
         for (len, next) in &pages {
-            if cursor.next_params().is_some() {
-                taken.0 += cursor.record(*len, Some(next)).take as u64;
+            if let Some(asked) = cursor.take() {
+                let Value::Str(c) = asked.get("next_cursor") else { unreachable!() };
+                prop_assert!(!c.is_empty() && *c != last_cursor && c != api::END_CURSOR, "cursor {:?} asked", c);
+                last_cursor = c.clone();
+                cursor = api::following(&asked, Paging::Cursor, *len, Some(next));
             }
-            if offset.next_params().is_some() {
-                taken.1 += offset.record(*len, None).take as u64;
+            if let Some(asked) = offset.take() {
+                let Value::Number(at) = *asked.get("offset") else { unreachable!() };
+                prop_assert!(at > last_offset && at <= 10_000.0);
+                last_offset = at;
+                offset = api::following(&asked, offset_paging, *len, None);
+                if (*len as u64) < limit {
+                    prop_assert!(offset.is_none(), "a page shorter than the limit ends offset paging");
+                }
             }
         }
-        if let Some(max) = max {
-            prop_assert!(taken.0 <= max && taken.1 <= max);
-        }
-        // A page shorter than the limit always ends offset paging.
-        let mut short = Pager::offset(Params::default(), limit, 10_000, None).unwrap();
-        short.record((limit - 1) as usize, None);
-        prop_assert!(short.is_done());
     }
 }

@@ -21,7 +21,7 @@ pub use body::JsonWriter;
 pub use config::{base_url, TimestampUnit};
 pub use endpoints::*;
 pub use extra::{with_extra_query, MAX_EXTRA_QUERY};
-pub use paging::{following, max_items, PageStep, Pager, Paging, END_CURSOR, FIRST_CURSOR};
+pub use paging::{first_page, following, max_items, Paging, END_CURSOR, FIRST_CURSOR};
 pub use params::{is_condition_id, Kind, Param, Params, Value, MAX_SAFE_INT};
 pub use request::{segment, HttpRequest, Method, Scope, Surface};
 pub use response::{check_response, excerpt, redirect_error, refuses_redirects, unfollowed_redirect, RateLimitNotice};

@@ -1,5 +1,6 @@
 //! Following pages: by cursor (`MA==` first; stop on `""` or `LTE=`) or by offset (stop on a short page).
-//! Pure state: the binding asks for the next page's params, sends, and records what came back.
+//! Pure rules: the first page's params ([`first_page`]) and each next one's ([`following`]); the package's
+//! `for await` (src/js/package/pages.mjs) walks a list with them, as a page's `getNextPage()` does.
 
 use super::params::{Params, Value};
 use crate::error::Error;
@@ -8,33 +9,6 @@ use crate::error::Error;
 pub const FIRST_CURSOR: &str = "MA==";
 /// The end cursor the upstream service sends (Base64 of "-1").
 pub const END_CURSOR: &str = "LTE=";
-
-/// The state of one iteration. Whether a page follows, and with what params, is [`following`]: the same
-/// rule as a page's `hasNextPage()` and `getNextPage()`.
-#[derive(Clone, Debug)]
-pub struct Pager {
-    paging: Paging,
-    /// The params of the next page; none once the list has ended or `maxItems` are had.
-    next: Option<Params>,
-    /// The `next_cursor` the last page carried (before any page, the first page's).
-    last_cursor: String,
-    /// Items still wanted, from `maxItems`.
-    remaining: Option<u64>,
-    pages: u64,
-    items: u64,
-}
-
-/// What one page contributed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PageStep {
-    /// How many of the page's items to hand out (fewer than it had when `maxItems` is reached).
-    pub take: usize,
-    /// Whether this was the last page.
-    pub done: bool,
-    /// Pages and items so far.
-    pub pages: u64,
-    pub items: u64,
-}
 
 /// `maxItems`: a whole number >= 0, or absent.
 pub fn max_items(value: &Value) -> Result<Option<u64>, Error> {
@@ -45,74 +19,30 @@ pub fn max_items(value: &Value) -> Result<Option<u64>, Error> {
     }
 }
 
-impl Pager {
-    /// A cursor-paged list, from `params.next_cursor` or the first page.
-    pub fn cursor(mut params: Params, max_items: Option<u64>) -> Self {
-        let cursor = match params.get("next_cursor") {
-            Value::Str(c) if !c.is_empty() => c.clone(),
-            _ => FIRST_CURSOR.to_owned(),
-        };
-        params.set("next_cursor", Value::Str(cursor.clone()));
-        Self { last_cursor: cursor, ..Self::new(Paging::Cursor, params, max_items) }
-    }
-
-    /// An offset-paged list. The page size is the caller's `limit`, else `page_size` (the route's
-    /// largest, so that iteration takes as few requests as it can); `max_offset` is the route's bound.
-    pub fn offset(mut params: Params, page_size: u64, max_offset: u64, max_items: Option<u64>) -> Result<Self, Error> {
-        let limit = match params.get("limit") {
-            Value::Number(n) if *n == 0.0 => return Err(Error::invalid("limit", "must be at least 1 to iterate")),
-            Value::Number(n) if n.is_finite() && *n > 0.0 && n.fract() == 0.0 => *n as u64,
-            Value::Undefined | Value::Null => page_size,
-            // Anything else is refused by the route's own rules when the first page is built.
-            _ => page_size,
-        };
-        let offset = match params.get("offset") {
-            Value::Number(n) if n.is_finite() && *n >= 0.0 && n.fract() == 0.0 => *n as u64,
-            _ => 0,
-        };
-        params.set("limit", Value::Number(limit as f64));
-        params.set("offset", Value::Number(offset as f64));
-        Ok(Self::new(Paging::Offset { max_offset }, params, max_items))
-    }
-
-    fn new(paging: Paging, params: Params, remaining: Option<u64>) -> Self {
-        let next = (remaining != Some(0)).then_some(params);
-        Self { paging, next, last_cursor: String::new(), remaining, pages: 0, items: 0 }
-    }
-
-    pub fn is_done(&self) -> bool {
-        self.next.is_none()
-    }
-
-    /// The `next_cursor` the last page carried (empty when it carried none); before any page, the first's.
-    pub fn next_cursor(&self) -> &str {
-        &self.last_cursor
-    }
-
-    /// The params of the next page, or `None` when the iteration is over.
-    pub fn next_params(&self) -> Option<Params> {
-        self.next.clone()
-    }
-
-    /// Records a page of `len` items (and, for cursor lists, the `next_cursor` it carried).
-    pub fn record(&mut self, len: usize, next_cursor: Option<&str>) -> PageStep {
-        let len64 = len as u64;
-        let take = match self.remaining {
-            Some(rest) => rest.min(len64),
-            None => len64,
-        };
-        if let Some(rest) = self.remaining.as_mut() {
-            *rest -= take;
+/// The params of an iteration's first page, from the caller's. Cursor lists start at the caller's
+/// `next_cursor`, else [`FIRST_CURSOR`]. Offset lists ask for pages of the caller's `limit`, else of
+/// `page_size` (the route's largest, so that iteration takes as few requests as it can), from the caller's
+/// `offset`, else 0; a `limit` of 0 cannot iterate. Each following page is [`following`].
+pub fn first_page(mut params: Params, paging: Paging, page_size: u64) -> Result<Params, Error> {
+    match paging {
+        Paging::Cursor => {
+            if !matches!(params.get("next_cursor"), Value::Str(c) if !c.is_empty()) {
+                params.set("next_cursor", Value::Str(FIRST_CURSOR.to_owned()));
+            }
         }
-        self.pages += 1;
-        self.items += take;
-        self.last_cursor = next_cursor.unwrap_or_default().to_owned();
-        let current = self.next.take();
-        if self.remaining != Some(0) {
-            self.next = current.and_then(|params| following(&params, self.paging, len, next_cursor));
+        Paging::Offset { .. } => {
+            match params.get("limit") {
+                Value::Number(n) if *n == 0.0 => return Err(Error::invalid("limit", "must be at least 1 to iterate")),
+                // Anything else but a number is refused by the route's own rules when the page is built.
+                Value::Undefined | Value::Null => params.set("limit", Value::Number(page_size as f64)),
+                _ => {}
+            }
+            if matches!(params.get("offset"), Value::Undefined | Value::Null) {
+                params.set("offset", Value::Number(0.0));
+            }
         }
-        PageStep { take: take as usize, done: self.next.is_none(), pages: self.pages, items: self.items }
     }
+    Ok(params)
 }
 
 /// How a list is paged, for [`following`].
@@ -230,62 +160,69 @@ mod tests {
         Params(pairs.iter().map(|(k, v)| ((*k).to_owned(), v.clone())).collect())
     }
 
+    /// Walks a list the way the package's `for await` does: the first page, then `following` each page.
+    fn walk(first: Params, paging: Paging, pages: &[(usize, Option<&str>)]) -> (usize, Vec<Params>) {
+        let mut asked = vec![first];
+        for (len, cursor) in pages {
+            match following(asked.last().unwrap(), paging, *len, *cursor) {
+                Some(next) => asked.push(next),
+                None => break,
+            }
+        }
+        (asked.len(), asked)
+    }
+
     #[test]
     fn cursors_start_at_ma_and_stop_at_the_end_markers() {
         for end in ["", END_CURSOR] {
-            let mut p = Pager::cursor(Params::default(), None);
-            assert_eq!(p.next_params().unwrap().get("next_cursor"), &Value::Str("MA==".into()));
-            assert!(!p.record(100, Some("MTAw")).done);
-            assert_eq!(p.next_cursor(), "MTAw");
-            let step = p.record(100, Some(end));
-            assert!(step.done && p.is_done() && p.next_params().is_none());
-            assert_eq!((step.pages, step.items), (2, 200));
+            let first = first_page(Params::default(), Paging::Cursor, 0).unwrap();
+            assert_eq!(first.get("next_cursor"), &Value::Str("MA==".into()));
+            let (n, asked) = walk(first, Paging::Cursor, &[(100, Some("MTAw")), (100, Some(end)), (100, Some("x"))]);
+            assert_eq!(n, 2);
+            assert_eq!(asked[1].get("next_cursor"), &Value::Str("MTAw".into()));
         }
+        let given = params(&[("next_cursor", Value::Str("MTAw".into()))]);
+        assert_eq!(first_page(given.clone(), Paging::Cursor, 0).unwrap(), given);
+        let empty = params(&[("next_cursor", Value::Str(String::new()))]);
+        assert_eq!(first_page(empty, Paging::Cursor, 0).unwrap().get("next_cursor"), &Value::Str("MA==".into()));
     }
 
     #[test]
     fn cursors_that_do_not_move_or_empty_pages_end_the_list() {
-        let mut p = Pager::cursor(params(&[("next_cursor", Value::Str("MTAw".into()))]), None);
-        assert_eq!(p.next_cursor(), "MTAw");
-        assert!(p.record(5, Some("MTAw")).done);
-        let mut p = Pager::cursor(Params::default(), None);
-        assert!(p.record(0, Some("MTAw")).done);
-        let mut p = Pager::cursor(Params::default(), None);
-        assert!(p.record(3, None).done);
+        let first = first_page(params(&[("next_cursor", Value::Str("MTAw".into()))]), Paging::Cursor, 0).unwrap();
+        assert_eq!(walk(first, Paging::Cursor, &[(5, Some("MTAw"))]).0, 1);
+        let first = first_page(Params::default(), Paging::Cursor, 0).unwrap();
+        assert_eq!(walk(first.clone(), Paging::Cursor, &[(0, Some("MTAw"))]).0, 1);
+        assert_eq!(walk(first, Paging::Cursor, &[(3, None)]).0, 1);
     }
 
     #[test]
-    fn max_items_truncates_and_stops() {
-        let mut p = Pager::cursor(Params::default(), Some(250));
-        assert_eq!(p.record(100, Some("a")).take, 100);
-        assert_eq!(p.record(100, Some("b")).take, 100);
-        let last = p.record(100, Some("c"));
-        assert_eq!((last.take, last.done, last.items), (50, true, 250));
-        assert!(Pager::cursor(Params::default(), Some(0)).next_params().is_none());
-    }
-
-    #[test]
-    fn offsets_advance_by_page_and_stop_on_a_short_page() {
-        let mut p = Pager::offset(params(&[("active", Value::Bool(true))]), 100, u64::MAX, None).unwrap();
-        let first = p.next_params().unwrap();
+    fn offsets_start_at_the_routes_page_size_and_stop_on_a_short_page() {
+        let first = first_page(params(&[("active", Value::Bool(true))]), Paging::Offset { max_offset: u64::MAX }, 100);
+        let first = first.unwrap();
         assert_eq!(first.get("limit"), &Value::Number(100.0));
         assert_eq!(first.get("offset"), &Value::Number(0.0));
         assert_eq!(first.get("active"), &Value::Bool(true));
-        assert!(!p.record(100, None).done);
-        assert_eq!(p.next_params().unwrap().get("offset"), &Value::Number(100.0));
-        assert!(p.record(99, None).done);
+        let (n, asked) = walk(first, Paging::Offset { max_offset: u64::MAX }, &[(100, None), (99, None), (100, None)]);
+        assert_eq!(n, 2);
+        assert_eq!(asked[1].get("offset"), &Value::Number(100.0));
     }
 
     #[test]
-    fn offsets_respect_the_callers_limit_and_offset_and_the_route_bound() {
+    fn offsets_keep_the_callers_limit_and_offset_and_the_route_bound() {
         let given = params(&[("limit", Value::Number(10.0)), ("offset", Value::Number(30.0))]);
-        let mut p = Pager::offset(given, 100, 50, None).unwrap();
-        assert_eq!(p.next_params().unwrap().get("limit"), &Value::Number(10.0));
-        assert!(!p.record(10, None).done); // offset 40
-        assert!(!p.record(10, None).done); // offset 50, still within the bound
-        assert!(p.record(10, None).done); // offset 60 is past it
-        let zero = Pager::offset(params(&[("limit", Value::Number(0.0))]), 100, 50, None).unwrap_err();
-        assert_eq!(zero.param.as_deref(), Some("limit"));
+        let first = first_page(given.clone(), Paging::Offset { max_offset: 50 }, 100).unwrap();
+        assert_eq!(first, given);
+        // Offsets 40 and 50 are within the bound; 60 is past it.
+        assert_eq!(walk(first, Paging::Offset { max_offset: 50 }, &[(10, None); 5]).0, 3);
+        let zero = first_page(params(&[("limit", Value::Number(0.0))]), Paging::Offset { max_offset: 50 }, 100);
+        assert_eq!(zero.unwrap_err().param.as_deref(), Some("limit"));
+        // A limit that is not a number is left for the route's own rules to refuse.
+        let odd = params(&[("limit", Value::Str("ten".into()))]);
+        assert_eq!(
+            first_page(odd, Paging::Offset { max_offset: 50 }, 100).unwrap().get("limit"),
+            &Value::Str("ten".into())
+        );
     }
 
     #[test]

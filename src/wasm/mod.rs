@@ -29,5 +29,4 @@ pub use math::{
     calculate_buy_market_price, calculate_fee, calculate_sell_market_price, decimal_places, is_tick_size_smaller,
     order_book_hash, price_valid, round_down, round_normal, round_up, rounding_config,
 };
-pub use pages::PageReader;
 pub use signing::{create_l2_headers, sign_request};

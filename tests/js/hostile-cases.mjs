@@ -261,7 +261,8 @@ export function makeKit() {
       // The binding's entry for the REST methods (the named methods above are one line of JS over it): every
       // position, a page included, gets every hostile value.
       callRest: s(4, () => ["getEvents", { limit: 1 }, req(), undefined]),
-      pageReader: s(3, () => ["getEvents", { limit: 1 }, { maxItems: 1 }]),
+      pageStart: s(3, () => ["getEvents", { limit: 1 }, { maxItems: 1 }]),
+      nextPageArgument: s(4, () => ["getEvents", { limit: 1 }, [{}], 2]),
       // The trading driver's steps (src/js/package/trade.mjs calls them; they are public all the same).
       tradeCall: s(3, () => [req(), false, data.creds.address]),
       tradeWork: s(3, () => [order(), false, false]),

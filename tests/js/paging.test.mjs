@@ -136,27 +136,30 @@ test("the binding's entries read a method name and a page through bounded reader
   const huge = "x".repeat(2_000_000);
   const started = performance.now();
   await assert.rejects(client.callRest(huge, {}, undefined, undefined), (e) => e.code === "INVALID_PARAMS" && e.param === "method");
-  assert.throws(() => client.pageReader(huge, {}, undefined), (e) => e.code === "INVALID_PARAMS" && e.param === "method");
+  assert.throws(() => client.pageStart(huge, {}, undefined), (e) => e.code === "INVALID_PARAMS" && e.param === "method");
   assert.ok(performance.now() - started < 200, "a long name is refused without being copied");
   const cursorPage = { data: [{}], next_cursor: huge };
   assert.throws(() => client.nextPageArgument("getMarkets", undefined, cursorPage, false), (e) => e.code === "INVALID_PARAMS" && e.param === "next_cursor");
   const trap = new Proxy([{}], { get() { throw new Error("hostile length"); } });
   assert.throws(() => client.nextPageArgument("getEvents", {}, trap, false), (e) => e.code === "INVALID_PARAMS" && e.param === "page");
-  // The iteration's reader: a hostile or malformed page is DECODE naming the route, and changes nothing.
-  const reader = client.pageReader("getEvents", { limit: 2 }, undefined);
-  assert.deepEqual(reader.next(), { limit: 2, offset: 0 });
-  assert.throws(() => reader.record(trap), (e) => e.code === "DECODE" && e.path === "/events");
-  assert.throws(() => reader.record({ length: 1 }), (e) => e.code === "DECODE" && e.path === "/events");
-  assert.deepEqual(reader.record([{ id: "a" }, { id: "b" }]), { items: [{ id: "a" }, { id: "b" }], done: false });
-  assert.deepEqual(reader.next(), { limit: 2, offset: 2 });
-  reader.free();
-  const cursors = client.pageReader("getMarkets", undefined, { onPage() {} });
-  assert.equal(cursors.next(), "MA==");
-  assert.throws(() => cursors.record(cursorPage), (e) => e.code === "DECODE" && e.path === "/markets");
-  const last = cursors.record({ data: [{}], next_cursor: "LTE=" });
-  assert.deepEqual(last, { items: [{}], done: true, info: { page: 1, items: 1, total: 1, done: true, nextCursor: "LTE=" } });
-  assert.equal(cursors.next(), undefined);
-  cursors.free();
+  // An iteration's start: the first page's argument (the route's largest page, or the first cursor) and
+  // the options as read once; its pages: one that is not a page of the list is DECODE naming the route.
+  const [argument, call, maxItems, onPage, signal, abortError] = client.pageStart("getEvents", { limit: 2 }, { maxItems: 3 });
+  assert.deepEqual([argument, call, maxItems, onPage, signal, abortError], [{ limit: 2, offset: 0 }, {}, 3, undefined, undefined, undefined]);
+  assert.deepEqual(client.pageStart("getEvents", {}, undefined)[0], { limit: 100, offset: 0 });
+  const controller = new AbortController();
+  const begun = client.pageStart("getMarkets", undefined, { onPage() {}, signal: controller.signal, timeoutMs: 500 });
+  assert.equal(begun[0], "MA==");
+  assert.equal(typeof begun[3], "function");
+  assert.equal(begun[4], controller.signal);
+  assert.equal(begun[5].code, "ABORTED");
+  assert.deepEqual(begun[1], { signal: controller.signal, timeoutMs: 500 });
+  assert.throws(() => client.nextPageArgument("getEvents", { limit: 2 }, trap, 2), (e) => e.code === "INVALID_PARAMS" && e.param === "page");
+  assert.throws(() => client.nextPageArgument("getEvents", { limit: 2 }, { length: 1 }, 2), (e) => e.code === "DECODE" && e.path === "/events");
+  assert.throws(() => client.nextPageArgument("getMarkets", "MA==", { data: 7 }, 2), (e) => e.code === "DECODE" && e.path === "/markets");
+  assert.equal(client.nextPageArgument("getEvents", { limit: 2 }, { length: 1 }, 0), undefined);
+  assert.deepEqual(client.nextPageArgument("getEvents", { limit: 2, offset: 0 }, [{ id: "a" }, { id: "b" }], 2), { limit: 2, offset: 2 });
+  assert.equal(client.nextPageArgument("getMarkets", "MA==", { data: [{}], next_cursor: "LTE=" }, 2), undefined);
   // A genuine page still leads on.
   assert.deepEqual(client.nextPageArgument("getEvents", { limit: 1 }, [{}], false), { limit: 1, offset: 1 });
   assert.equal(client.nextPageArgument("getMarkets", undefined, { data: [{}], next_cursor: "MTAw" }, false), "MTAw");
@@ -189,4 +192,42 @@ test("return() while a page is on its way ends the iteration: the pending next()
   assert.deepEqual(await iterator.return(), { done: true, value: undefined });
   assert.deepEqual(await pending, { done: true, value: undefined });
   assert.deepEqual(await iterator.next(), { done: true, value: undefined });
+});
+
+test("an iteration whose page is not a page of the list ends with DECODE naming the route, after the pages before it", async () => {
+  let calls = 0;
+  const odd = new pk.Client({
+    baseUrl: EMULATOR,
+    fetch: (url, init) => (++calls === 2 ? Promise.resolve(new Response('{"error":"none"}', { status: 200, headers: { "content-type": "application/json" } })) : fetch(url, init)),
+  });
+  const seen = [];
+  const infos = [];
+  await assert.rejects(
+    (async () => {
+      for await (const e of odd.getEvents({ limit: 3 }, { onPage: (i) => infos.push(i) })) seen.push(e.id);
+    })(),
+    (e) => e.code === "DECODE" && e.path === "/events",
+  );
+  assert.equal(seen.length, 3);
+  assert.deepEqual(infos, [{ page: 1, items: 3, total: 3, done: false }]);
+  assert.equal(calls, 2);
+});
+
+test("onPage says each page's share, the running total and the next cursor", async () => {
+  const infos = [];
+  const items = await drain(client.getEvents({ limit: 100 }, { maxItems: 250, onPage: (i) => infos.push(i) }));
+  assert.equal(items.length, 250);
+  assert.deepEqual(infos, [
+    { page: 1, items: 100, total: 100, done: false },
+    { page: 2, items: 100, total: 200, done: false },
+    { page: 3, items: 50, total: 250, done: true },
+  ]);
+  const cursors = [];
+  for await (const _ of client.getMarkets(undefined, { onPage: (i) => cursors.push(i) })) break;
+  assert.equal(cursors.length, 1);
+  assert.equal(cursors[0].done, false);
+  assert.match(cursors[0].nextCursor, /^[A-Za-z0-9+/=]+$/);
+  const none = await drain(client.getEvents({}, { maxItems: 0, onPage: (i) => infos.push(i) }));
+  assert.deepEqual(none, []);
+  assert.equal(infos.length, 3, "maxItems 0 fetches nothing");
 });

@@ -26,7 +26,7 @@ const TABLE = "Client.restMethods()";
 const INTERNAL = new Set([
   "restMethods", // static: the route table installMethods reads
   "callRest",
-  "pageReader",
+  "pageStart",
   "nextPageArgument",
   "tradeCall",
   "tradeWork",

@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use js_sys::{Array, Function, Object, Promise, Reflect, JSON};
-use predictkit::wasm::{is_predictkit_error, Client, PageReader};
+use predictkit::wasm::{is_predictkit_error, Client};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -86,33 +86,47 @@ pub fn counting_fetch() -> (Array, Function) {
     (calls, fetch)
 }
 
-/// An iteration of a list method: the binding's `PageReader` and the client whose `callRest` fetches its
+/// An iteration of a list method: the binding's `pageStart` and the client whose `callRest` fetches its
 /// pages (the package's `for await` is `src/js/package/pages.mjs`; this is the same loop, from Rust).
 pub struct Pages<'a> {
     client: &'a Client,
     name: &'static str,
-    reader: PageReader,
+    /// `[argument, callOptions, maxItems, onPage, signal, abortError]`.
+    start: Array,
 }
 
 /// Every item of an iteration, page after page, calling its `onPage`.
 pub async fn collect(pages: &Pages<'_>) -> Vec<JsValue> {
     let mut items = Vec::new();
-    loop {
-        let argument = pages.reader.next();
-        if argument.is_undefined() {
-            return items;
+    let mut argument = pages.start.get(0);
+    let call = pages.start.get(1);
+    let mut left = pages.start.get(2).as_f64().unwrap_or(f64::INFINITY);
+    let on_page = pages.start.get(3);
+    let (mut page_no, mut total) = (0.0, 0.0);
+    while left > 0.0 && !argument.is_undefined() {
+        let asked = argument;
+        let page = ok(pages.client.call_rest(pages.name.into(), asked.clone(), call.clone(), JsValue::UNDEFINED)).await;
+        argument = pages.client.next_page_argument(pages.name.into(), asked, page.clone(), 2).unwrap();
+        let list = if Array::is_array(&page) { arr(&page) } else { arr(&get(&page, "data")) };
+        let take = left.min(list.length() as f64);
+        left -= take;
+        if left == 0.0 {
+            argument = JsValue::UNDEFINED;
         }
-        let answer =
-            ok(pages.client.call_rest(pages.name.into(), argument, pages.reader.options(), JsValue::UNDEFINED)).await;
-        let page = pages.reader.record(answer).unwrap();
-        if let Some(on_page) = pages.reader.on_page().dyn_ref::<Function>() {
-            on_page.call1(&JsValue::UNDEFINED, &get(&page, "info")).unwrap();
-        }
-        items.extend(arr(&get(&page, "items")).iter());
-        if get(&page, "done").as_bool() == Some(true) {
-            return items;
+        page_no += 1.0;
+        total += take;
+        items.extend(list.iter().take(take as usize));
+        if let Some(on_page) = on_page.dyn_ref::<Function>() {
+            let info = object(&[
+                ("page", page_no.into()),
+                ("items", take.into()),
+                ("total", total.into()),
+                ("done", argument.is_undefined().into()),
+            ]);
+            on_page.call1(&JsValue::UNDEFINED, &info).unwrap();
         }
     }
+    items
 }
 
 /// An emulator admin call (not part of the library: the tests' own fetch).
@@ -162,7 +176,7 @@ macro_rules! rest_methods {
         }
         impl RestMethods for Client {}
 
-        /// A list method iterated: the binding's `pageReader`, its pages read by `collect`.
+        /// A list method iterated: the binding's `pageStart`, its pages read by `collect`.
         pub trait Iterate {
             fn iterate(&self, name: &'static str, first: Option<JsValue>, options: Option<JsValue>) -> Result<Pages<'_>, JsValue>;
             fn iterate_open_orders(&self, params: Option<JsValue>, options: Option<JsValue>) -> Result<Pages<'_>, JsValue> {
@@ -181,8 +195,8 @@ macro_rules! rest_methods {
 
         impl Iterate for Client {
             fn iterate(&self, name: &'static str, first: Option<JsValue>, options: Option<JsValue>) -> Result<Pages<'_>, JsValue> {
-                let reader = self.page_reader(name.into(), or_undefined(first), or_undefined(options))?;
-                Ok(Pages { client: self, name, reader })
+                let start = self.page_start(name.into(), or_undefined(first), or_undefined(options))?;
+                Ok(Pages { client: self, name, start })
             }
         }
     };

@@ -15,9 +15,9 @@ const installed = Symbol("predictkit.methods");
  * @typedef {object} RestClient
  * @property {(name: string, a?: unknown, b?: unknown, c?: unknown) => Promise<unknown>} callRest
  *   One call of the REST method `name` (its arguments, then the call's options).
- * @property {(name: string, first: unknown, page: object, fail: boolean) => unknown} nextPageArgument
- *   The first argument of the page after `page` (undefined when none follows; with `fail`, throws then).
- * @property {import("./pages.mjs").PagingClient["pageReader"]} pageReader
+ * @property {(name: string, first: unknown, page: unknown, mode: number) => unknown} nextPageArgument
+ *   The first argument of the page after `page` (undefined when none follows; in mode 1, throws then).
+ * @property {import("./pages.mjs").PagingClient["pageStart"]} pageStart
  * @property {(trade: unknown) => unknown[]} fills The account's side of a trade (src/api/fills.rs).
  */
 
@@ -221,14 +221,14 @@ function pagePromise(client, name, first, options) {
 function withPaging(client, name, first, options, page) {
   if (typeof page !== "object" || page === null) return page;
   // The core decides whether a page follows and with what params (api::following).
-  const next = client.nextPageArgument(name, first, page, false);
+  const next = client.nextPageArgument(name, first, page, 0);
   Object.defineProperties(page, {
     hasNextPage: { value: () => next !== undefined, configurable: true },
     getNextPage: {
       value: () => {
         if (next !== undefined) return pagePromise(client, name, next, options);
         // No page follows: the core's error (INVALID_PARAMS), as a rejection.
-        return new Promise((resolve) => resolve(client.nextPageArgument(name, first, page, true)));
+        return new Promise((resolve) => resolve(client.nextPageArgument(name, first, page, 1)));
       },
       configurable: true,
     },

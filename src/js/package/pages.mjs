@@ -1,38 +1,32 @@
 // @ts-check
-// `for await` over a list method: the items of every page, one page fetched at a time. The binding's
-// `PageReader` (src/wasm/pages.rs, over the core's `Pager`) says what each page's call is and what its
-// answer means; this makes the calls (`callRest`, with the client's budgets and retries) and yields the
-// items. Self-contained (no imports): the wasm tests load it as a snippet.
+// `for await` over a list method: the items of every page, one page fetched at a time, walked as a page's
+// `getNextPage()` walks it. The binding's `pageStart` (src/wasm/pages.rs) checks the iteration's params and
+// options and gives the first page's argument; each page is one `callRest` (with the client's budgets and
+// retries), and the next page's argument is the core's (`nextPageArgument`: api::following). Self-contained
+// (no imports).
 
 // The signal's own accessor, taken at load: a caller's AbortSignal may shadow it.
 const abortedOf = /** @type {(this: AbortSignal) => boolean} */ (
   /** @type {PropertyDescriptor} */ (Object.getOwnPropertyDescriptor(AbortSignal.prototype, "aborted")).get
 );
-
-/**
- * One iteration as the binding's `PageReader` (src/wasm/pages.rs) runs it.
- * @typedef {object} PageReader
- * @property {unknown} options the options of each page's call
- * @property {((info: unknown) => void) | undefined} onPage the caller's
- * @property {AbortSignal | undefined} signal the caller's
- * @property {() => Error} abortError
- * @property {() => unknown} next the first argument of the next page's call; undefined when none follows
- * @property {(page: unknown) => { items: unknown[], done: boolean, info?: unknown }} record
- * @property {() => void} free
- */
+const isArray = Array.isArray;
 
 /**
  * A Client as the iteration uses it: the binding's entries for the REST methods and their pages.
  * @typedef {object} PagingClient
- * @property {(name: string, first: unknown, options: unknown) => PageReader} pageReader
+ * @property {(name: string, first: unknown, options: unknown) => [argument: unknown, call: object, maxItems: number | undefined, onPage: ((info: unknown) => void) | undefined, signal: AbortSignal | undefined, abortError: Error | undefined]} pageStart
+ * @property {(name: string, first: unknown, page: unknown, mode: number) => unknown} nextPageArgument
  * @property {(name: string, a?: unknown, b?: unknown, c?: unknown) => Promise<unknown>} callRest
  */
+
+/** @type {IteratorResult<unknown>} */
+const DONE = { done: true, value: undefined };
 
 /**
  * The items of the list method `name` called with `first`, as an async iterator (and iterable). Params and
  * options are checked now: a bad one throws here, before anything is sent. Pages are fetched in order,
- * even if next() is called again before the previous call settles; `break` (return()) stops the iteration
- * and frees the reader; an aborted signal stops it at the next item with ABORTED.
+ * even if next() is called again before the previous call settles; `break` (return()) stops the iteration;
+ * an aborted signal stops it at the next item with ABORTED.
  * @param {PagingClient} client
  * @param {string} name
  * @param {unknown} first
@@ -40,53 +34,56 @@ const abortedOf = /** @type {(this: AbortSignal) => boolean} */ (
  * @returns {AsyncIterableIterator<unknown>}
  */
 export function iteratePages(client, name, first, options) {
-  /** @type {PageReader | undefined} */
-  let reader = client.pageReader(name, first, options);
-  const { options: callOptions, onPage, signal } = reader;
+  const [start, call, maxItems, onPage, signal, abortError] = client.pageStart(name, first, options);
+  /** The next page's argument; undefined once no page follows. */
+  let argument = start;
+  let left = maxItems ?? Infinity;
+  let pages = 0;
+  let total = 0;
   /** @type {unknown[]} */
   let items = [];
   let index = 0;
-  let finished = false;
+  let finished = left === 0;
   /** @type {Promise<unknown>} */
   let chain = Promise.resolve();
-  const release = () => {
+  const end = () => {
     finished = true;
     items = [];
-    reader?.free();
-    reader = undefined;
   };
   /** @returns {Promise<IteratorResult<unknown>>} */
   const step = async () => {
-    if (reader && signal && abortedOf.call(signal)) {
-      const error = reader.abortError();
-      release();
-      throw error;
+    if (!finished && signal && abortedOf.call(signal)) {
+      end();
+      throw abortError;
     }
     while (index >= items.length) {
-      if (finished || !reader) return { done: true, value: undefined };
-      const argument = reader.next();
-      if (argument === undefined) {
-        release();
-        return { done: true, value: undefined };
-      }
-      let page;
+      if (finished || argument === undefined) return (end(), DONE);
+      const asked = argument;
       try {
-        const answer = await client.callRest(name, argument, callOptions);
+        const page = await client.callRest(name, asked, call);
         // return() while the page was on its way: the iteration is over.
-        if (!reader) return { done: true, value: undefined };
-        page = reader.record(answer);
-        // `info` is there when `onPage` is a function.
-        if (page.info) onPage?.(page.info);
+        if (finished) return DONE;
+        // DECODE when the answer is not a page of this list; a genuine one is plain JSON.
+        argument = client.nextPageArgument(name, asked, page, 2);
+        const list = /** @type {unknown[]} */ (isArray(page) ? page : /** @type {{ data: unknown[] }} */ (page).data);
+        const take = Math.min(left, list.length);
+        left -= take;
+        if (left === 0) argument = undefined;
+        pages += 1;
+        total += take;
+        items = take < list.length ? list.slice(0, take) : list;
+        index = 0;
+        if (onPage) {
+          /** @type {Record<string, unknown>} */
+          const info = { page: pages, items: take, total, done: argument === undefined };
+          if (typeof argument === "string") info.nextCursor = argument;
+          else if (argument && typeof (/** @type {any} */ (argument).next_cursor) === "string")
+            info.nextCursor = /** @type {any} */ (argument).next_cursor;
+          onPage(info);
+        }
       } catch (error) {
-        release();
+        end();
         throw error;
-      }
-      items = page.items;
-      index = 0;
-      if (page.done) {
-        finished = true;
-        reader?.free();
-        reader = undefined;
       }
     }
     return { done: false, value: items[index++] };
@@ -99,7 +96,7 @@ export function iteratePages(client, name, first, options) {
     },
     /** @param {unknown} [value] */
     async return(value) {
-      release();
+      end();
       return { done: true, value };
     },
     [Symbol.asyncIterator]() {
