@@ -487,3 +487,74 @@ fn a_fak_buy_on_a_fine_tick_is_cut_to_four_decimals() {
          of 4 decimals"
     );
 }
+
+/// The account doctor's test of a deposit wallet's signature form, answered by the emulator's model of the wallet
+/// (its ERC-1271 `isValidSignature`, decoded with alloy's ABI and checked in Solady's nested form): the test
+/// signs what the doctor asks with the owner's key, as the owner's wallet would, and the doctor must find the
+/// form each kind of wallet takes, and none for a wallet whose owner is another.
+#[test]
+fn the_doctor_finds_the_form_each_kind_of_deposit_wallet_takes() {
+    use predictkit::api::Value as V;
+    use predictkit::trade::doctor::{Doctor, Need, Wallets as LibWallets};
+    use predictkit::trade::settings::TradingSettings;
+    use predictkit_emulator::trading::wallets::{Kind, Setup, Wallets};
+    use predictkit_emulator::trading::{deposit, wallet};
+
+    let (emu_key, emu_owner) = &wallet::accounts()[4];
+    let key = SigningKey::from_slice(&emu_key.to_bytes()).unwrap();
+    let owner = address_of(&key);
+    let stranger = SigningKey::from_slice(&[7u8; 32]).unwrap();
+    let wallet_address = Address(deposit::wallet_of(*emu_owner).0 .0);
+    assert_eq!(LibWallets::of(137, &owner).deposit, wallet_address, "both derive the same wallet");
+    // (the wallet takes the plain form, who signs, what the doctor finds)
+    for (plain, signer, found) in [
+        (false, &key, Some(None)),
+        (true, &key, Some(Some(wallet_address))),
+        (false, &stranger, None),
+        (true, &stranger, None),
+    ] {
+        let wallets = Wallets::new(137);
+        wallets.set(*emu_owner, Setup { kind: Kind::Deposit, deployed: true, approved: true, plain }).unwrap();
+        let settings = TradingSettings {
+            chain_id: 137,
+            signature_type: SignatureType::Poly1271,
+            funder: Some(wallet_address),
+            exchanges: None,
+            sign_timeout_ms: 1.0,
+        };
+        let mut d = Doctor::new(&settings, owner, Some(owner), true);
+        let (mut signed, mut asked) = (0, 0);
+        let json = loop {
+            let (answer, failed) = match d.need() {
+                Need::Done(json) => break json,
+                Need::Sign(typed) => {
+                    signed += 1;
+                    let doc: Value = serde_json::from_str(&typed).unwrap();
+                    (V::Str(sign(signer, &typed_data::digest(&doc).unwrap().0)), false)
+                }
+                Need::Rpc { method: "eth_call", params } => {
+                    asked += 1;
+                    match wallet::eth_call(&wallets, &serde_json::from_str(&params).unwrap()) {
+                        Ok(Value::String(word)) => (V::Str(word), false),
+                        other => panic!("{other:?}"),
+                    }
+                }
+                Need::Rpc { method: "eth_chainId", .. } => (V::Str("0x89".into()), false),
+                Need::Rpc { params, .. } => {
+                    let code = params.contains(&wallet_address.checksummed());
+                    (V::Str(if code { "0x60".into() } else { "0x".into() }), false)
+                }
+                Need::Balance(_) => (V::Other, true),
+            };
+            d.supply(&answer, failed);
+        };
+        assert_eq!(d.deposit_form(), found, "plain {plain}: {json}");
+        let expected = match found {
+            Some(None) => (1, "\"depositSignature\":\"ERC7739\""),
+            Some(Some(_)) => (2, "\"depositSignature\":\"PLAIN\""),
+            None => (2, "\"code\":\"SIGNATURE_REFUSED\""),
+        };
+        assert_eq!((signed, asked), (expected.0, expected.0), "plain {plain}: {json}");
+        assert!(json.contains(expected.1), "plain {plain}: {json}");
+    }
+}

@@ -65,6 +65,7 @@ fn a_deposit_wallets_wrapped_signature_matches_the_upstream_vector() {
         timestamp_ms: text("timestamp").parse().unwrap(),
         metadata: [0; 32],
         builder: [0; 32],
+        wrapped: true,
     };
     assert_eq!(order.signer, wallet, "a deposit wallet is the order's signer");
     let domain = domain(Version::V2, v["chainId"].as_u64().unwrap(), Address::parse("x", text("exchange")).unwrap());
@@ -91,7 +92,7 @@ fn a_deposit_wallets_wrapped_signature_matches_the_upstream_vector() {
     assert_eq!(doc["types"]["TypedDataSign"][0]["type"], "Order");
     assert_eq!(doc["types"]["Order"].as_array().unwrap().len(), 11);
     // An EOA's order is signed as itself and its signature is not wrapped.
-    let eoa = Order { signature_type: SignatureType::Eoa, ..order.clone() };
+    let eoa = Order { signature_type: SignatureType::Eoa, wrapped: false, ..order.clone() };
     assert_eq!(eoa.wrapped_signature(&domain, &inner), inner);
     assert_eq!(serde_json::from_str::<Value>(&eoa.typed_data_to_sign(&domain)).unwrap()["primaryType"], "Order");
 }

@@ -150,6 +150,7 @@ async fn wallets(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> ApiResul
         "kind": setup.kind.name(),
         "deployed": setup.deployed,
         "approved": setup.approved,
+        "signature": if setup.plain { "PLAIN" } else { "ERC7739" },
         "proxy": of(Kind::Proxy),
         "safe": of(Kind::Safe),
         "depositWallet": of(Kind::Deposit),
@@ -157,7 +158,7 @@ async fn wallets(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> ApiResul
 }
 
 /// `{"owner": address, "kind": "EOA" | "POLY_PROXY" | "POLY_GNOSIS_SAFE" | "POLY_1271", "deployed": bool,
-/// "approved": bool}`: sets
+/// "approved": bool, "signature": "ERC7739" | "PLAIN"}` (the last: the form a deposit wallet takes): sets
 /// what the owner's account trades through (until `POST /__admin/reset`).
 async fn set_wallets(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
     use crate::trading::wallets::{Kind, Setup};
@@ -182,10 +183,18 @@ async fn set_wallets(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
         Some(Value::Bool(b)) => *b,
         Some(_) => return Err(ApiError::bad("approved must be true or false")),
     };
-    app.trading.wallets.set(owner, Setup { kind, deployed, approved }).map_err(ApiError::bad)?;
-    ok_json(
-        &json!({ "owner": owner.to_checksum(None), "kind": kind.name(), "deployed": deployed, "approved": approved }),
-    )
+    let plain = match value.get("signature") {
+        None | Some(Value::Null) => false,
+        Some(Value::String(s)) if s == "ERC7739" => false,
+        Some(Value::String(s)) if s == "PLAIN" => true,
+        Some(_) => return Err(ApiError::bad("signature must be ERC7739 or PLAIN (the form a deposit wallet takes)")),
+    };
+    app.trading.wallets.set(owner, Setup { kind, deployed, approved, plain }).map_err(ApiError::bad)?;
+    let signature = if plain { "PLAIN" } else { "ERC7739" };
+    ok_json(&json!({
+        "owner": owner.to_checksum(None), "kind": kind.name(), "deployed": deployed, "approved": approved,
+        "signature": signature,
+    }))
 }
 
 /// `{"minedAfterMs"?, "confirmedAfterMs"?, "failNext"?}`: how long trades take to be mined and confirmed, and how

@@ -1,8 +1,17 @@
 //! The account doctor (`diagnoseAccount`): what an owner's account is, which signature type and funder its
 //! orders need, whether the client's API key is the signer's, and what the service sees of its collateral,
-//! each problem a finding with the one fix. It sends no order and signs nothing: a state machine that asks
-//! for what it needs (the wallet provider's `eth_chainId` and `eth_getCode`, the service's balance reads) and
-//! decides from the answers.
+//! each problem a finding with the one fix. It sends no order: a state machine that asks for what it needs
+//! (the wallet provider's `eth_chainId` and `eth_getCode`, the service's balance reads) and decides from the
+//! answers.
+//!
+//! A deposit wallet's signature form: deployed deposit wallets that take only their owner's plain signature of
+//! the order's digest, and refuse the ERC-7739 form the upstream clients send, are reported by a production
+//! user who asked the wallet with `eth_call isValidSignature(bytes32,bytes)` (ERC-1271: `0x1626ba7e` when
+//! valid; Polymarket/py-clob-client-v2 issue 70). So for an account that trades through its deposit wallet
+//! (POLY_1271, the wallet deployed, a provider to ask) the doctor asks the owner to sign a test order (every
+//! amount, the token, the salt and the time zero: nothing it could ever fill, and never sent) in the ERC-7739
+//! form, asks the wallet whether it takes it, and if not, the same for the plain form. The form it takes is
+//! what the client signs its orders in from then on.
 //!
 //! The owner's wallets, by CREATE2 (the upstream clients):
 //! - Safe and proxy: Polymarket/rs-clob-client-v2 `src/lib.rs` (`derive_safe_wallet`, `derive_proxy_wallet`,
@@ -19,8 +28,8 @@
 //! their deposit wallet (docs.polymarket.com "Wallets and Authentication": every account wallet deployed on or
 //! after May 4, 2026 is one), and their other makers are refused (`DEPOSIT_WALLET_REQUIRED`).
 
-use super::eip712::{decode_hex, keccak, Address};
-use super::order::SignatureType;
+use super::eip712::{decode_hex, hex, keccak, parse_signature, Address, Domain, U256};
+use super::order::{domain, Exchanges, Order, SignatureType, Version};
 use super::settings::TradingSettings;
 use crate::api::body::JsonWriter;
 use crate::api::Value;
@@ -117,6 +126,8 @@ pub enum Need {
     Rpc { method: &'static str, params: String },
     /// Read the collateral balance and allowances the service sees for a signature type.
     Balance(SignatureType),
+    /// Ask the signer to sign this typed data (JSON): the test order of a deposit wallet's form.
+    Sign(String),
     /// The diagnosis, as JSON (`AccountDiagnosis` in trade.d.ts).
     Done(String),
 }
@@ -126,6 +137,100 @@ enum Asked {
     Chain,
     Code(usize),
     Balance(SignatureType),
+    Sign,
+    Valid,
+}
+
+/// `isValidSignature(bytes32,bytes)`'s selector, and what a wallet answers for a valid signature (ERC-1271).
+const ERC1271_MAGIC: &str = "1626ba7e";
+
+/// A deposit wallet's test of the two signature forms: the ERC-7739 form, then the plain one.
+#[derive(Clone, Debug)]
+struct Probe {
+    wallet: Address,
+    domain: Domain,
+    /// What each form tried got from the wallet, in order: Some(taken), None when it could not be told
+    /// (the signer or the provider failed), which ends the test.
+    tried: Vec<Option<bool>>,
+    /// The owner's signature of the form being tried, until the wallet is asked.
+    signature: Option<String>,
+}
+
+impl Probe {
+    /// The test order in the form being tried.
+    fn order(&self) -> Order {
+        Order {
+            version: Version::V2,
+            salt: 0,
+            maker: self.wallet,
+            signer: self.wallet,
+            token_id: U256::default(),
+            maker_amount: 0,
+            taker_amount: 0,
+            side: crate::book::Side::Buy,
+            signature_type: SignatureType::Poly1271,
+            expiration: 0,
+            taker: Address::ZERO,
+            nonce: U256::default(),
+            fee_rate_bps: 0,
+            timestamp_ms: 0,
+            metadata: [0; 32],
+            builder: [0; 32],
+            wrapped: self.tried.is_empty(),
+        }
+    }
+
+    /// The form the wallet takes: Some(true) ERC-7739, Some(false) plain; None when neither was seen.
+    fn wrapped(&self) -> Option<bool> {
+        match self.tried.as_slice() {
+            [Some(true), ..] => Some(true),
+            [_, Some(true)] => Some(false),
+            _ => None,
+        }
+    }
+
+    fn need(&self) -> Option<(Need, Asked)> {
+        if !matches!(self.tried.as_slice(), [] | [Some(false)]) {
+            return None;
+        }
+        let order = self.order();
+        let Some(signature) = &self.signature else {
+            return Some((Need::Sign(order.typed_data_to_sign(&self.domain)), Asked::Sign));
+        };
+        // eth_call of isValidSignature(hash, signature): the ABI's head (the hash, the bytes' offset), then the
+        // bytes' length and the bytes, padded to a whole word.
+        let full = order.wrapped_signature(&self.domain, signature);
+        let mut bytes = full.get(2..).and_then(decode_hex).unwrap_or_default();
+        let mut data = order.hash(&self.domain).to_vec();
+        data.extend_from_slice(&U256::from_u64(64).0);
+        data.extend_from_slice(&U256::from_u64(bytes.len() as u64).0);
+        bytes.resize(bytes.len().div_ceil(32) * 32, 0);
+        data.append(&mut bytes);
+        let params = crate::text::concat(&[
+            "[{\"to\":\"",
+            &self.wallet.checksummed(),
+            "\",\"data\":\"0x",
+            ERC1271_MAGIC,
+            &hex(&data),
+            "\"},\"latest\"]",
+        ]);
+        Some((Need::Rpc { method: "eth_call", params }, Asked::Valid))
+    }
+
+    fn supply(&mut self, asked: Asked, answer: &Value, failed: bool) {
+        match (asked, answer) {
+            (Asked::Sign, Value::Str(text)) if !failed => match parse_signature(text) {
+                Ok(signature) => self.signature = Some(signature),
+                Err(_) => self.tried.push(None),
+            },
+            (Asked::Valid, Value::Str(text)) if !failed => {
+                let word = text.strip_prefix("0x").unwrap_or_default();
+                self.tried.push(Some(word.get(..8).is_some_and(|w| w.eq_ignore_ascii_case(ERC1271_MAGIC))));
+                self.signature = None;
+            }
+            _ => self.tried.push(None),
+        }
+    }
 }
 
 /// A balance read's outcome.
@@ -161,6 +266,9 @@ pub struct Doctor {
     reads: Vec<SignatureType>,
     seen: Vec<(SignatureType, Seen)>,
     asked: Option<Asked>,
+    /// The deposit wallet to test, until its code is known (then the test, if it is deployed).
+    wallet: Option<(Address, Domain)>,
+    probe: Option<Probe>,
 }
 
 impl Doctor {
@@ -186,7 +294,17 @@ impl Doctor {
                 reads.push(SignatureType::Poly1271);
             }
         }
+        // A deposit-wallet account's orders are signed in the form its wallet takes: asked of the wallet.
+        let wallet = match (provider, settings.signature_type, settings.funder) {
+            (true, SignatureType::Poly1271, Some(funder)) => settings
+                .exchanges
+                .or_else(|| Exchanges::known(settings.chain_id, Version::V2))
+                .map(|e| (funder, domain(Version::V2, settings.chain_id, e.exchange))),
+            _ => None,
+        };
         Self {
+            wallet,
+            probe: None,
             chain_id: settings.chain_id,
             owner,
             signature_type: settings.signature_type,
@@ -223,6 +341,11 @@ impl Doctor {
                 }
             }
             Some(Asked::Balance(t)) => self.seen.push((t, if failed { refusal(answer) } else { holding(answer) })),
+            Some(asked @ (Asked::Sign | Asked::Valid)) => {
+                if let Some(probe) = self.probe.as_mut() {
+                    probe.supply(asked, answer, failed);
+                }
+            }
             None => {}
         }
     }
@@ -238,11 +361,28 @@ impl Doctor {
             self.asked_codes += 1;
             return Need::Rpc { method: "eth_getCode", params };
         }
+        // The wallet's code is known now: deployed, it is asked which form it takes.
+        if let Some((wallet, domain)) = self.wallet.take() {
+            if self.code_of(Some(wallet)) == Some(true) {
+                self.probe = Some(Probe { wallet, domain, tried: Vec::new(), signature: None });
+            }
+        }
+        if let Some((need, asked)) = self.probe.as_ref().and_then(Probe::need) {
+            self.asked = Some(asked);
+            return need;
+        }
         if let Some(t) = self.reads.get(self.seen.len()).copied() {
             self.asked = Some(Asked::Balance(t));
             return Need::Balance(t);
         }
         Need::Done(self.diagnosis().to_json(self))
+    }
+
+    /// The deposit wallet the test found to take its owner's plain signature, and whether the test told
+    /// the form (Some(None): the ERC-7739 one); None when it did not.
+    pub fn deposit_form(&self) -> Option<Option<Address>> {
+        let probe = self.probe.as_ref()?;
+        Some((!probe.wrapped()?).then_some(probe.wallet))
     }
 
     fn code_of(&self, address: Option<Address>) -> Option<bool> {
@@ -319,6 +459,11 @@ impl Doctor {
                 && !findings.iter().any(|f| matches!(f, Found::NoDepositWallet(_)))
             {
                 findings.push(Found::WalletNotDeployed(wallet));
+            }
+        }
+        if let Some(probe) = &self.probe {
+            if probe.tried == [Some(false), Some(false)] {
+                findings.push(Found::SignatureRefused(probe.wallet));
             }
         }
         match self.key {
@@ -445,6 +590,7 @@ enum Found {
     KeyRejected,
     NoBalance(Address, Option<(SignatureType, Address)>),
     NoAllowance(Address),
+    SignatureRefused(Address),
 }
 
 pub fn type_name(t: SignatureType) -> &'static str {
@@ -547,6 +693,11 @@ impl Found {
                     None => crate::text::concat(&["deposit collateral to ", &funder.checksummed()]),
                 },
             ),
+            Self::SignatureRefused(w) => (
+                "SIGNATURE_REFUSED",
+                crate::text::concat(&["the deposit wallet ", &w.checksummed(), " takes neither form of the signer's signature (ERC-7739, plain)"]),
+                "sign with the owner the deposit wallet was made for".into(),
+            ),
             Self::NoAllowance(funder) => (
                 "NO_ALLOWANCE",
                 "the exchanges may not spend the collateral".into(),
@@ -578,6 +729,9 @@ impl Diagnosis {
         w.field_str("signatureType", type_name(t));
         if let Some(f) = funder.filter(|_| t != SignatureType::Eoa) {
             w.field_str("funder", &f.checksummed());
+        }
+        if let Some(wrapped) = d.probe.as_ref().and_then(Probe::wrapped) {
+            w.field_str("depositSignature", if wrapped { "ERC7739" } else { "PLAIN" });
         }
         w.key("wallets");
         w.object_start();

@@ -40,6 +40,10 @@ struct World {
     allowed: bool,
     /// The service refuses the key (401).
     key_refused: bool,
+    /// The forms of the owner's signature the deposit wallet takes: (ERC-7739, plain).
+    takes: (bool, bool),
+    /// The signer signs (else it fails, as a person who declines does).
+    signs: bool,
 }
 
 const WORLD: World = World {
@@ -50,7 +54,17 @@ const WORLD: World = World {
     balance: "10000000",
     allowed: true,
     key_refused: false,
+    takes: (true, false),
+    signs: true,
 };
+
+/// A 65-byte signature, as a signer answers one.
+const SIGNATURE: &str = "0x111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111b";
+
+/// The type string of the order, as hex: what an ERC-7739 signature carries and a plain one does not.
+fn order_type_hex() -> String {
+    crate::trade::eip712::hex(b"Order(uint256 salt,")
+}
 
 fn settings(t: SignatureType, funder: Option<Address>) -> TradingSettings {
     TradingSettings { chain_id: 137, signature_type: t, funder, exchanges: None, sign_timeout_ms: 1.0 }
@@ -71,6 +85,14 @@ fn examine(s: &TradingSettings, key: Option<Address>, world: World) -> (Vec<Need
         let (answer, failed) = match &need {
             Need::Done(json) => return (needs, json.clone()),
             Need::Rpc { method: "eth_chainId", .. } => (Value::Str(format!("0x{:x}", world.chain)), false),
+            Need::Sign(_) if !world.signs => (obj(&[("code", Value::Str("SIGNER".into()))]), true),
+            Need::Sign(_) => (Value::Str(SIGNATURE.into()), false),
+            Need::Rpc { method: "eth_call", params } => {
+                let wrapped = params.contains(&order_type_hex());
+                let taken = if wrapped { world.takes.0 } else { world.takes.1 };
+                let word = if taken { "1626ba7e" } else { "ffffffff" };
+                (Value::Str(format!("0x{word}{}", "0".repeat(56))), false)
+            }
             Need::Rpc { params, .. } => {
                 let code = world
                     .deployed
@@ -161,6 +183,9 @@ fn each_setup_gets_its_findings_and_the_settings_to_use() {
         ("a Safe account seen through a wallet on another chain: its code there says nothing", settings(PolyGnosisSafe, Some(safe)), key, World { chain: 1, ..WORLD }, &["CHAIN_MISMATCH"], None, "POLY_GNOSIS_SAFE"),
         ("no provider: the service's word alone", settings(Eoa, None), key, World { provider: false, service_deposit: true, ..WORLD }, &["DEPOSIT_WALLET_REQUIRED"], Some("POLY_1271"), "POLY_1271"),
         ("no provider, no key: nothing seen", settings(PolyGnosisSafe, Some(safe)), None, World { provider: false, ..WORLD }, &["NO_API_KEY"], None, "POLY_GNOSIS_SAFE"),
+        ("a deposit wallet that takes only the plain form", settings(Poly1271, Some(deposit)), key, World { deployed: &[Poly1271], service_deposit: true, takes: (false, true), ..WORLD }, &[], Some("POLY_1271"), "POLY_1271"),
+        ("a deposit wallet that takes neither form", settings(Poly1271, Some(deposit)), key, World { deployed: &[Poly1271], service_deposit: true, takes: (false, false), ..WORLD }, &["SIGNATURE_REFUSED"], Some("POLY_1271"), "POLY_1271"),
+        ("a deposit wallet whose owner declines to sign: nothing told", settings(Poly1271, Some(deposit)), key, World { deployed: &[Poly1271], service_deposit: true, takes: (false, false), signs: false, ..WORLD }, &[], Some("POLY_1271"), "POLY_1271"),
     ];
     for (what, s, key, world, expected, kind, use_type) in cases {
         let (_, json) = examine(&s, key, world);
@@ -194,6 +219,7 @@ fn it_reads_only_what_it_needs() {
         .map(|n| match n {
             Need::Rpc { method, .. } => (*method).to_owned(),
             Need::Balance(t) => format!("balance {}", type_name(*t)),
+            Need::Sign(_) => "sign".into(),
             Need::Done(_) => unreachable!(),
         })
         .collect();
@@ -264,4 +290,113 @@ fn hostile_answers_are_unknowns_not_findings() {
             assert!(!json.contains("KEY_REJECTED"), "{answer:?} {failed}: {json}");
         }
     }
+}
+
+/// The methods a doctor asked for, in order.
+fn asked(needs: &[Need]) -> Vec<String> {
+    needs
+        .iter()
+        .map(|n| match n {
+            Need::Rpc { method, .. } => (*method).to_owned(),
+            Need::Balance(t) => format!("balance {}", type_name(*t)),
+            Need::Sign(_) => "sign".into(),
+            Need::Done(_) => unreachable!(),
+        })
+        .collect()
+}
+
+#[test]
+fn a_deposit_wallet_is_asked_which_form_of_signature_it_takes() {
+    let owner = addr(OWNER);
+    let deposit = Wallets::of(137, &owner).deposit;
+    let s = settings(Poly1271, Some(deposit));
+    let world = World { deployed: &[Poly1271], service_deposit: true, ..WORLD };
+    let probe = |takes: (bool, bool), signs: bool| {
+        let (needs, json) = examine(&s, Some(owner), World { takes, signs, ..world });
+        (asked(&needs).into_iter().filter(|m| m == "sign" || m == "eth_call").collect::<Vec<_>>(), needs, json)
+    };
+    // (takes, what it asks, the form the diagnosis names)
+    let table: [((bool, bool), &[&str], Option<&str>); 4] = [
+        ((true, false), &["sign", "eth_call"], Some("ERC7739")),
+        ((true, true), &["sign", "eth_call"], Some("ERC7739")),
+        ((false, true), &["sign", "eth_call", "sign", "eth_call"], Some("PLAIN")),
+        ((false, false), &["sign", "eth_call", "sign", "eth_call"], None),
+    ];
+    for (takes, expected, form) in table {
+        let (asks, needs, json) = probe(takes, true);
+        assert_eq!(asks, expected, "{takes:?}");
+        assert_eq!(field(&json, "depositSignature"), form, "{takes:?}: {json}");
+        // The ERC-7739 form first (what the upstream clients send), then the owner's plain signature of the order.
+        let signs: Vec<&String> =
+            needs.iter().filter_map(|n| if let Need::Sign(t) = n { Some(t) } else { None }).collect();
+        assert!(signs[0].contains("\"primaryType\":\"TypedDataSign\""), "{}", signs[0]);
+        if let Some(plain) = signs.get(1) {
+            assert!(plain.contains("\"primaryType\":\"Order\""), "{plain}");
+        }
+        // Each eth_call asks the wallet itself, with the test order's digest and the signature in that form.
+        for need in &needs {
+            if let Need::Rpc { method: "eth_call", params } = need {
+                let to = format!("[{{\"to\":\"{}\",\"data\":\"0x1626ba7e", deposit.checksummed());
+                assert!(params.starts_with(&to) && params.ends_with("\"},\"latest\"]"), "{params}");
+            }
+        }
+    }
+    // Declined: nothing told, no finding, and no second form asked.
+    let (asks, _, json) = probe((false, false), false);
+    assert_eq!(asks, ["sign"]);
+    assert_eq!(field(&json, "depositSignature"), None);
+    // Only a deposit-wallet account with a deployed wallet and a provider is tested.
+    for (s, world) in [
+        (settings(Poly1271, Some(deposit)), World { deployed: &[], ..world }),
+        (settings(Poly1271, Some(deposit)), World { provider: false, ..world }),
+        (settings(Eoa, None), world),
+    ] {
+        let (needs, _) = examine(&s, Some(owner), world);
+        assert!(!asked(&needs).iter().any(|m| m == "sign" || m == "eth_call"), "{needs:?}");
+    }
+}
+
+#[test]
+fn the_form_found_is_the_one_the_clients_orders_are_signed_in() {
+    let owner = addr(OWNER);
+    let deposit = Wallets::of(137, &owner).deposit;
+    let run = |takes: (bool, bool)| {
+        let mut d = Doctor::new(&settings(Poly1271, Some(deposit)), owner, Some(owner), true);
+        let world = World { deployed: &[Poly1271], service_deposit: true, takes, ..WORLD };
+        // Drive it as `examine` does, keeping the doctor.
+        let wallets = Wallets::of(137, &owner);
+        for _ in 0..20 {
+            let need = d.need();
+            let answer = match &need {
+                Need::Done(_) => break,
+                Need::Rpc { method: "eth_chainId", .. } => Value::Str("0x89".into()),
+                Need::Sign(_) => Value::Str(SIGNATURE.into()),
+                Need::Rpc { method: "eth_call", params } => {
+                    let taken = if params.contains(&order_type_hex()) { takes.0 } else { takes.1 };
+                    Value::Str(format!("0x{}{}", if taken { "1626ba7e" } else { "ffffffff" }, "0".repeat(56)))
+                }
+                Need::Rpc { params, .. } => Value::Str(
+                    if params.contains(&wallets.deposit.checksummed()) && world.deployed.contains(&Poly1271) {
+                        "0x6080".into()
+                    } else {
+                        "0x".into()
+                    },
+                ),
+                Need::Balance(_) => obj(&[("balance", Value::Str("1".into()))]),
+            };
+            d.supply(&answer, false);
+        }
+        d.deposit_form()
+    };
+    assert_eq!(run((true, false)), Some(None));
+    assert_eq!(run((false, true)), Some(Some(deposit)));
+    assert_eq!(run((false, false)), None);
+    // The client's orders for that wallet are signed in it: the plain one's typed data is the order itself.
+    let mut learnt = crate::trade::placing::Learnt::default();
+    let order = crate::trade::order::tests::vector_order();
+    let order = Order { signature_type: Poly1271, maker: deposit, signer: deposit, wrapped: true, ..order };
+    assert!(learnt.wraps(&order));
+    learnt.plain_wallet = Some(deposit);
+    assert!(!learnt.wraps(&order));
+    assert!(learnt.wraps(&Order { signer: owner, maker: owner, ..order }));
 }

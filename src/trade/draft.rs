@@ -433,6 +433,7 @@ impl Draft {
             nonce: U256::default(),
             fee_rate_bps: self.fee_rate_bps,
             timestamp_ms: now_ms,
+            wrapped: signature_type == SignatureType::Poly1271,
             metadata: [0; 32],
             builder: [0; 32],
         })
@@ -478,8 +479,10 @@ pub fn signed_from_params(p: &Params) -> Result<(Order, String, OrderType, bool)
         return Err(Error::invalid("salt", "must be below 2^53"));
     }
     let signature_type = SignatureType::parse(p.get("signatureType"))?;
-    let wrapped = signature_type == SignatureType::Poly1271;
-    let signature = super::eip712::parse_order_signature(required(text(p, "signature")?, "signature")?, wrapped)?;
+    let signature = required(text(p, "signature")?, "signature")?;
+    // A deposit wallet's signature is the ERC-7739 form, or the owner's own 65 bytes for a wallet that takes it.
+    let wrapped = signature_type == SignatureType::Poly1271 && signature.len() != 132;
+    let signature = super::eip712::parse_order_signature(signature, wrapped)?;
     let order = Order {
         salt,
         maker: Address::parse("maker", required(text(p, "maker")?, "maker")?)?,
@@ -493,6 +496,7 @@ pub fn signed_from_params(p: &Params) -> Result<(Order, String, OrderType, bool)
         timestamp_ms: whole(p, "timestamp")?,
         metadata: bytes32(p, "metadata")?,
         builder: bytes32(p, "builder")?,
+        wrapped,
         ..draft.order(Address::ZERO, Address::ZERO, SignatureType::Eoa, 0, 0)?
     };
     Ok((order, signature, draft.order_type, draft.post_only))
@@ -683,8 +687,8 @@ mod tests {
             assert!(signed_from_params(&params(&signed.replace(from, to))).is_err(), "{to}");
         }
 
-        // A deposit wallet's order: the wallet signs as itself, its signature travels wrapped and is read back
-        // whole; V1 orders do not know the type.
+        // A deposit wallet's order: the wallet signs as itself, its signature travels wrapped (or plain, for a
+        // wallet that takes that form) and is read back whole; V1 orders do not know the type.
         let wallet = Address::parse("w", "0x1111111111111111111111111111111111111111").unwrap();
         let order = draft.order_for(signer, wallet, SignatureType::Poly1271, 7, 1_700_000_000_000).unwrap();
         assert_eq!((order.maker, order.signer, order.signature_type), (wallet, wallet, SignatureType::Poly1271));
@@ -692,8 +696,12 @@ mod tests {
         let wrapped = order.wrapped_signature(&domain, &sig);
         let signed = signed_json(&order, &wrapped, OrderType::Gtc, true);
         let (again, sig2, ..) = signed_from_params(&params(&signed)).unwrap();
-        assert_eq!((again, sig2), (order.clone(), wrapped));
-        assert!(signed_from_params(&params(&signed_json(&order, &sig, OrderType::Gtc, true))).is_err(), "unwrapped");
+        assert_eq!((again, sig2), (order.clone(), wrapped.clone()));
+        // For a wallet that takes its owner's plain signature, the 65 bytes alone: read back as such.
+        let (plain, sig3, ..) = signed_from_params(&params(&signed_json(&order, &sig, OrderType::Gtc, true))).unwrap();
+        assert_eq!((plain, sig3), (Order { wrapped: false, ..order.clone() }, sig.clone()));
+        let cut = &wrapped[..wrapped.len() - 2];
+        assert!(signed_from_params(&params(&signed_json(&order, cut, OrderType::Gtc, true))).is_err(), "cut");
         let v1 = Draft { version: Version::V1, ..draft.clone() };
         let e = v1.order_for(signer, wallet, SignatureType::Poly1271, 7, 0).unwrap_err();
         assert_eq!(e.param.as_deref(), Some("signatureType"));

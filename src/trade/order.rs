@@ -214,6 +214,10 @@ pub struct Order {
     pub timestamp_ms: u64,
     pub metadata: [u8; 32],
     pub builder: [u8; 32],
+    /// A deposit wallet's order (POLY_1271) signed in the ERC-7739 form (`TypedDataSign`, the upstream
+    /// clients'); false for one whose wallet takes its owner's plain signature of the order, and for every
+    /// other signature type.
+    pub wrapped: bool,
 }
 
 /// The largest salt: 2^53 − 1.
@@ -329,11 +333,11 @@ const WALLET_NAME: &str = "DepositWallet";
 const WALLET_VERSION: &str = "1";
 
 impl Order {
-    /// What the owner's wallet signs: for a deposit wallet (POLY_1271), the ERC-7739 `TypedDataSign`
-    /// that nests the order under the exchange's domain and names the wallet's (as the upstream V2 order
-    /// builders ask it); otherwise the order itself.
+    /// What the owner's wallet signs: for a deposit wallet (POLY_1271) in the ERC-7739 form, the
+    /// `TypedDataSign` that nests the order under the exchange's domain and names the wallet's (as the
+    /// upstream V2 order builders ask it); otherwise the order itself.
     pub fn typed_data_to_sign(&self, domain: &Domain) -> String {
-        if self.signature_type != SignatureType::Poly1271 {
+        if !self.wrapped {
             return self.typed_data(domain);
         }
         let contents = self.fields();
@@ -363,10 +367,10 @@ impl Order {
     }
 
     /// The signature the exchange takes from the owner's 65-byte `signature` (`0x` hex): for a deposit
-    /// wallet, `signature ‖ the exchange's domain separator ‖ the order's hash ‖ its type string ‖ the type
-    /// string's length (2 bytes, big-endian)`; otherwise the signature itself.
+    /// wallet in the ERC-7739 form, `signature ‖ the exchange's domain separator ‖ the order's hash ‖ its
+    /// type string ‖ the type string's length (2 bytes, big-endian)`; otherwise the signature itself.
     pub fn wrapped_signature(&self, domain: &Domain, signature: &str) -> String {
-        if self.signature_type != SignatureType::Poly1271 {
+        if !self.wrapped {
             return signature.to_owned();
         }
         let fields = self.fields();
@@ -436,7 +440,7 @@ pub fn orders_body(placements: &[Placement<'_>], owner: &str) -> Result<String, 
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     pub(crate) fn vector_order() -> Order {
@@ -457,6 +461,7 @@ mod tests {
             timestamp_ms: 0,
             metadata: [0; 32],
             builder: [0; 32],
+            wrapped: false,
         }
     }
 

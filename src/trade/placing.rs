@@ -18,15 +18,23 @@ use crate::error::{Error, ErrorCode};
 const MAX_MARKETS: usize = 256;
 
 /// What a client has learnt of the service for its orders: the exchange's order version, each token's
-/// market (its condition id and rules), the V1 fee rate of each token.
+/// market (its condition id and rules), the V1 fee rate of each token, and the deposit wallet that takes
+/// its owner's plain signature (the account doctor asks the wallet).
 #[derive(Default)]
 pub struct Learnt {
     version: Option<Version>,
     markets: Vec<(String, String, MarketInfo)>,
     fees: Vec<(String, u64)>,
+    pub plain_wallet: Option<Address>,
 }
 
 impl Learnt {
+    /// Whether the owner signs `order` for its deposit wallet in the ERC-7739 form: unless that wallet
+    /// was found to take the plain one.
+    pub fn wraps(&self, order: &Order) -> bool {
+        order.wrapped && self.plain_wallet != Some(order.signer)
+    }
+
     fn market(&self, token: &str) -> Option<&(String, String, MarketInfo)> {
         self.markets.iter().find(|(t, _, _)| t == token)
     }
@@ -286,7 +294,8 @@ impl Placing {
         if self.order.is_none() {
             let signer = signer.ok_or_else(|| Error::invalid("signer.address", "must be an address string"))?;
             let maker = settings.signature_type.maker(signer, settings.funder)?;
-            let order = draft.order_for(signer, maker, settings.signature_type, salt, now_ms as u64)?;
+            let mut order = draft.order_for(signer, maker, settings.signature_type, salt, now_ms as u64)?;
+            order.wrapped = learnt.wraps(&order);
             let typed = order.typed_data_to_sign(&domain(order.version, draft.chain_id, draft.exchange));
             self.order = Some(order);
             return Ok(Step::Sign(typed));

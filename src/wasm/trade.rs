@@ -181,8 +181,9 @@ impl Client {
         }
         let maker = settings.signature_type.maker(signer, settings.funder)?;
         let now = now_ms(self);
-        let order =
+        let mut order =
             draft.order_for(signer, maker, settings.signature_type, super::call::random_salt() as u64, now as u64)?;
+        order.wrapped = self.inner.learnt.try_borrow().map_or(order.wrapped, |l| l.wraps(&order));
         let domain = order::domain(order.version, draft.chain_id, draft.exchange);
         let signed = signed_json(&order, "", draft.order_type, draft.post_only);
         // What follows the wallet's 65 bytes in the signature the exchange takes (a deposit wallet's wrapping).
@@ -306,14 +307,17 @@ impl Client {
     pub fn trade_doctor(&self, address: JsValue, provider: JsValue) -> Result<AccountWork, JsValue> {
         let owner = signer_address(&address)?;
         let key = self.inner.credentials.borrow().as_ref().and_then(|c| Address::parse("key", c.address()).ok());
-        Ok(AccountWork { doctor: RefCell::new(Doctor::new(&self.inner.trading, owner, key, provider.is_truthy())) })
+        let doctor = RefCell::new(Doctor::new(&self.inner.trading, owner, key, provider.is_truthy()));
+        Ok(AccountWork { inner: self.inner.clone(), doctor })
     }
 }
 
 /// An account's examination (`tradeDoctor`): `next` takes the answer to the last need and says the next, as
-/// JSON: `["rpc", method, params, timeoutMs]`, `["balance", signatureType]` or `["done", diagnosis]`. Internal.
+/// JSON: `["rpc", method, params, timeoutMs]`, `["sign", typedData]`, `["balance", signatureType]`
+/// or `["done", diagnosis]`. Internal.
 #[wasm_bindgen(skip_typescript)]
 pub struct AccountWork {
+    inner: Rc<Inner>,
     doctor: RefCell<Doctor>,
 }
 
@@ -332,8 +336,15 @@ impl AccountWork {
                 let timeout = crate::trade::decimal(u64::from(PROVIDER_TIMEOUT_MS));
                 crate::text::concat(&["[\"rpc\",\"", method, "\",", &params, ",", &timeout, "]"])
             }
+            Need::Sign(typed) => crate::text::concat(&["[\"sign\",", &typed, "]"]),
             Need::Balance(t) => crate::text::concat(&["[\"balance\",", &crate::trade::decimal(t as u64), "]"]),
-            Need::Done(diagnosis) => crate::text::concat(&["[\"done\",", &diagnosis, "]"]),
+            Need::Done(diagnosis) => {
+                // The form the account's deposit wallet takes is the one its orders are signed in from now on.
+                if let (Some(plain), Ok(mut learnt)) = (doctor.deposit_form(), self.inner.learnt.try_borrow_mut()) {
+                    learnt.plain_wallet = plain;
+                }
+                crate::text::concat(&["[\"done\",", &diagnosis, "]"])
+            }
         })
     }
 }

@@ -196,7 +196,7 @@ test("each finding comes from an account set up wrong, the refused order names t
   for (const c of [client, forged, proxyNamed, notOwned, carols, noDeposit, owner, fixed]) c.free();
 });
 
-test("it reads only what it needs, sends no order and asks the wallet to sign nothing", async () => {
+test("it reads only what it needs, sends no order and asks an account that is not set up for its deposit wallet to sign nothing", async () => {
   const dave = accounts[4];
   const signed = [];
   const signer = { address: dave, signTypedData: (td) => (signed.push(td), walletSigner(provider, dave).signTypedData(td)) };
@@ -222,6 +222,48 @@ test("it reads only what it needs, sends no order and asks the wallet to sign no
   assert.equal(bare.wallets.depositWallet.address, (await admin("GET", `/__admin/deposit-wallet?owner=${dave}`)).wallet);
   assert.deepEqual(bare.findings.map((f) => f.code), ["NO_API_KEY"]);
   client.free();
+});
+
+test("a deposit wallet of either form (py-clob-client-v2 issue 70): the doctor asks the wallet which it takes, and the orders are signed in it", async () => {
+  const dave = accounts[4];
+  const { depositWallet } = await admin("GET", `/__admin/wallets?owner=${dave}`);
+  const m = await marketOf(EMULATOR);
+  const order = { tokenId: m.tokenId, side: "BUY", price: Math.round((m.bestBid + 0.01) * 100) / 100, size: Math.max(5, m.minSize) };
+  const kinds = [];
+  /** Dave's wallet signing, the primary type of each document it is asked to sign recorded. */
+  const signerOf = (key) => ({
+    address: dave,
+    signTypedData: (td) => (kinds.push(td.primaryType), walletSigner(provider, key).signTypedData(td)),
+  });
+  const signer = signerOf(dave);
+  for (const form of ["ERC7739", "PLAIN"]) {
+    await admin("POST", "/__admin/wallets", { owner: dave, kind: "POLY_1271", signature: form });
+    const client = clientOf(EMULATOR, 80002, { signatureType: "POLY_1271", funder: depositWallet });
+    await client.createOrDeriveApiKey(signer);
+    if (form === "PLAIN") {
+      // Before the doctor asked: the ERC-7739 form the upstream clients send, which this wallet refuses.
+      const refused = await rejectsWith(assert, client.placeOrder(order, signer), "API");
+      assert.match(refused.message, /invalid order signature/);
+    }
+    kinds.length = 0;
+    provider.asked.length = 0;
+    const report = await client.diagnoseAccount(signer, { provider });
+    assert.equal(report.depositSignature, form, JSON.stringify(report));
+    assert.deepEqual(report.findings, [], JSON.stringify(report));
+    // The ERC-7739 form first; the plain one only when the wallet refused it.
+    assert.deepEqual(kinds, form === "ERC7739" ? ["TypedDataSign"] : ["TypedDataSign", "Order"]);
+    assert.equal(provider.asked.filter((a) => a === "eth_call").length, kinds.length);
+    kinds.length = 0;
+    const placed = await client.placeOrder(order, signer);
+    assert.equal(placed.success, true, placed.errorMsg);
+    assert.deepEqual(kinds, [form === "ERC7739" ? "TypedDataSign" : "Order"], "the order is signed in the wallet's form");
+    assert.deepEqual((await client.cancelOrder(placed.orderID)).canceled, [placed.orderID]);
+    // A signer that is not the wallet's owner: the wallet takes neither form, and the finding says so.
+    const wrong = await client.diagnoseAccount(signerOf(accounts[0]), { provider });
+    assert.deepEqual(wrong.findings.map((f) => f.code), ["SIGNATURE_REFUSED"], JSON.stringify(wrong));
+    assert.equal(wrong.depositSignature, undefined);
+    client.free();
+  }
 });
 
 test("hostile providers, signers and signals: typed errors or unknowns, never a wedge", async () => {

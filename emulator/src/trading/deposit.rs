@@ -60,6 +60,51 @@ pub fn wallet_of(owner: Address) -> Address {
     FACTORY.create2(keccak256(&args), keccak256(&init))
 }
 
+/// Who signed `hash` for the deposit wallet `wallet` on `chain_id` in the ERC-7739 nested form, as the wallet's
+/// ERC-1271 `isValidSignature(hash, signature)` reads it (Solady `src/accounts/ERC1271.sol`, the `TypedDataSign`
+/// workflow): the signature carries the app's domain separator, its contents' hash and type string; `hash` must be
+/// `keccak256(0x1901 ‖ separator ‖ contents)`, and the inner signature signs the `TypedDataSign` of the contents
+/// under the app's domain, naming the wallet's own (`DepositWallet`, `1`, the chain, the wallet, a zero salt).
+pub fn nested_signer(wrapped: &Wrapped, hash: B256, wallet: Address, chain_id: u64) -> Option<Address> {
+    let mut app = Vec::with_capacity(66);
+    app.extend_from_slice(b"\x19\x01");
+    app.extend_from_slice(wrapped.domain_separator.as_slice());
+    app.extend_from_slice(wrapped.contents_hash.as_slice());
+    if keccak256(&app) != hash {
+        return None;
+    }
+    let name_end = wrapped.contents_type.iter().position(|b| *b == b'(')?;
+    let mut typ = b"TypedDataSign(".to_vec();
+    typ.extend_from_slice(&wrapped.contents_type[..name_end]);
+    typ.extend_from_slice(
+        b" contents,string name,string version,uint256 chainId,address verifyingContract,bytes32 salt)",
+    );
+    typ.extend_from_slice(&wrapped.contents_type);
+    let mut data = Vec::with_capacity(32 * 7);
+    data.extend_from_slice(keccak256(&typ).as_slice());
+    data.extend_from_slice(wrapped.contents_hash.as_slice());
+    data.extend_from_slice(keccak256(b"DepositWallet").as_slice());
+    data.extend_from_slice(keccak256(b"1").as_slice());
+    data.extend_from_slice(&U256::from(chain_id).to_be_bytes::<32>());
+    data.extend_from_slice(wallet.into_word().as_slice());
+    data.extend_from_slice(B256::ZERO.as_slice());
+    let mut digest = Vec::with_capacity(66);
+    digest.extend_from_slice(b"\x19\x01");
+    digest.extend_from_slice(wrapped.domain_separator.as_slice());
+    digest.extend_from_slice(keccak256(&data).as_slice());
+    super::ecdsa::recover(&keccak256(&digest), &wrapped.inner)
+}
+
+/// A wrapped signature's bytes again, whole.
+pub fn wrapped_bytes(w: &Wrapped) -> Vec<u8> {
+    let mut out = w.inner.to_vec();
+    out.extend_from_slice(w.domain_separator.as_slice());
+    out.extend_from_slice(w.contents_hash.as_slice());
+    out.extend_from_slice(&w.contents_type);
+    out.extend_from_slice(&(w.contents_type.len() as u16).to_be_bytes());
+    out
+}
+
 /// A wrapped signature's parts.
 pub struct Wrapped {
     pub inner: [u8; 65],
@@ -159,6 +204,14 @@ mod tests {
         let exchange = address!("E111180000d2663C0091e4f400237545B87B996B");
         let owner = address!("f39Fd6e51aad88F6F4ce6aB8827279cffFb92266");
         assert_eq!(recover_owner(&order, &wrapped, 80002, exchange), Some(owner));
+        // The wallet's own check, from the hash alone (what the exchange hands isValidSignature).
+        let hash = order.hash(80002, exchange);
+        assert_eq!(nested_signer(&wrapped, hash, wallet, 80002), Some(owner));
+        assert_eq!(nested_signer(&wrapped, B256::repeat_byte(1), wallet, 80002), None);
+        assert_ne!(
+            nested_signer(&wrapped, hash, address!("2222222222222222222222222222222222222222"), 80002),
+            Some(owner)
+        );
         // Any part that is another order's, chain's or exchange's recovers no one.
         assert_eq!(recover_owner(&Signed { maker_amount: 1, ..order.clone() }, &wrapped, 80002, exchange), None);
         assert_eq!(recover_owner(&order, &wrapped, 137, exchange), None);

@@ -20,7 +20,7 @@ mod place;
 pub mod precision;
 pub mod settlement;
 pub mod typed_data;
-pub(crate) mod wallet;
+pub mod wallet;
 pub mod wallets;
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};

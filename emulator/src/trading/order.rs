@@ -345,9 +345,12 @@ pub fn parse(item: &Value, version: Version) -> Result<Submitted, Refusal> {
             )),
         };
     let text = o.get("signature").and_then(Value::as_str);
-    let (signature, wrapped) = if signature_type == SignatureType::Poly1271 {
+    // A deposit wallet's signature is what the wallet's isValidSignature takes: the ERC-7739 nested form, or the
+    // owner's plain 65 bytes for a wallet that takes those (`wallets::Setup::plain`).
+    let plain = text.and_then(ecdsa::parse_signature);
+    let (signature, wrapped) = if let (SignatureType::Poly1271, None) = (signature_type, plain) {
         let wrapped = text.and_then(super::deposit::parse_wrapped).ok_or_else(|| {
-            invalid("invalid order: a deposit wallet's signature must be the ERC-7739 wrapped signature (65 bytes, the domain separator, the order hash, the type string and its length)")
+            invalid("invalid order: a deposit wallet's signature must be the ERC-7739 wrapped signature (65 bytes, the domain separator, the order hash, the type string and its length) or the owner's 65-byte signature")
         })?;
         (wrapped.inner, Some(wrapped))
     } else {
@@ -420,8 +423,6 @@ mod tests {
             ("/order/maker", json!("0x12"), "maker"),
             ("/order/signature", json!("0x1234"), "signature"),
             ("/order/signatureType", json!(4), "signatureType"),
-            // A deposit wallet's order with a plain 65-byte signature.
-            ("/order/signatureType", json!(3), "signature"),
             ("/order/metadata", json!("0x00"), "metadata"),
             ("/orderType", json!("IOC"), "orderType"),
             ("/postOnly", json!("yes"), "postOnly"),
@@ -437,6 +438,14 @@ mod tests {
             }
         }
         assert!(matches!(parse(&json!([]), Version::V2), Err(Refusal::Invalid(_))));
+        // A deposit wallet's order: the ERC-7739 form or the owner's plain 65 bytes (for a wallet that takes those),
+        // nothing else.
+        let mut deposit = v2();
+        deposit["order"]["signatureType"] = json!(3);
+        assert!(parse(&deposit, Version::V2).is_ok_and(|s| s.wrapped.is_none()), "the plain 65 bytes");
+        let plain = deposit["order"]["signature"].as_str().unwrap().to_owned();
+        deposit["order"]["signature"] = json!(format!("{plain}00"));
+        assert!(matches!(parse(&deposit, Version::V2), Err(Refusal::Invalid(m)) if m.contains("ERC-7739")));
         let mut mixed = v2();
         mixed["order"]["nonce"] = json!("0");
         assert!(matches!(parse(&mixed, Version::V2), Err(Refusal::Invalid(m)) if m.contains("mixes")));

@@ -172,10 +172,17 @@ fn check(app: &App, a: &Account, s: &Submitted) -> Result<Checked, Refusal> {
     }
     let exchange = app.trading.exchanges(o.version).for_market(m.neg_risk);
     let hash: [u8; 32] = o.hash(app.trading.chain_id, exchange).0;
-    let signed_by_signer = match &s.wrapped {
-        Some(wrapped) => super::deposit::recover_owner(o, wrapped, app.trading.chain_id, exchange)
-            .is_some_and(|owner| super::deposit::wallet_of(owner) == o.signer),
-        None => order::recover_signer(o, &s.signature, app.trading.chain_id, m.neg_risk) == Some(o.signer),
+    // A deposit wallet is a contract: the exchange asks it (ERC-1271 isValidSignature of the order's hash), and it
+    // answers for the form it takes. Any other signer's signature recovers to it.
+    let signed_by_signer = match (o.signature_type, &s.wrapped) {
+        (SignatureType::Poly1271, wrapped) => {
+            let bytes = match wrapped {
+                Some(w) => super::deposit::wrapped_bytes(w),
+                None => s.signature.to_vec(),
+            };
+            app.trading.wallets.accepts(o.signer, hash.into(), &bytes) == Some(true)
+        }
+        _ => order::recover_signer(o, &s.signature, app.trading.chain_id, m.neg_risk) == Some(o.signer),
     };
     if !signed_by_signer {
         return Err(invalid(

@@ -50,12 +50,14 @@ const UNSUPPORTED: i64 = 4200;
 const INVALID_PARAMS: i64 = -32602;
 const INVALID_REQUEST: i64 = -32600;
 const PARSE_ERROR: i64 = -32700;
+/// What a node answers for a call that reverted (EIP-1474's error 3).
+const EXECUTION_REVERTED: i64 = 3;
 
 struct RpcError(i64, String);
 
 /// `POST /wallet`: one JSON-RPC request `{jsonrpc, id, method, params}`; answers `{jsonrpc, id, result}` or
 /// `{jsonrpc, id, error: {code, message}}`, always with status 200 (as JSON-RPC over HTTP does).
-pub async fn rpc(State(app): State<Arc<App>>, body: Bytes) -> Response {
+pub(crate) async fn rpc(State(app): State<Arc<App>>, body: Bytes) -> Response {
     let answer = match serde_json::from_slice::<Value>(&body) {
         Err(_) => reply(&Value::Null, Err(RpcError(PARSE_ERROR, "the body is not JSON".into()))),
         Ok(request) => {
@@ -85,6 +87,7 @@ fn call(trading: &super::Trading, method: &str, params: &Value) -> Result<Value,
         "eth_chainId" => Ok(format!("0x{chain_id:x}").into()),
         "net_version" => Ok(chain_id.to_string().into()),
         "eth_getCode" => get_code(trading, params),
+        "eth_call" => eth_call(&trading.wallets, params).map_err(|(code, message)| RpcError(code, message)),
         "eth_accounts" | "eth_requestAccounts" => Ok(addresses().into()),
         "eth_signTypedData_v4" => sign_typed_data(params),
         _ => Err(RpcError(UNSUPPORTED, format!("the development wallet does not support {method}"))),
@@ -107,6 +110,45 @@ fn get_code(trading: &super::Trading, params: &Value) -> Result<Value, RpcError>
         .and_then(parse_address)
         .ok_or_else(|| invalid("params[0] must be an address: 0x and 40 hex digits"))?;
     Ok(if trading.wallets.has_code(address) { WALLET_CODE } else { "0x" }.into())
+}
+
+alloy_sol_types::sol! {
+    /// ERC-1271: what a contract wallet answers for a signature of `hash` (`0x1626ba7e` when it is valid).
+    function isValidSignature(bytes32 hash, bytes signature) external view returns (bytes4);
+}
+
+/// `[{to, data}, block]`: a call of a deployed deposit wallet's `isValidSignature(bytes32,bytes)`, answered as the
+/// wallet would (its ABI-encoded `bytes4`: `0x1626ba7e` for its owner's signature in the form it takes,
+/// `0xffffffff` otherwise, as Solady's ERC1271 answers); `0x` from an address without code, as a node answers for
+/// one. Any other call of a wallet reverts: the emulator models no other contract function.
+pub fn eth_call(wallets: &super::wallets::Wallets, params: &Value) -> Result<Value, (i64, String)> {
+    use alloy_sol_types::SolCall;
+    let invalid = |m: &str| (INVALID_PARAMS, m.to_owned());
+    let call = params
+        .as_array()
+        .filter(|l| !l.is_empty() && l.len() <= 2)
+        .and_then(|l| l[0].as_object())
+        .ok_or_else(|| invalid("params must be [{ to, data }, block]"))?;
+    let to = call
+        .get("to")
+        .and_then(Value::as_str)
+        .and_then(parse_address)
+        .ok_or_else(|| invalid("params[0].to must be an address: 0x and 40 hex digits"))?;
+    let data = call
+        .get("data")
+        .or_else(|| call.get("input"))
+        .and_then(Value::as_str)
+        .and_then(|d| d.strip_prefix("0x"))
+        .and_then(|d| hex::decode(d).ok())
+        .ok_or_else(|| invalid("params[0].data must be 0x and hex bytes"))?;
+    if !wallets.has_code(to) {
+        return Ok("0x".into());
+    }
+    let reverted = || (EXECUTION_REVERTED, "execution reverted".to_owned());
+    let asked = isValidSignatureCall::abi_decode(&data).map_err(|_| reverted())?;
+    let taken = wallets.accepts(to, asked.hash, &asked.signature).ok_or_else(reverted)?;
+    let word: [u8; 4] = if taken { [0x16, 0x26, 0xba, 0x7e] } else { [0xff; 4] };
+    Ok(format!("0x{}", hex::encode(isValidSignatureCall::abi_encode_returns(&word.into()))).into())
 }
 
 /// `[address, typedData]`: the typed data as a JSON string (as EIP-1193 specifies) or an object.

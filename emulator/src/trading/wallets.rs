@@ -94,9 +94,13 @@ pub struct Setup {
     pub deployed: bool,
     /// Whether the wallet has let the exchanges spend its collateral (its ERC-20 approvals).
     pub approved: bool,
+    /// A deposit wallet that takes its owner's plain signature of an order's digest and refuses the ERC-7739
+    /// form (the deployed wallets py-clob-client-v2 issue 70 reports, asked with `isValidSignature`); else it
+    /// takes the ERC-7739 form the upstream clients send.
+    pub plain: bool,
 }
 
-const EOA: Setup = Setup { kind: Kind::Eoa, deployed: true, approved: true };
+const EOA: Setup = Setup { kind: Kind::Eoa, deployed: true, approved: true, plain: false };
 
 /// Every owner's account: the development wallet's five accounts start as two EOAs, a Safe, a proxy (on a chain
 /// with proxies; an EOA elsewhere) and a deposit wallet; anyone else trades as an EOA until told otherwise.
@@ -119,7 +123,7 @@ impl Wallets {
         let mut setups = lock(&self.setups);
         setups.clear();
         for ((_, owner), kind) in super::wallet::accounts().iter().zip(kinds) {
-            setups.insert(*owner, Setup { kind, deployed: true, approved: true });
+            setups.insert(*owner, Setup { kind, deployed: true, approved: true, plain: false });
         }
     }
 
@@ -151,6 +155,23 @@ impl Wallets {
         lock(&self.setups)
             .iter()
             .any(|(owner, s)| s.deployed && s.kind != Kind::Eoa && self.wallet_of(*owner, s.kind) == Some(address))
+    }
+
+    /// What the deployed deposit wallet `wallet` answers `isValidSignature(hash, signature)` with (ERC-1271): true
+    /// (`0x1626ba7e`) when its owner signed `hash` in the form it takes, the plain 65 bytes or the ERC-7739 nested
+    /// form; false (`0xffffffff`) otherwise. None when `wallet` is no deployed deposit wallet.
+    pub fn accepts(&self, wallet: Address, hash: B256, signature: &[u8]) -> Option<bool> {
+        let setups = lock(&self.setups);
+        let (owner, setup) = setups
+            .iter()
+            .find(|(owner, s)| s.kind == Kind::Deposit && s.deployed && super::deposit::wallet_of(**owner) == wallet)?;
+        let signer = if setup.plain {
+            <[u8; 65]>::try_from(signature).ok().and_then(|s| super::ecdsa::recover(&hash, &s))
+        } else {
+            super::deposit::parse_wrapped(&format!("0x{}", hex::encode(signature)))
+                .and_then(|w| super::deposit::nested_signer(&w, hash, wallet, self.chain_id))
+        };
+        Some(signer == Some(*owner))
     }
 
     /// The refusal of an order signed by `owner` (the key's address) with `signature_type` for `maker`, if any:
@@ -227,19 +248,44 @@ mod tests {
         assert!(w.has_code(safe_wallet) && w.has_code(proxy_wallet) && w.has_code(deposit_wallet));
         assert!(!w.has_code(eoa) && !w.has_code(safe_of(137, eoa).unwrap()));
         // A deposit wallet not yet deployed: no code, its orders refused as not the key's, the account's others too.
-        w.set(deposit, Setup { kind: Kind::Deposit, deployed: false, approved: true }).unwrap();
+        w.set(deposit, Setup { kind: Kind::Deposit, deployed: false, approved: true, plain: false }).unwrap();
         assert!(!w.has_code(deposit_wallet));
         assert_eq!(w.refusal(deposit, 3, deposit_wallet), Some(crate::trading::place::SIGNER_MISMATCH));
         assert_eq!(w.holds(deposit, 3), Ok(true));
         assert_eq!(w.holds(eoa, 3), Err(NO_DEPOSIT_WALLET));
         assert_eq!((w.holds(safe, 2), w.holds(safe, 0)), (Ok(true), Ok(false)));
         // A wallet that approved nothing: its orders are refused, another type's are refused for their own reasons.
-        w.set(safe, Setup { kind: Kind::Safe, deployed: true, approved: false }).unwrap();
+        w.set(safe, Setup { kind: Kind::Safe, deployed: true, approved: false, plain: false }).unwrap();
         assert_eq!(w.refusal(safe, 2, safe_wallet), Some(NOT_ENOUGH));
         assert_eq!(w.refusal(safe, 0, safe), None);
         // No proxies on Amoy.
-        assert!(Wallets::new(80002).set(eoa, Setup { kind: Kind::Proxy, deployed: true, approved: true }).is_err());
+        assert!(Wallets::new(80002)
+            .set(eoa, Setup { kind: Kind::Proxy, deployed: true, approved: true, plain: false })
+            .is_err());
         w.reset();
         assert!(w.has_code(deposit_wallet));
+    }
+
+    #[test]
+    fn a_deposit_wallet_answers_is_valid_signature_for_the_form_it_takes() {
+        let w = Wallets::new(137);
+        let (key, owner) = &super::super::wallet::accounts()[4];
+        let wallet = super::super::deposit::wallet_of(*owner);
+        assert_eq!(w.setup(*owner).kind, Kind::Deposit);
+        let hash = keccak256(b"an order's digest");
+        let plain = super::super::ecdsa::sign(key, &hash).unwrap();
+        // The ERC-7739 kind (the upstream clients' form): the owner's plain 65 bytes are not its form.
+        assert_eq!(w.accepts(wallet, hash, &plain), Some(false));
+        // The plain kind takes them, for this hash only, from its owner only.
+        w.set(*owner, Setup { kind: Kind::Deposit, deployed: true, approved: true, plain: true }).unwrap();
+        assert_eq!(w.accepts(wallet, hash, &plain), Some(true));
+        assert_eq!(w.accepts(wallet, keccak256(b"another"), &plain), Some(false));
+        let other = super::super::ecdsa::sign(&super::super::wallet::accounts()[0].0, &hash).unwrap();
+        assert_eq!(w.accepts(wallet, hash, &other), Some(false));
+        assert_eq!(w.accepts(wallet, hash, &plain[..64]), Some(false));
+        // Not a deposit wallet, or not deployed: no such contract to ask.
+        assert_eq!(w.accepts(*owner, hash, &plain), None);
+        w.set(*owner, Setup { kind: Kind::Deposit, deployed: false, approved: true, plain: true }).unwrap();
+        assert_eq!(w.accepts(wallet, hash, &plain), None);
     }
 }

@@ -53,7 +53,8 @@ const SIGNER_RULE = "must be { address, signTypedData(typedData) } (see walletSi
 
 /**
  * An account's examination (src/wasm/trade.rs: AccountWork): given the answer to its last need, it says the
- * next (`["rpc", method, params, timeoutMs]`, `["balance", signatureType]` or `["done", diagnosis]`, as JSON).
+ * next (`["rpc", method, params, timeoutMs]`, `["sign", typedData]`, `["balance", signatureType]` or
+ * `["done", diagnosis]`, as JSON).
  * @typedef {object} AccountWork
  * @property {(answer: unknown, failed: boolean) => string} next
  * @property {() => void} free
@@ -492,16 +493,17 @@ function follow(client, work, signal, onUpdate, useStream, timeoutMs) {
 }
 
 /**
- * What `diagnoseAccount` sees of the account of `s` (read): the provider's reads and the service's balance
- * reads the core asks for, each answer handed back; a failed read is an unknown, unless it is the call's own
- * end (its signal, or a read's timeout or network failure), which ends the examination.
+ * What `diagnoseAccount` sees of the account of `s` (read): the provider's reads, the signer's signatures of a
+ * deposit wallet's test order and the service's balance reads the core asks for, each answer handed back; a
+ * failed read is an unknown, unless it is the call's own end (its signal, or a read's timeout or network
+ * failure), which ends the examination.
  * @param {TradingClient} client
  * @param {ReadSigner} s
  * @param {unknown} options
  */
 async function diagnose(client, s, options) {
   const provider = readProvider(options);
-  const [signal] = client.tradeCall(options, false, s.address);
+  const [signal, signTimeoutMs] = client.tradeCall(options, false, s.address);
   const work = client.tradeDoctor(s.address, provider !== undefined);
   try {
     /** @type {unknown} */
@@ -516,6 +518,8 @@ async function diagnose(client, s, options) {
         if (need[0] === "rpc" && provider) {
           const ask = { method: need[1], params: need[2] };
           answer = await driver.askSigner(provider.request, provider.provider, ask, signal, need[3]);
+        } else if (need[0] === "sign") {
+          answer = await driver.askSigner(s.signTypedData, s.signer, need[1], signal, signTimeoutMs);
         } else {
           answer = await client.getBalanceAllowance({ asset_type: "COLLATERAL", signature_type: need[1] }, options);
         }
