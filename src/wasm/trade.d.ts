@@ -361,8 +361,8 @@ export interface Heartbeats {
 export interface DiagnoseOptions extends RequestOptions {
   /**
    * An EIP-1193 provider (`window.ethereum`, ...), asked `eth_chainId`, `eth_getCode` and, for a deposit
-   * wallet, `eth_call` of its `isValidSignature` (30 s each at most). Without it the wallets' deployment is not known, and the service's word alone tells a
-   * deposit-wallet account.
+   * wallet, `eth_call` of its `isValidSignature` (30 s each at most). Without it the wallets' deployment is
+   * not known, and the service's word alone tells a deposit-wallet account.
    */
   provider?: { request(args: { method: string; params?: unknown[] }): Promise<unknown> | unknown };
 }

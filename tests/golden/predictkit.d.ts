@@ -2094,8 +2094,12 @@ export interface Client {
      * The account doctor: before any order is signed, what the signer's account is (its own address, or the
      * proxy, Safe or deposit wallet it owns), which `signatureType` and `funder` its orders need, whether the
      * client's API key is the signer's, and the collateral and allowances the service sees, each problem a
-     * finding with the one fix. It signs nothing and sends no order: it asks `options.provider` (when given)
-     * for the chain and the wallets' code, and the service (with the signer's own key) for the balances.
+     * finding with the one fix. It sends no order: it asks `options.provider` (when given) for the chain and
+     * the wallets' code, and the service (with the signer's own key) for the balances. For an account set up
+     * to trade through its deployed deposit wallet (`POLY_1271`) it also asks the signer to sign a test order
+     * (every amount zero, never sent) in the ERC-7739 form, then if the wallet refuses it in the plain form,
+     * and asks the wallet which it takes (`eth_call` of its ERC-1271 `isValidSignature`): the client signs its
+     * orders in that form from then on (`depositSignature`).
      *
      * @example
      * const report = await client.diagnoseAccount(signer, { provider: window.ethereum });
@@ -2225,9 +2229,9 @@ export interface Heartbeats {
 /** `diagnoseAccount`'s options: the call's, and the wallet provider to read the chain through. */
 export interface DiagnoseOptions extends RequestOptions {
     /**
-     * An EIP-1193 provider (`window.ethereum`, ...), asked `eth_chainId` and `eth_getCode` only (30 s each
-     * at most). Without it the wallets' deployment is not known, and the service's word alone tells a
-     * deposit-wallet account.
+     * An EIP-1193 provider (`window.ethereum`, ...), asked `eth_chainId`, `eth_getCode` and, for a deposit
+     * wallet, `eth_call` of its `isValidSignature` (30 s each at most). Without it the wallets' deployment is
+     * not known, and the service's word alone tells a deposit-wallet account.
      */
     provider?: { request(args: { method: string; params?: unknown[] }): Promise<unknown> | unknown };
 }
@@ -2250,6 +2254,12 @@ export interface AccountDiagnosis {
         safe?: { address: string; deployed?: boolean };
         depositWallet: { address: string; deployed?: boolean };
     };
+    /**
+     * The form of the owner's signature the account's deposit wallet takes, as the wallet answered: the
+     * ERC-7739 `TypedDataSign` (what the upstream clients send) or the plain signature of the order. The
+     * client signs its orders in it from then on. Absent when it was not asked or could not tell.
+     */
+    depositSignature?: "ERC7739" | "PLAIN";
     /** The client's API key: whose it is. Absent when the client holds none. */
     apiKey?: { address: string; forSigner: boolean };
     /** The collateral the service sees for the client's signature type (base units, 6 decimals). */
@@ -2272,7 +2282,8 @@ export interface AccountFinding {
     | "KEY_NOT_FOR_SIGNER"
     | "KEY_REJECTED"
     | "NO_BALANCE"
-    | "NO_ALLOWANCE";
+    | "NO_ALLOWANCE"
+    | "SIGNATURE_REFUSED";
     message: string;
     fix: string;
 }

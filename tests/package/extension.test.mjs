@@ -22,9 +22,9 @@ import {
 
 let context, extensionDir, token, projectDir;
 
-/** The installed package as the README says to copy it: all but the node/, bundler/ and lite/ builds. */
+/** The installed package as the README says to copy it: all but the node/, bundler/, lite/ and live/ builds. */
 function copyPackage(from, to) {
-  const skipped = new Set(["node", "bundler", "lite"].map((d) => join(from, d)));
+  const skipped = new Set(["node", "bundler", "lite", "live"].map((d) => join(from, d)));
   cpSync(from, to, { recursive: true, filter: (path) => !skipped.has(path) });
 }
 before(async () => {

@@ -54,6 +54,35 @@ ${TOKEN_FROM_QUERY}${readmeBlock("lite", EMULATOR)}
   });
 </script>
 `,
+    // The live build (`predictkit/live`): the same Client and OrderBook with streaming, without trading.
+    "live.html": `<!doctype html>
+<meta charset="utf-8">
+<title>PredictKit live</title>
+<script type="importmap">{ "imports": { "predictkit/live": "./node_modules/predictkit/live.mjs" } }</script>
+<script type="module">
+  import init, * as live from "predictkit/live";
+  await init();
+  const tokenId = new URLSearchParams(location.search).get("token");
+  const client = new live.Client({ baseUrl: ${JSON.stringify(EMULATOR)} });
+  const stream = client.marketStream([tokenId]);
+  const started = performance.now();
+  let status = stream.bookStatus(tokenId);
+  while (!(status?.state === "live" && status.verified) && performance.now() - started < 15000) {
+    await new Promise((r) => setTimeout(r, 20));
+    status = stream.bookStatus(tokenId);
+  }
+  const book = stream.book(tokenId);
+  console.log({
+    state: status?.state,
+    verified: status?.verified,
+    checks: status?.checks,
+    bestBid: book?.bestBid(),
+    exports: Object.keys(live).sort(),
+    methods: Object.getOwnPropertyNames(live.Client.prototype).sort(),
+  });
+  stream.close();
+</script>
+`,
     "worker.html": `<!doctype html>
 <meta charset="utf-8">
 <title>PredictKit in a worker</title>
@@ -138,4 +167,31 @@ test("a module Web Worker fetches a book and simulates an order with the package
   assert.ok(answer.buy.filled > 0, JSON.stringify(answer.buy));
   book.free();
   timed("module worker", started);
+});
+
+// Last: following the token makes the emulator trade in its market, which the tests above read as discovered.
+test("a page loads predictkit/live: a live book verified against the service's hash, no trading, and less to download", { skip: SKIP_BROWSER }, async () => {
+  const started = performance.now();
+  const seen = server.requests.length;
+  const [answer] = await firstConsoleMessage(`/live.html?token=${token.tokenId}`);
+  const requests = server.requests.slice(seen);
+  assert.equal(answer.state, "live", JSON.stringify(answer));
+  assert.ok(answer.verified && answer.checks >= 1, JSON.stringify(answer));
+  assert.ok(answer.bestBid && answer.bestBid.price > 0, JSON.stringify(answer));
+  for (const name of ["Client", "OrderBook", "signRequest", "orderBookHash", "ROUNDING_CONFIG"]) {
+    assert.ok(answer.exports.includes(name), `live exports ${name}`);
+  }
+  for (const name of ["getBook", "cancelOrder", "marketStream", "userStream"]) {
+    assert.ok(answer.methods.includes(name), `live has ${name}`);
+  }
+  for (const name of ["placeOrder", "createApiKey", "buildOrder", "diagnoseAccount", "heartbeats"]) {
+    assert.ok(!answer.methods.includes(name), `live has no ${name}`);
+  }
+  assert.ok(!answer.exports.includes("walletSigner"), "live has no signer adapters");
+  assert.ok(requests.includes("/node_modules/predictkit/live/predictkit_bg.wasm"), requests.join("\n"));
+  assert.ok(!requests.some((r) => r.includes("/web/")), `the full build is not loaded: ${requests.join(", ")}`);
+  const { statSync } = await import("node:fs");
+  const size = (build) => statSync(join(dir, "node_modules", "predictkit", build, "predictkit_bg.wasm")).size;
+  assert.ok(size("live") < size("web") * 0.85, `live ${size("live")} B vs full ${size("web")} B`);
+  timed("live page", started);
 });

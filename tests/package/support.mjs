@@ -26,7 +26,7 @@ export const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic",
   "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 const COMMITTED = join(REPO, "pkg");
-const GENERATED_DIRS = ["web", "bundler", "node", "lite"];
+const GENERATED_DIRS = ["web", "bundler", "node", "lite", "live"];
 
 function walk(dir, base = dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

@@ -39,7 +39,7 @@ test("the tarball holds the entry files and the four builds, and every exports t
   }
   // Nothing but the package: no sources, tests or tarballs.
   for (const licence of ["LICENSE-MIT", "LICENSE-APACHE"]) assert.ok(files.has(licence), `${licence} is packed`);
-  const stray = [...files].filter((f) => !/^(package\.json|README\.md|LICENSE-(MIT|APACHE)|[a-z-]+\.(mjs|cjs|d\.mts|d\.cts)|(web|bundler|node|lite)\/.+)$/.test(f));
+  const stray = [...files].filter((f) => !/^(package\.json|README\.md|LICENSE-(MIT|APACHE)|[a-z-]+\.(mjs|cjs|d\.mts|d\.cts)|(web|bundler|node|lite|live)\/.+)$/.test(f));
   assert.deepEqual(stray, []);
   // Bundlers may drop or skip modules not listed here. The bundler build's predictkit.js hands the wasm
   // instance to its glue when it is evaluated, and the Node entries instantiate on load, so they must be
@@ -48,7 +48,7 @@ test("the tarball holds the entry files and the four builds, and every exports t
   // against use after free(), so a bundler must not skip them for the glue they re-export.
   assert.deepEqual(manifest.sideEffects.sort(), [
     "./bundler.mjs", "./bundler/predictkit.js", "./bundler/snippets/**", "./index.mjs", "./lite.mjs",
-    "./lite/snippets/**", "./node.cjs", "./node/predictkit.js", "./web/snippets/**",
+    "./lite/snippets/**", "./live.mjs", "./live/snippets/**", "./node.cjs", "./node/predictkit.js", "./web/snippets/**",
   ]);
 });
 
@@ -78,13 +78,19 @@ test("@arethetypeswrong/cli finds no problem but the inherent ones of the .wasm 
     // resolution ignores "exports" sub-paths.
     "./bundler node10 NoResolution",
     "./bundler node16-cjs CJSResolvesToESM",
-    // The reading build for pages (`predictkit/lite`) is an ES module too, as the default browser entry is.
+    // The builds for pages by use (`predictkit/lite`, `predictkit/live`) are ES modules too, as the default
+    // browser entry is.
     "./lite node10 NoResolution",
     "./lite node16-cjs CJSResolvesToESM",
     // Binary assets (for `?url` imports, require.resolve or copying): they have no type declarations.
     "./lite/predictkit_bg.wasm bundler NoResolution",
     "./lite/predictkit_bg.wasm node16-cjs NoResolution",
     "./lite/predictkit_bg.wasm node16-esm NoResolution",
+    "./live node10 NoResolution",
+    "./live node16-cjs CJSResolvesToESM",
+    "./live/predictkit_bg.wasm bundler NoResolution",
+    "./live/predictkit_bg.wasm node16-cjs NoResolution",
+    "./live/predictkit_bg.wasm node16-esm NoResolution",
     "./predictkit_bg.wasm bundler NoResolution",
     "./predictkit_bg.wasm node10 NoResolution",
     "./predictkit_bg.wasm node16-cjs NoResolution",
@@ -100,6 +106,7 @@ const USE_BROWSER = `
 import init, { Client, OrderBook, ROUNDING_CONFIG, isPredictKitError, type OrderBookSummary, type SimulateResult } from "predictkit";
 import { Client as BundlerClient } from "predictkit/bundler";
 import initLite, { Client as LiteClient, type Event as LiteEvent } from "predictkit/lite";
+import initLive, { Client as LiveClient, type MarketStream as LiveMarketStream } from "predictkit/live";
 
 await init({ module_or_path: "/assets/predictkit_bg.wasm" });
 const client = new Client({ baseUrl: "http://127.0.0.1:8787", maxRetries: 1 });
@@ -119,7 +126,15 @@ const liteEvents: LiteEvent[] = await lite.getEvents({ limit: 1 });
 lite.marketStream(["1"]);
 // @ts-expect-error nor trading
 await lite.placeOrder({});
-export { places, liteEvents };
+await initLive();
+const live = new LiveClient({ baseUrl: "http://127.0.0.1:8787" });
+const stream: LiveMarketStream = live.marketStream(["1"]);
+const status: string | undefined = stream.bookStatus("1")?.state;
+// @ts-expect-error the live build has no trading
+await live.placeOrder({});
+// @ts-expect-error nor API keys from a wallet
+await live.createOrDeriveApiKey({});
+export { places, liteEvents, status };
 `;
 
 const USE_NODE_ESM = `

@@ -106,7 +106,7 @@ pub async fn collect(pages: &Pages<'_>) -> Vec<JsValue> {
     while left > 0.0 && !argument.is_undefined() {
         let asked = argument;
         let page = ok(pages.client.call_rest(pages.name.into(), asked.clone(), call.clone(), JsValue::UNDEFINED)).await;
-        argument = pages.client.next_page_argument(pages.name.into(), asked, page.clone(), 2).unwrap();
+        argument = pages.client.next_page_argument(pages.name.into(), asked, page.clone(), 2.into()).unwrap();
         let list = if Array::is_array(&page) { arr(&page) } else { arr(&get(&page, "data")) };
         let take = left.min(list.length() as f64);
         left -= take;

@@ -28,11 +28,13 @@ struct Build {
     targets: &'static [(&'static str, &'static str)],
 }
 
-/// The whole SDK for every runtime, and the lighter reading build (no streaming, no trading) for pages:
-/// `predictkit/lite`, which is what a page that reads and uses the book engine loads.
-const BUILDS: [Build; 2] = [
+/// The whole SDK for every runtime, and two lighter builds for pages, by use (issue 34): `predictkit/lite`,
+/// what a page that reads and uses the book engine loads (no streaming, no trading), and `predictkit/live`,
+/// what a page that also follows markets live loads (streaming, no trading).
+const BUILDS: [Build; 3] = [
     Build { name: "full", cargo_args: &[], targets: &[("web", "web"), ("bundler", "bundler"), ("nodejs", "node")] },
     Build { name: "lite", cargo_args: &["--no-default-features"], targets: &[("web", "lite")] },
+    Build { name: "live", cargo_args: &["--no-default-features", "--features", "stream"], targets: &[("web", "live")] },
 ];
 
 /// The gzip bytes a page loads (wasm, glue, snippets and the entry files), per pkg/ folder: the build fails
@@ -43,6 +45,9 @@ struct SizeBudget {
     dir: &'static str,
     ceiling: u64,
     target: u64,
+    /// The kind of page the build is for, when it is one, and issue 34's target for it (its `size reading`,
+    /// `size live` and `size trading` lines): reading 85,000, live 110,000, trading 155,000.
+    page: Option<(&'static str, u64)>,
 }
 
 // The full builds' ceilings rose from 148,500 with the order handle (src/trade/placing.rs): 3.3 KB gzip for
@@ -72,11 +77,14 @@ struct SizeBudget {
 // (5,438 of it wasm). Then 177,000 for the review's fixes to the three: a heartbeat's own deadline, the doctor's
 // wrong-chain and dead-provider rules, the tracker's polls after a drop, retried trades, and reads abandoned on
 // stop (593 B in web).
-const SIZE_BUDGETS: [SizeBudget; 4] = [
-    SizeBudget { dir: "web", ceiling: 177_000, target: 80_000 },
-    SizeBudget { dir: "bundler", ceiling: 177_000, target: 80_000 },
-    SizeBudget { dir: "node", ceiling: 177_000, target: 80_000 },
-    SizeBudget { dir: "lite", ceiling: 101_000, target: 60_000 },
+// The live build (issue 34: streams without trading) starts with a ceiling a little above what it measured
+// when it was made (122,488 B), as the others did.
+const SIZE_BUDGETS: [SizeBudget; 5] = [
+    SizeBudget { dir: "web", ceiling: 177_000, target: 80_000, page: Some(("trading", 155_000)) },
+    SizeBudget { dir: "bundler", ceiling: 177_000, target: 80_000, page: None },
+    SizeBudget { dir: "node", ceiling: 177_000, target: 80_000, page: None },
+    SizeBudget { dir: "lite", ceiling: 101_000, target: 60_000, page: Some(("reading", 85_000)) },
+    SizeBudget { dir: "live", ceiling: 123_000, target: 110_000, page: Some(("live", 110_000)) },
 ];
 
 fn root() -> PathBuf {
@@ -239,6 +247,7 @@ fn build() -> Result<bool> {
             "web" => ("index.mjs", true),
             "bundler" => ("bundler.mjs", true),
             "lite" => ("lite.mjs", false),
+            "live" => ("live.mjs", false),
             _ => ("node.cjs", true),
         };
         let mut entries = vec![entry, "client.mjs", "pages.mjs", "guard.mjs", "rounding-config.mjs"];
@@ -254,6 +263,14 @@ fn build() -> Result<bool> {
             "within its ceiling"
         };
         println!("{line}: {verdict} of {} B (target {} B)", budget.ceiling, budget.target);
+        // (The live build's own line is its page's.)
+        if let Some((page, target)) = budget.page.filter(|(page, _)| *page != budget.dir) {
+            let met = if gzip <= target { "within" } else { "above" };
+            println!(
+                "size {page}: {gzip} B gzip, all a {page} page loads ({}): {met} its target of {target} B",
+                budget.dir
+            );
+        }
     }
     if !within && !nightly {
         // The ceilings are the shipped build's, which the pinned nightly makes: a stable build is larger by
@@ -283,7 +300,7 @@ fn example_extension() -> Result<()> {
     }
     copy_tree(&pkg_dir(), &to, &|path| {
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-        !(path.is_dir() && ["node", "bundler", "lite"].contains(&name)) && !name.ends_with(".cjs")
+        !(path.is_dir() && ["node", "bundler", "lite", "live"].contains(&name)) && !name.ends_with(".cjs")
     })
 }
 
