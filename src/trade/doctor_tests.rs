@@ -214,15 +214,7 @@ fn it_reads_only_what_it_needs() {
     // With a provider and the signer's key: the chain, each wallet's code once, then two balance reads.
     let (needs, json) =
         examine(&settings(PolyGnosisSafe, w.safe), Some(owner), World { deployed: &[PolyGnosisSafe], ..WORLD });
-    let methods: Vec<_> = needs
-        .iter()
-        .map(|n| match n {
-            Need::Rpc { method, .. } => (*method).to_owned(),
-            Need::Balance(t) => format!("balance {}", type_name(*t)),
-            Need::Sign(_) => "sign".into(),
-            Need::Done(_) => unreachable!(),
-        })
-        .collect();
+    let methods = asked(&needs);
     assert_eq!(
         methods,
         ["eth_chainId", "eth_getCode", "eth_getCode", "eth_getCode", "balance POLY_GNOSIS_SAFE", "balance POLY_1271"]

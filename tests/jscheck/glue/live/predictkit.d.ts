@@ -1,0 +1,3 @@
+// See ../binding.d.ts.
+export * from "../binding";
+export { default } from "../binding";
