@@ -5,8 +5,25 @@
 /// A whole number's decimal text.
 pub fn decimal(n: u64) -> String {
     let mut out = Vec::with_capacity(20);
-    crate::book::fixed::push_digits(n, &mut out);
+    push_digits(n, &mut out);
     String::from_utf8(out).unwrap_or_default()
+}
+
+/// The decimal digits of `n`, without the formatting machinery (which would cost the wasm its size).
+pub(crate) fn push_digits(mut n: u64, out: &mut Vec<u8>) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        if let Some(slot) = buf.get_mut(i) {
+            *slot = b'0' + (n % 10) as u8;
+        }
+        n /= 10;
+        if n == 0 || i == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(buf.get(i..).unwrap_or_default());
 }
 
 /// A signed whole number's decimal text.

@@ -7,7 +7,6 @@
 
 use std::collections::VecDeque;
 
-use super::body::{write_str, JsonWriter};
 use super::budget::{admission, buckets, Admission, Bucket, Budgets, Ticket};
 use super::clock;
 use super::config::TimestampUnit;
@@ -16,6 +15,7 @@ use super::response::{check_response, excerpt, refuses_redirects, unfollowed_red
 use super::retry::{retry_after_ms, retry_delay, Outcome, RetryPolicy};
 use crate::auth::{missing_credentials, Credentials, HEADER_NAMES};
 use crate::error::{Error, ErrorCode};
+use crate::json::{write_str, JsonWriter};
 
 /// The base URL of each surface, without a trailing slash.
 #[derive(Clone, Debug, PartialEq, Eq)]

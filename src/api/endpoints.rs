@@ -1,12 +1,12 @@
 //! One function per endpoint: params in, a validated [`HttpRequest`] out (interface §4). Nothing here does
 //! I/O, so every rule is tested natively.
 
-use super::body::JsonWriter;
 use super::params::{
     check, opt, path_text, query, req, token_id, Kind, Param, Params, Value, MAX_SAFE_INT, NON_NEGATIVE, TEXT,
 };
 use super::request::{segment, HttpRequest, Method, Scope, Surface};
 use crate::error::Error;
+use crate::json::JsonWriter;
 use crate::text::concat;
 
 /// The most items POST /books and POST /prices take (DESIGN §3).

@@ -9,8 +9,8 @@
 //! `trade_owner` (the taker's key, on the user channel), else the trade reached the account and none of its makers
 //! is the account's: it took.
 
-use super::body::JsonWriter;
 use super::Value;
+use crate::json::JsonWriter;
 
 /// The most maker entries read of one trade.
 const MAX_MAKERS: usize = 1_000;

@@ -1,7 +1,6 @@
 //! Requests described as data: one function per endpoint validates its params and returns an
 //! [`HttpRequest`]; the response side turns a status and body into a result or an [`Error`].
 
-pub(crate) mod body;
 pub mod budget;
 pub mod call;
 pub mod clock;
@@ -17,7 +16,7 @@ mod request;
 pub(crate) mod response;
 pub mod retry;
 
-pub use body::JsonWriter;
+pub use crate::json::JsonWriter;
 pub use config::{base_url, TimestampUnit};
 pub use endpoints::*;
 pub use extra::{with_extra_query, MAX_EXTRA_QUERY};

@@ -11,48 +11,11 @@ pub const MAX_SAFE_INT: i64 = 9_007_199_254_740_991;
 /// Nesting of arrays and objects accepted in a parameter value.
 const MAX_VALUE_DEPTH: u32 = 4;
 
-/// A value as JavaScript passed it, decoded by the binding.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Value {
-    Undefined,
-    Null,
-    Bool(bool),
-    Number(f64),
-    Str(String),
-    Array(Vec<Value>),
-    /// A plain object's own enumerable properties, in order.
-    Object(Vec<(String, Value)>),
-    /// A function, symbol or bigint: never a valid parameter value here.
-    Other,
-}
-
-/// A JSON text as the binding hands values in (for tests).
 #[cfg(test)]
-pub(crate) fn from_json(json: &str) -> Value {
-    fn conv(v: serde_json::Value) -> Value {
-        match v {
-            serde_json::Value::Null => Value::Null,
-            serde_json::Value::Bool(b) => Value::Bool(b),
-            serde_json::Value::Number(n) => Value::Number(n.as_f64().unwrap_or(f64::NAN)),
-            serde_json::Value::String(s) => Value::Str(s),
-            serde_json::Value::Array(a) => Value::Array(a.into_iter().map(conv).collect()),
-            serde_json::Value::Object(o) => Value::Object(o.into_iter().map(|(k, v)| (k, conv(v))).collect()),
-        }
-    }
-    conv(serde_json::from_str(json).unwrap_or(serde_json::Value::Null))
-}
+pub(crate) use crate::json::from_json;
+pub use crate::json::Value;
 
 impl Value {
-    /// An object's own field (the last of that name, as `Params::get` reads one); None for anything else.
-    pub fn field(&self, name: &str) -> Option<&Value> {
-        let Value::Object(fields) = self else { return None };
-        fields.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v)
-    }
-
-    pub fn is_absent(&self) -> bool {
-        matches!(self, Value::Undefined | Value::Null)
-    }
-
     /// Bounds the nesting of arrays and objects so that no input can make validation recurse deeply.
     pub fn depth_ok(&self, depth: u32) -> bool {
         match self {

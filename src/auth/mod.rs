@@ -128,7 +128,7 @@ impl Credentials {
     /// The user channel's subscription to `markets`, with these credentials in it (in memory zeroed when
     /// dropped; it is sent only on the socket).
     pub fn user_subscription(&self, markets: &[String]) -> Zeroizing<String> {
-        crate::stream::protocol::user_subscription(markets, &self.api_key, &self.secret, &self.passphrase)
+        user_subscription(markets, &self.api_key, &self.secret, &self.passphrase)
     }
 
     /// Zeroes the secret material now, before the value is dropped.
@@ -161,6 +161,32 @@ fn is_uuid(s: &str) -> bool {
 /// An `UNAUTHORIZED` error for an authenticated call made without credentials.
 pub fn missing_credentials() -> Error {
     Error::new(ErrorCode::Unauthorized, "this call needs credentials: pass { address, apiKey, secret, passphrase }")
+}
+
+/// The user channel's subscription (its protocol's `{ type: "user", markets, auth }`), which carries the
+/// credentials: built here, with the credentials, in memory that is zeroed when dropped, and sent only on
+/// the socket.
+pub(crate) fn user_subscription(
+    markets: &[String],
+    api_key: &str,
+    secret: &str,
+    passphrase: &str,
+) -> Zeroizing<String> {
+    let mut w = crate::json::JsonWriter::object();
+    w.field_str("type", "user");
+    w.key("markets");
+    w.array_start();
+    for market in markets {
+        w.str(market);
+    }
+    w.array_end();
+    w.key("auth");
+    w.object_start();
+    w.field_str("apiKey", api_key);
+    w.field_str("secret", secret);
+    w.field_str("passphrase", passphrase);
+    w.object_end();
+    Zeroizing::new(w.finish())
 }
 
 #[cfg(test)]

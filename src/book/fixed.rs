@@ -96,7 +96,7 @@ pub fn nearest_units(value: f64) -> Option<u64> {
 pub fn format(units: u64, out: &mut Vec<u8>) {
     let int = units / SCALE;
     let mut frac = units % SCALE;
-    push_digits(int, out);
+    crate::text::push_digits(int, out);
     if frac != 0 {
         out.push(b'.');
         let mut digits = DECIMALS;
@@ -115,23 +115,6 @@ pub fn format(units: u64, out: &mut Vec<u8>) {
         }
         out.extend_from_slice(buf.get(..digits).unwrap_or_default());
     }
-}
-
-/// The decimal digits of `n`, without the formatting machinery (which would cost the wasm its size).
-pub(crate) fn push_digits(mut n: u64, out: &mut Vec<u8>) {
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        if let Some(slot) = buf.get_mut(i) {
-            *slot = b'0' + (n % 10) as u8;
-        }
-        n /= 10;
-        if n == 0 || i == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(buf.get(i..).unwrap_or_default());
 }
 
 #[cfg(test)]

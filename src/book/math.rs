@@ -118,8 +118,8 @@ pub struct FeeRate {
 impl FeeRate {
     /// A fee rate in any of the shapes the service writes one: `{ rate, exponent }` (GET /fee-rate's
     /// `fee_schedule`, or alone), `{ r, e }` (a CLOB market's `fd`, or alone).
-    pub fn from_value(value: &crate::api::Value) -> Result<FeeRate, Error> {
-        use crate::api::Value;
+    pub fn from_value(value: &crate::json::Value) -> Result<FeeRate, Error> {
+        use crate::json::Value;
         let bad = || Error::invalid("feeRate", "must be { rate, exponent }, { r, e } or a GET /fee-rate answer");
         let Value::Object(fields) = value else { return Err(bad()) };
         fn get<'a>(fields: &'a [(String, Value)], key: &str) -> &'a Value {
@@ -206,7 +206,7 @@ mod tests {
 
     #[test]
     fn fee_rates_are_read_in_every_shape_the_service_writes() {
-        use crate::api::Value;
+        use crate::json::Value;
         fn obj(pairs: &[(&str, Value)]) -> Value {
             Value::Object(pairs.iter().map(|(k, v)| ((*k).to_owned(), v.clone())).collect())
         }

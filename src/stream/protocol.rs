@@ -1,7 +1,5 @@
 //! The messages a client sends on the streaming channels, and where the channels are.
 
-use zeroize::Zeroizing;
-
 use super::index::Index;
 use crate::api::{JsonWriter, Value};
 use crate::error::Error;
@@ -174,22 +172,6 @@ pub fn user_operation(subscribe: bool, markets: &[String]) -> String {
     w.finish()
 }
 
-/// The user channel's subscription, which carries the credentials (the protocol's way): it is built
-/// in memory that is zeroed when dropped, and sent only on the socket.
-pub fn user_subscription(markets: &[String], api_key: &str, secret: &str, passphrase: &str) -> Zeroizing<String> {
-    let mut w = JsonWriter::object();
-    w.field_str("type", "user");
-    w.key("markets");
-    string_array(&mut w, markets);
-    w.key("auth");
-    w.object_start();
-    w.field_str("apiKey", api_key);
-    w.field_str("secret", secret);
-    w.field_str("passphrase", passphrase);
-    w.object_end();
-    Zeroizing::new(w.finish())
-}
-
 fn string_array(w: &mut JsonWriter, items: &[String]) {
     w.array_start();
     for item in items {
@@ -239,7 +221,7 @@ mod tests {
             format!(r#"{{"operation":"subscribe","markets":["{CID}"]}}"#)
         );
         let markets = ids(Channel::User, &strings(&[CID])).unwrap();
-        let message = user_subscription(&markets, "key", "c2VjcmV0", "pass");
+        let message = crate::auth::user_subscription(&markets, "key", "c2VjcmV0", "pass");
         assert_eq!(
             message.as_str(),
             format!(

@@ -31,8 +31,8 @@
 use super::eip712::{decode_hex, hex, keccak, parse_signature, Address, Domain, U256};
 use super::order::{domain, Exchanges, Order, SignatureType, Version};
 use super::settings::TradingSettings;
-use crate::api::body::JsonWriter;
-use crate::api::Value;
+use crate::json::JsonWriter;
+use crate::json::Value;
 
 /// How long the wallet provider may take to answer a read (no person approves it).
 pub const PROVIDER_TIMEOUT_MS: u32 = 30_000;

@@ -1,5 +1,5 @@
 use super::*;
-use crate::api::Value;
+use crate::json::Value;
 use crate::trade::order::SignatureType::{Eoa, Poly1271, PolyGnosisSafe, PolyProxy};
 
 fn addr(text: &str) -> Address {

@@ -4,8 +4,8 @@
 
 use sha3::{Digest, Keccak256};
 
-use crate::api::body::write_str;
 use crate::error::Error;
+use crate::json::write_str;
 
 pub fn keccak(data: &[u8]) -> [u8; 32] {
     Keccak256::digest(data).into()

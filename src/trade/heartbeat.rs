@@ -9,9 +9,9 @@
 //! not the one the service expects, which is then sent ("retry explicitly with its heartbeatId"); sent every 5 s,
 //! with no retry of its own (the next beat is the retry); 10 s without one cancels the key's orders.
 
-use crate::api::body::JsonWriter;
-use crate::api::Value;
 use crate::error::Error;
+use crate::json::JsonWriter;
+use crate::json::Value;
 
 /// How often a heartbeat is sent unless the options say otherwise (the upstream clients' interval).
 pub const DEFAULT_INTERVAL_MS: f64 = 5_000.0;

@@ -3,9 +3,9 @@
 
 use super::eip712::{self, hex0x, typed_data_json, Address, Domain, Struct, Value, U256};
 use crate::api::JsonWriter;
-use crate::api::Value as Param;
 use crate::book::{OrderType, Side};
 use crate::error::Error;
+use crate::json::Value as Param;
 
 /// The exchange's order format, as `GET /version` tells it; `V3`, the exchange of the newer position system's
 /// markets, takes the V2 order under its own domain (version "3"), chosen by the market's token (see

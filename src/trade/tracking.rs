@@ -15,8 +15,8 @@
 //! of status. A GTD order expires one minute before its `expiration`: no status says so, so a cancelled order
 //! whose expiration had come is told as expired.
 
-use crate::api::body::JsonWriter;
-use crate::api::Value;
+use crate::json::JsonWriter;
+use crate::json::Value;
 
 /// How often the order is read while the channel is not open, unless the options say otherwise.
 pub const DEFAULT_POLL_MS: f64 = 1_000.0;

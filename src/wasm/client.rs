@@ -124,8 +124,8 @@ impl Client {
 /// The account's side of `trade` (`api::fills`), for the client's API key: an array; with `events_only`,
 /// undefined for anything but a `trade` event.
 pub(super) fn account_fills(inner: &Inner, trade: &JsValue, events_only: bool) -> JsValue {
-    let trade = super::interop::to_value(trade, "trade").unwrap_or(crate::api::Value::Null);
-    if events_only && !matches!(trade.field("event_type"), Some(crate::api::Value::Str(t)) if t == "trade") {
+    let trade = super::interop::to_value(trade, "trade").unwrap_or(crate::json::Value::Null);
+    if events_only && !matches!(trade.field("event_type"), Some(crate::json::Value::Str(t)) if t == "trade") {
         return JsValue::UNDEFINED;
     }
     let key = inner.credentials.try_borrow().ok().and_then(|c| c.as_ref().map(|c| c.api_key().to_owned()));

@@ -280,7 +280,7 @@ pub fn timestamp_text(value: &JsValue, param: &'static str) -> Result<String, Er
 /// The decimal digits of `n`.
 fn digits(n: u64) -> String {
     let mut out = Vec::with_capacity(20);
-    crate::book::fixed::push_digits(n, &mut out);
+    crate::text::push_digits(n, &mut out);
     out.into_iter().map(char::from).collect()
 }
 

@@ -8,8 +8,8 @@ use wasm_bindgen::prelude::*;
 
 use super::client::Client;
 use super::interop::{field, is_absent, to_value};
-use crate::api::Value;
 use crate::error::Error;
+use crate::json::Value;
 use crate::trade::tracking::{self, Need, Source, Tracker};
 
 #[wasm_bindgen]
@@ -85,7 +85,7 @@ impl TrackWork {
             Need::Tell(update) => crate::text::concat(&["[\"tell\",", &update, "]"]),
             Need::ReadOrder => "[\"order\"]".into(),
             Need::ReadTrade(id) => {
-                let mut w = crate::api::body::JsonWriter::array();
+                let mut w = crate::json::JsonWriter::array();
                 w.str("trade");
                 w.str(&id);
                 w.finish()

@@ -1,8 +1,19 @@
-//! A small pull scanner over JSON bytes, for the few places the library reads JSON itself (the order book,
-//! the service's error bodies). Results for callers are parsed by the JavaScript engine's `JSON.parse`;
-//! this exists so the book can be read from the response bytes straight into fixed-point arrays.
+//! JSON, the ground floor every layer stands on: the value tree ([`Value`]), the writer of request bodies
+//! ([`JsonWriter`]), and here a small pull scanner over JSON bytes, for the few places the library reads JSON
+//! itself (the order book, the service's error bodies). Results for callers are parsed by the JavaScript
+//! engine's `JSON.parse`; the scanner exists so the book can be read from the response bytes straight into
+//! fixed-point arrays.
 //!
 //! It never panics and never recurses deeper than [`MAX_DEPTH`], whatever the input.
+
+mod value;
+mod writer;
+
+#[cfg(test)]
+pub(crate) use value::from_json;
+pub use value::Value;
+pub(crate) use writer::write_str;
+pub use writer::JsonWriter;
 
 use std::borrow::Cow;
 
