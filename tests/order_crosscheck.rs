@@ -527,6 +527,7 @@ fn the_doctor_finds_the_form_each_kind_of_deposit_wallet_takes() {
         let json = loop {
             let (answer, failed) = match d.need() {
                 Need::Done(json) => break json,
+                Need::End => panic!("the examination ended"),
                 Need::Sign(typed) => {
                     signed += 1;
                     let doc: Value = serde_json::from_str(&typed).unwrap();

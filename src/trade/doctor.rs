@@ -130,6 +130,16 @@ pub enum Need {
     Sign(String),
     /// The diagnosis, as JSON (`AccountDiagnosis` in trade.d.ts).
     Done(String),
+    /// The examination ends with the last failure (the driver throws it): see [`ends_examination`].
+    End,
+}
+
+/// Whether a failed question ends the examination instead of leaving its answer unknown: the call's own end
+/// (its signal), or a balance read that timed out or found no network (the service cannot be reached: every
+/// finding after it would be a guess). A provider's or a signer's failure, or the service's refusal, is an
+/// unknown, and the examination goes on.
+pub fn ends_examination(balance_read: bool, code: &str) -> bool {
+    code == "ABORTED" || (balance_read && matches!(code, "TIMEOUT" | "NETWORK"))
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -266,6 +276,7 @@ pub struct Doctor {
     reads: Vec<SignatureType>,
     seen: Vec<(SignatureType, Seen)>,
     asked: Option<Asked>,
+    ended: bool,
     /// The deposit wallet to test, until its code is known (then the test, if it is deployed).
     wallet: Option<(Address, Domain)>,
     probe: Option<Probe>,
@@ -305,6 +316,7 @@ impl Doctor {
         Self {
             wallet,
             probe: None,
+            ended: false,
             chain_id: settings.chain_id,
             owner,
             signature_type: settings.signature_type,
@@ -324,6 +336,15 @@ impl Doctor {
     /// The answer to the last need (`failed`: the provider or the read failed, `answer` then holds the
     /// failure's `{ status, body }` when the service answered).
     pub fn supply(&mut self, answer: &Value, failed: bool) {
+        if failed {
+            let code = match answer.field("code") {
+                Some(Value::Str(code)) => code.as_str(),
+                _ => "",
+            };
+            if ends_examination(matches!(self.asked, Some(Asked::Balance(_))), code) {
+                self.ended = true;
+            }
+        }
         match self.asked.take() {
             Some(Asked::Chain) => {
                 self.chain = Some(if failed { None } else { chain_id(answer) });
@@ -351,6 +372,9 @@ impl Doctor {
     }
 
     pub fn need(&mut self) -> Need {
+        if self.ended {
+            return Need::End;
+        }
         if self.provider && self.chain.is_none() && self.asked.is_none() {
             self.asked = Some(Asked::Chain);
             return Need::Rpc { method: "eth_chainId", params: "[]".into() };

@@ -84,6 +84,7 @@ fn examine(s: &TradingSettings, key: Option<Address>, world: World) -> (Vec<Need
         let need = d.need();
         let (answer, failed) = match &need {
             Need::Done(json) => return (needs, json.clone()),
+            Need::End => panic!("the examination ended"),
             Need::Rpc { method: "eth_chainId", .. } => (Value::Str(format!("0x{:x}", world.chain)), false),
             Need::Sign(_) if !world.signs => (obj(&[("code", Value::Str("SIGNER".into()))]), true),
             Need::Sign(_) => (Value::Str(SIGNATURE.into()), false),
@@ -292,7 +293,7 @@ fn asked(needs: &[Need]) -> Vec<String> {
             Need::Rpc { method, .. } => (*method).to_owned(),
             Need::Balance(t) => format!("balance {}", type_name(*t)),
             Need::Sign(_) => "sign".into(),
-            Need::Done(_) => unreachable!(),
+            Need::Done(_) | Need::End => unreachable!(),
         })
         .collect()
 }
@@ -360,7 +361,7 @@ fn the_form_found_is_the_one_the_clients_orders_are_signed_in() {
         for _ in 0..20 {
             let need = d.need();
             let answer = match &need {
-                Need::Done(_) => break,
+                Need::Done(_) | Need::End => break,
                 Need::Rpc { method: "eth_chainId", .. } => Value::Str("0x89".into()),
                 Need::Sign(_) => Value::Str(SIGNATURE.into()),
                 Need::Rpc { method: "eth_call", params } => {
@@ -391,4 +392,36 @@ fn the_form_found_is_the_one_the_clients_orders_are_signed_in() {
     learnt.plain_wallet = Some(deposit);
     assert!(!learnt.wraps(&order));
     assert!(learnt.wraps(&Order { signer: owner, maker: owner, ..order }));
+}
+
+#[test]
+fn only_the_calls_own_end_or_a_service_out_of_reach_ends_the_examination() {
+    // (a balance read, the failure's code, whether it ends)
+    let table = [
+        (false, "ABORTED", true),
+        (true, "ABORTED", true),
+        (true, "TIMEOUT", true),
+        (true, "NETWORK", true),
+        (false, "TIMEOUT", false),
+        (false, "NETWORK", false),
+        (false, "SIGNER", false),
+        (true, "API", false),
+        (true, "UNAUTHORIZED", false),
+        (true, "", false),
+    ];
+    for (balance, code, ends) in table {
+        assert_eq!(ends_examination(balance, code), ends, "{balance} {code}");
+    }
+    // A balance read the network could not carry: the examination ends there, nothing more asked.
+    let owner = addr(OWNER);
+    let mut d = Doctor::new(&settings(Eoa, None), owner, Some(owner), false);
+    assert!(matches!(d.need(), Need::Balance(_)));
+    d.supply(&obj(&[("code", Value::Str("NETWORK".into()))]), true);
+    assert_eq!(d.need(), Need::End);
+    assert_eq!(d.need(), Need::End);
+    // The provider's timeout only makes the wallets unknown.
+    let mut d = Doctor::new(&settings(Eoa, None), owner, Some(owner), true);
+    assert!(matches!(d.need(), Need::Rpc { method: "eth_chainId", .. }));
+    d.supply(&obj(&[("code", Value::Str("TIMEOUT".into()))]), true);
+    assert!(matches!(d.need(), Need::Balance(_)));
 }

@@ -20,6 +20,10 @@ use crate::json::Value;
 
 /// How often the order is read while the channel is not open, unless the options say otherwise.
 pub const DEFAULT_POLL_MS: f64 = 1_000.0;
+/// `waitForSettlement`: its trades are read this often, and waited for this long (the upstream clients' 30 s),
+/// unless the options say otherwise.
+pub const SETTLE_POLL_MS: f64 = 250.0;
+pub const SETTLE_TIMEOUT_MS: f64 = 30_000.0;
 pub const MIN_POLL_MS: f64 = 100.0;
 pub const MAX_POLL_MS: f64 = 60_000.0;
 /// With the channel open, the order is still read this often (the channel may miss a change unseen).
@@ -28,6 +32,43 @@ const OPEN_POLL_MS: f64 = 30_000.0;
 const EXPIRY_MARGIN_S: u64 = 60;
 /// The most trades one order's view keeps.
 const MAX_TRADES: usize = 1_000;
+
+/// The options of following an order, read once (`trackOrder`; `waitForSettlement` when `settle_only`):
+/// `pollMs`, `timeoutMs` (how long it may take in all; none for `trackOrder` unless given), `stream` (whether
+/// the user channel is followed too: `trackOrder` only, true unless false).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FollowSettings {
+    pub poll_ms: f64,
+    pub timeout_ms: Option<f64>,
+    pub stream: bool,
+}
+
+impl FollowSettings {
+    /// From the options' `pollMs`, `timeoutMs` (as the call's options read it: positive milliseconds or
+    /// Infinity, absent None) and `stream`.
+    pub fn read(
+        settle_only: bool,
+        poll: &Value,
+        timeout_ms: Option<f64>,
+        stream: &Value,
+    ) -> Result<Self, crate::error::Error> {
+        let poll_ms = poll_interval(poll, if settle_only { SETTLE_POLL_MS } else { DEFAULT_POLL_MS })?;
+        let timeout_ms = timeout_ms.or(settle_only.then_some(SETTLE_TIMEOUT_MS)).filter(|ms| ms.is_finite());
+        let stream = match stream {
+            Value::Undefined | Value::Null => true,
+            Value::Bool(b) => *b,
+            _ => return Err(crate::error::Error::invalid("stream", "must be true or false")),
+        };
+        Ok(Self { poll_ms, timeout_ms, stream: stream && !settle_only })
+    }
+}
+
+/// Whether a read that failed with `code` ends the following: an order the service does not know or does not
+/// let this key see, a client without credentials or freed. Any other failure (the network, the service's
+/// errors, a timeout) is a read to try again at the next round.
+pub fn read_ends(code: &str) -> bool {
+    matches!(code, "UNAUTHORIZED" | "NOT_FOUND" | "INVALID_PARAMS" | "FREED")
+}
 
 /// The `pollMs` option: absent for `default`, else milliseconds from 100 to 60,000.
 pub fn poll_interval(value: &Value, default: f64) -> Result<f64, crate::error::Error> {

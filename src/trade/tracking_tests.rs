@@ -381,3 +381,48 @@ fn a_makers_entries_that_overflow_tell_nothing() {
     )));
     assert_eq!(told(&mut t, 0.0).0, ["placed", "matched 5.5/10", "trade t1 MATCHED"]);
 }
+
+#[test]
+fn following_reads_its_options_once_with_each_kinds_defaults() {
+    let read = |settle: bool, pairs: &[(&'static str, Value)]| {
+        let get = |name: &str| pairs.iter().find(|(k, _)| *k == name).map_or(Value::Undefined, |(_, v)| v.clone());
+        let timeout = crate::api::options::milliseconds("timeoutMs", &get("timeoutMs"))?;
+        FollowSettings::read(settle, &get("pollMs"), timeout, &get("stream"))
+    };
+    let n = Value::Number;
+    // (settle only, options, poll, timeout, stream)
+    #[allow(clippy::type_complexity)]
+    let table: Vec<(bool, Vec<(&'static str, Value)>, f64, Option<f64>, bool)> = vec![
+        (false, vec![], DEFAULT_POLL_MS, None, true),
+        (true, vec![], SETTLE_POLL_MS, Some(SETTLE_TIMEOUT_MS), false),
+        (
+            false,
+            vec![("pollMs", n(500.0)), ("timeoutMs", n(5_000.0)), ("stream", Value::Bool(false))],
+            500.0,
+            Some(5_000.0),
+            false,
+        ),
+        (true, vec![("timeoutMs", n(1_000.0)), ("stream", Value::Bool(true))], SETTLE_POLL_MS, Some(1_000.0), false),
+        (false, vec![("timeoutMs", n(f64::INFINITY))], DEFAULT_POLL_MS, None, true),
+        (true, vec![("timeoutMs", n(f64::INFINITY))], SETTLE_POLL_MS, None, false),
+    ];
+    for (settle, options, poll, timeout, stream) in table {
+        let got = read(settle, &options).unwrap();
+        assert_eq!(got, FollowSettings { poll_ms: poll, timeout_ms: timeout, stream }, "{settle} {options:?}");
+    }
+    for (name, bad) in
+        [("pollMs", n(50.0)), ("timeoutMs", n(-1.0)), ("timeoutMs", Value::Str("5".into())), ("stream", n(1.0))]
+    {
+        assert_eq!(read(false, &[(name, bad.clone())]).unwrap_err().param.as_deref(), Some(name), "{bad:?}");
+    }
+}
+
+#[test]
+fn only_a_read_that_cannot_succeed_ends_the_following() {
+    for code in ["UNAUTHORIZED", "NOT_FOUND", "INVALID_PARAMS", "FREED"] {
+        assert!(read_ends(code), "{code}");
+    }
+    for code in ["NETWORK", "TIMEOUT", "SERVER", "RATE_LIMITED", "DECODE", "API", "ABORTED", ""] {
+        assert!(!read_ends(code), "{code}");
+    }
+}

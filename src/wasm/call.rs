@@ -65,6 +65,8 @@ pub enum Shape {
 pub struct CallOptions {
     pub signal: JsValue,
     pub timeout_ms: f64,
+    /// The call's own `timeoutMs`, when given (else the client's is `timeout_ms`).
+    pub timeout_given: Option<f64>,
     pub max_retries: u32,
     /// `attemptTimeoutMs`, when given.
     pub attempt_timeout_ms: Option<f64>,
@@ -111,6 +113,7 @@ impl Inner {
         let mut call = CallOptions {
             signal: JsValue::UNDEFINED,
             timeout_ms: self.timeout_ms,
+            timeout_given: None,
             max_retries: self.calls.borrow().max_retries(),
             attempt_timeout_ms: self.attempt_timeout_ms,
             extra_query: Params::default(),
@@ -127,6 +130,7 @@ impl Inner {
         }
         let settings = CallSettings::read(&mut |name| option(options, name))?;
         call.timeout_ms = settings.timeout_ms.unwrap_or(call.timeout_ms);
+        call.timeout_given = settings.timeout_ms;
         call.max_retries = settings.max_retries.unwrap_or(call.max_retries);
         call.attempt_timeout_ms = settings.attempt_timeout_ms.or(call.attempt_timeout_ms);
         call.extra_query = settings.extra_query;

@@ -313,8 +313,8 @@ impl Client {
 }
 
 /// An account's examination (`tradeDoctor`): `next` takes the answer to the last need and says the next, as
-/// JSON: `["rpc", method, params, timeoutMs]`, `["sign", typedData]`, `["balance", signatureType]`
-/// or `["done", diagnosis]`. Internal.
+/// JSON: `["rpc", method, params, timeoutMs]`, `["sign", typedData]`, `["balance", signatureType]`,
+/// `["done", diagnosis]` or `["end"]` (the last failure ends it). Internal.
 #[wasm_bindgen(skip_typescript)]
 pub struct AccountWork {
     inner: Rc<Inner>,
@@ -337,6 +337,7 @@ impl AccountWork {
                 crate::text::concat(&["[\"rpc\",\"", method, "\",", &params, ",", &timeout, "]"])
             }
             Need::Sign(typed) => crate::text::concat(&["[\"sign\",", &typed, "]"]),
+            Need::End => "[\"end\"]".into(),
             Need::Balance(t) => crate::text::concat(&["[\"balance\",", &crate::trade::decimal(t as u64), "]"]),
             Need::Done(diagnosis) => {
                 // The form the account's deposit wallet takes is the one its orders are signed in from now on.

@@ -277,7 +277,7 @@ export function makeKit() {
       heartbeats: s(1, () => [{ intervalMs: 8000, onStatus: () => {} }]),
       tradeHeartbeats: s(2, () => [{ intervalMs: 8000 }, {}]),
       // Followed orders (their reads reach the in-memory stub, whose 404 ends them).
-      tradeTracker: s(4, () => [{ orderID: data.orderId, status: "live", tradeIDs: [] }, false, { pollMs: 1000 }, 1000]),
+      tradeTracker: s(3, () => [{ orderID: data.orderId, status: "live", tradeIDs: [] }, false, { pollMs: 1000 }]),
       trackOrder: s(2, () => [data.orderId, { stream: false, pollMs: 1000 }]),
       waitForSettlement: s(2, () => [{ orderID: data.orderId, status: "matched", tradeIDs: ["t1"] }, { timeoutMs: 2000 }]),
       diagnoseAccount: s(2, () => [{ address: data.creds.address, signTypedData: () => "0x" }, { ...req(), provider: { request: async () => "0x" } }]),
@@ -510,7 +510,7 @@ export async function sweep({ pk, kit, base, data, start = 0, only = null, shard
     // An account's examination (the doctor): its balance reads reach the in-memory stub.
     TrackWork: () =>
       new pk.Client({ baseUrl: base, fetch: stubFetch, rateLimits: false, maxRetries: 0, timeoutMs: 4000, credentials: { ...data.creds } })
-        .tradeTracker(data.orderId, false, undefined, 1000),
+        .tradeTracker(data.orderId, false, undefined)[0],
     AccountWork: () =>
       new pk.Client({ baseUrl: base, fetch: stubFetch, rateLimits: false, maxRetries: 0, timeoutMs: 4000, credentials: { ...data.creds } })
         .tradeDoctor(data.creds.address, true),

@@ -32,7 +32,8 @@ const SIGNER_RULE = "must be { address, signTypedData(typedData) } (see walletSi
  * @property {(address: string, provider: boolean) => AccountWork} tradeDoctor
  *   An account's examination (src/trade/doctor.rs), for the signer at `address`.
  * @property {(params: unknown, options: unknown) => Promise<unknown>} getBalanceAllowance
- * @property {(order: unknown, settleOnly: boolean, options: unknown, defaultPollMs: number) => TrackWork} tradeTracker
+ * @property {(order: unknown, settleOnly: boolean, options: unknown)
+ *   => [work: TrackWork, onUpdate: ((u: unknown) => void) | undefined, stream: boolean, timeoutMs: number | undefined]} tradeTracker
  *   An order followed (src/trade/tracking.rs).
  * @property {(id: string, options: unknown) => Promise<unknown>} getOrder
  * @property {(params: unknown, options: unknown) => Promise<unknown>} getUserTrades
@@ -46,7 +47,8 @@ const SIGNER_RULE = "must be { address, signTypedData(typedData) } (see walletSi
  * open), what to do comes out (`["tell", update]`, `["order"]`, `["trade", id]`, `["wait", ms]`, `["done"]`).
  * @typedef {object} TrackWork
  * @property {string} orderId
- * @property {(kind: number, value: unknown) => void} observe
+ * @property {(kind: number, value: unknown, code?: unknown) => boolean} observe what a source said; for a
+ *   failed read, whether its failure's `code` ends the following
  * @property {(now: number) => string} next
  * @property {() => void} free
  */
@@ -54,7 +56,7 @@ const SIGNER_RULE = "must be { address, signTypedData(typedData) } (see walletSi
 /**
  * An account's examination (src/wasm/trade.rs: AccountWork): given the answer to its last need, it says the
  * next (`["rpc", method, params, timeoutMs]`, `["sign", typedData]`, `["balance", signatureType]` or
- * `["done", diagnosis]`, as JSON).
+ * `["done", diagnosis]`, as JSON; `["end"]`: the last failure ends it).
  * @typedef {object} AccountWork
  * @property {(answer: unknown, failed: boolean) => string} next
  * @property {() => void} free
@@ -257,9 +259,8 @@ const methods = {
    */
   trackOrder(order, options) {
     const [signal] = this.tradeCall(options);
-    const { onUpdate, useStream, timeoutMs } = trackOptions(options, undefined);
-    const work = this.tradeTracker(order, false, options, DEFAULT_POLL_MS);
-    return follow(this, work, signal, onUpdate, useStream, timeoutMs);
+    const [work, onUpdate, stream, timeoutMs] = this.tradeTracker(order, false, options);
+    return follow(this, work, signal, onUpdate, stream, timeoutMs);
   },
   /**
    * @this {TradingClient}
@@ -268,44 +269,14 @@ const methods = {
    */
   async waitForSettlement(answer, options) {
     const [signal] = this.tradeCall(options);
-    const { timeoutMs } = trackOptions(options, SETTLE_TIMEOUT_MS);
-    const work = this.tradeTracker(answer, true, options, SETTLE_POLL_MS);
+    const [work, , , timeoutMs] = this.tradeTracker(answer, true, options);
     return follow(this, work, signal, undefined, false, timeoutMs).done;
   },
 };
 
 /** How often a followed order is read while the user channel is not open (trackOrder), and a trade (waitForSettlement). */
-const DEFAULT_POLL_MS = 1000;
-const SETTLE_POLL_MS = 250;
-/** How long waitForSettlement waits unless told otherwise (the upstream clients' 30 s). */
-const SETTLE_TIMEOUT_MS = 30_000;
 /** The most updates a `for await` may fall behind before the oldest are dropped. */
 const MAX_QUEUED = 10_000;
-
-/**
- * `trackOrder`'s own options, read once: `onUpdate` (a function), `stream` (default true), `timeoutMs`.
- * @param {unknown} options
- * @param {number | undefined} defaultTimeout
- */
-function trackOptions(options, defaultTimeout) {
-  /** @type {unknown} */
-  let onUpdate, stream, timeoutMs;
-  try {
-    if (typeof options === "object" && options !== null) {
-      const o = /** @type {{ onUpdate?: unknown, stream?: unknown, timeoutMs?: unknown }} */ (options);
-      ({ onUpdate, stream, timeoutMs } = o);
-    }
-  } catch {
-    throw invalid("options", "could not be read (a getter or Proxy threw)");
-  }
-  if (onUpdate !== undefined && typeof onUpdate !== "function") throw invalid("onUpdate", "must be a function");
-  if (stream !== undefined && typeof stream !== "boolean") throw invalid("stream", "must be true or false");
-  return {
-    onUpdate: /** @type {((u: unknown) => void) | undefined} */ (onUpdate),
-    useStream: stream !== false,
-    timeoutMs: typeof timeoutMs === "number" && timeoutMs > 0 ? timeoutMs : defaultTimeout,
-  };
-}
 
 /**
  * Runs an order's tracker: the reads it asks for (each with the client's own timeout and retries, abandoned when
@@ -448,10 +419,10 @@ function follow(client, work, signal, onUpdate, useStream, timeoutMs) {
           } catch (e) {
             if (stopped) break;
             const { code } = driver.facts(e);
-            // The caller's signal, or an order the service does not know or let this key see, ends the tracking.
+            // The caller's signal ends the tracking at the loop's top; a read that cannot succeed ends it here
+            // (the core's rule: an order the service does not know or let this key see).
             if (code === "ABORTED") continue;
-            if (["UNAUTHORIZED", "NOT_FOUND", "INVALID_PARAMS", "FREED"].includes(/** @type {string} */ (code))) throw e;
-            work.observe(kind, undefined);
+            if (work.observe(kind, undefined, code)) throw e;
           }
         }
       }
@@ -509,11 +480,15 @@ async function diagnose(client, s, options) {
     /** @type {unknown} */
     let answer;
     let failed = false;
+    /** @type {unknown} */
+    let last;
     for (;;) {
       const need = JSON.parse(work.next(answer, failed));
       answer = undefined;
       failed = false;
       if (need[0] === "done") return need[1];
+      // The core's rule (doctor::ends_examination): the call's own end, or a service out of reach.
+      if (need[0] === "end") throw last;
       try {
         if (need[0] === "rpc" && provider) {
           const ask = { method: need[1], params: need[2] };
@@ -524,10 +499,8 @@ async function diagnose(client, s, options) {
           answer = await client.getBalanceAllowance({ asset_type: "COLLATERAL", signature_type: need[1] }, options);
         }
       } catch (e) {
-        const failure = driver.facts(e);
-        const code = failure.code;
-        if (code === "ABORTED" || (need[0] === "balance" && (code === "TIMEOUT" || code === "NETWORK"))) throw e;
-        answer = failure;
+        last = e;
+        answer = driver.facts(e);
         failed = true;
       }
     }
