@@ -234,8 +234,11 @@ impl Probe {
                 Err(_) => self.tried.push(None),
             },
             (Asked::Valid, Value::Str(text)) if !failed => {
-                let word = text.strip_prefix("0x").unwrap_or_default();
-                self.tried.push(Some(word.get(..8).is_some_and(|w| w.eq_ignore_ascii_case(ERC1271_MAGIC))));
+                // The ABI-encoded `bytes4`: one word, the magic value for a valid signature. Anything else is
+                // no answer (unknown), not a refusal.
+                let word =
+                    text.strip_prefix("0x").filter(|w| w.len() == 64 && w.bytes().all(|b| b.is_ascii_hexdigit()));
+                self.tried.push(word.map(|w| w.get(..8).is_some_and(|m| m.eq_ignore_ascii_case(ERC1271_MAGIC))));
                 self.signature = None;
             }
             _ => self.tried.push(None),

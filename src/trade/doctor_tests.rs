@@ -425,3 +425,42 @@ fn only_the_calls_own_end_or_a_service_out_of_reach_ends_the_examination() {
     d.supply(&obj(&[("code", Value::Str("TIMEOUT".into()))]), true);
     assert!(matches!(d.need(), Need::Balance(_)));
 }
+
+#[test]
+fn a_deposit_wallets_hostile_answers_are_unknowns_not_findings() {
+    let owner = addr(OWNER);
+    let deposit = Wallets::of(137, &owner).deposit;
+    let s = settings(Poly1271, Some(deposit));
+    let valid = Value::Str(format!("0x1626ba7e{}", "0".repeat(56)));
+    // (the signer's answer, the wallet's answer, what the report says of the form)
+    let table = [
+        (Value::Str(SIGNATURE.into()), Value::Str("0x".into()), None),
+        (Value::Str(SIGNATURE.into()), Value::Str("0x1626ba7e".into()), None),
+        (Value::Str(SIGNATURE.into()), Value::Str(format!("0x1626ba7é{}", "0".repeat(55))), None),
+        (Value::Str(SIGNATURE.into()), Value::Str("0x".to_owned() + &"z".repeat(64)), None),
+        (Value::Str(SIGNATURE.into()), Value::Number(1.0), None),
+        (Value::Str("0x1234".into()), valid.clone(), None),
+        (Value::Number(65.0), valid.clone(), None),
+        (Value::Str(SIGNATURE.into()), valid, Some("ERC7739")),
+    ];
+    for (signature, word, form) in table {
+        let mut d = Doctor::new(&s, owner, Some(owner), true);
+        let mut asked = 0;
+        let json = loop {
+            asked += 1;
+            assert!(asked < 20);
+            let answer = match d.need() {
+                Need::Done(json) => break json,
+                Need::End => panic!("ended"),
+                Need::Rpc { method: "eth_chainId", .. } => Value::Str("0x89".into()),
+                Need::Rpc { method: "eth_call", .. } => word.clone(),
+                Need::Rpc { .. } => Value::Str("0x6080".into()),
+                Need::Sign(_) => signature.clone(),
+                Need::Balance(_) => obj(&[("balance", Value::Str("1".into()))]),
+            };
+            d.supply(&answer, false);
+        };
+        assert_eq!(field(&json, "depositSignature"), form, "{signature:?} {word:?}: {json}");
+        assert!(!json.contains("SIGNATURE_REFUSED"), "{signature:?} {word:?}: {json}");
+    }
+}

@@ -266,6 +266,45 @@ test("a deposit wallet of either form (py-clob-client-v2 issue 70): the doctor a
   }
 });
 
+test("a deposit wallet's test with signers and providers that throw, answer nonsense or never answer: no form told, no finding, the client goes on", async () => {
+  const dave = accounts[4];
+  const { depositWallet } = await admin("GET", `/__admin/wallets?owner=${dave}`);
+  const client = clientOf(EMULATOR, 80002, { signatureType: "POLY_1271", funder: depositWallet });
+  const signer = walletSigner(provider, dave);
+  await client.createOrDeriveApiKey(signer);
+  const signers = [
+    { address: dave, signTypedData() { throw new Error("boom"); } },
+    { address: dave, signTypedData: async () => undefined },
+    { address: dave, signTypedData: async () => new Proxy({}, { get() { throw new Error("trap"); } }) },
+    { address: dave, signTypedData: async () => "0x" + "zz".repeat(65) },
+    { address: dave, signTypedData: async () => "0x".padEnd(1 << 20, "1") },
+  ];
+  for (const bad of signers) {
+    const r = await client.diagnoseAccount(bad, { provider });
+    assert.equal(r.depositSignature, undefined, JSON.stringify(r));
+    assert.deepEqual(r.findings, [], JSON.stringify(r));
+  }
+  // A wallet whose eth_call answers nonsense, throws or never answers (30 s bound; here the signal ends it).
+  const answering = (call) => ({ request: (args) => (args.method === "eth_call" ? call() : provider.request(args)) });
+  for (const call of [() => "0xzz", () => { throw new Error("boom"); }, async () => ({ toString() { throw new Error("trap"); } })]) {
+    const r = await client.diagnoseAccount(signer, { provider: answering(call) });
+    assert.equal(r.depositSignature, undefined, JSON.stringify(r));
+    assert.deepEqual(r.findings, [], JSON.stringify(r));
+  }
+  const ctl = new AbortController();
+  const pending = client.diagnoseAccount({ address: dave, signTypedData: () => new Promise(() => {}) }, { provider, signal: ctl.signal });
+  setTimeout(() => ctl.abort(), 50);
+  await rejectsWith(assert, pending, "ABORTED");
+  // The client still diagnoses and trades.
+  const report = await client.diagnoseAccount(signer, { provider });
+  assert.equal(report.depositSignature, "ERC7739", JSON.stringify(report));
+  const m = await marketOf(EMULATOR);
+  const placed = await client.placeOrder({ tokenId: m.tokenId, side: "BUY", price: Math.round((m.bestBid + 0.01) * 100) / 100, size: Math.max(5, m.minSize) }, signer);
+  assert.equal(placed.success, true, placed.errorMsg);
+  await client.cancelOrder(placed.orderID);
+  client.free();
+});
+
 test("hostile providers, signers and signals: typed errors or unknowns, never a wedge", async () => {
   const client = clientOf(EMULATOR, 80002);
   const signer = walletSigner(provider, accounts[0]);
