@@ -1,8 +1,10 @@
 //! PredictKit: a client for prediction-market data and order services, compiled to WebAssembly for the
 //! browser and tested natively.
 //!
-//! The pure core (`api`, `auth`, `book`) knows nothing of JavaScript and runs under `cargo test`;
-//! `wasm` (built only for wasm32) converts values, performs fetches and holds no business logic.
+//! The pure core knows nothing of JavaScript and runs under `cargo test`: the ground floor (`json`, `text`,
+//! `error`, `bounds`), then `auth` and `book`, `api` (requests and the call machine), `stream` and `trade`,
+//! and `product` (what a call's answer is read into, for the machine that asked). `wasm` (built only for
+//! wasm32) converts values, performs fetches and holds no business logic.
 
 // A panic in wasm kills the module for the whole page: nothing a caller or the network sends may reach
 // one. Library code (not its tests) may not unwrap, expect, index or panic; it returns errors instead.
@@ -26,6 +28,7 @@ pub mod book;
 pub mod bounds;
 pub mod error;
 pub mod json;
+pub mod product;
 pub mod stream;
 pub mod text;
 pub mod trade;

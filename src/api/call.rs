@@ -40,43 +40,37 @@ impl BaseUrls {
     }
 }
 
-/// Parses an answer's bytes into what a call's owner takes.
-#[cfg(feature = "trade")]
-pub type Parser = fn(u8, Vec<u8>) -> Result<Box<dyn std::any::Any>, Error>;
-
-/// What a 2xx answer is read as.
-#[derive(Clone, Copy)]
-pub enum Expect {
+/// What a 2xx answer is read as. `P` is what the call's owner (a layer above this one) takes of an answer:
+/// the machine reads it where it can retry an answer that does not read, and keeps it for the owner.
+pub enum Expect<P> {
     /// JSON, parsed by the JS engine: the driver tells whether it parsed, and keeps the value.
     Json,
-    /// The bytes, parsed into an order book (taken with [`Calls::take_book`]).
-    Book,
-    /// The bytes of a POST /books answer, parsed into its order books (taken with [`Calls::take_books`]).
-    Books,
     /// The bytes, checked and summed up by the function as a small JSON result (the driver keeps the bytes).
     Bytes(fn(&[u8]) -> Result<String, Error>),
-    /// The bytes, parsed by the function into what the call's owner takes (`Calls::take_product`).
-    #[cfg(feature = "trade")]
-    /// (The function, and what it is told of the answer's kind.)
-    Parse(Parser, u8),
-    /// A heartbeat's answer, read whatever its status (a 400 names the id the service expects):
-    /// `trade::heartbeat::read_answer`; any other answer is an error as usual.
-    #[cfg(feature = "trade")]
-    Heartbeat,
+    /// The bytes, read by the function (told the `u8`: which read it is) into the product the call's owner
+    /// takes ([`Calls::take_product`]).
+    Read(fn(u8, Vec<u8>) -> Result<P, Error>, u8),
+    /// Any answer's text, whatever its status, read by the function into the product (a heartbeat's 400 names
+    /// the id the service expects). An answer it does not take (`None`) is an error as usual, and a 2xx one
+    /// fails with the text given.
+    Any(fn(u16, Option<&str>) -> Option<P>, &'static str),
     /// Any answer, whatever its status, read for the service's clock (GET /time): the result is the offset
     /// to add to the local clock, which the machine signs with from then on.
     Clock,
 }
 
-impl Expect {
-    /// Whether the answer is read as text (the JS engine parses JSON; the clock and a heartbeat read the text).
+impl<P> Clone for Expect<P> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<P> Copy for Expect<P> {}
+
+impl<P> Expect<P> {
+    /// Whether the answer is read as text (the JS engine parses JSON; the clock and `Any` read the text).
     fn reads_text(&self) -> bool {
-        match self {
-            Expect::Json | Expect::Clock => true,
-            #[cfg(feature = "trade")]
-            Expect::Heartbeat => true,
-            _ => false,
-        }
+        matches!(self, Expect::Json | Expect::Clock | Expect::Any(..))
     }
 }
 
@@ -187,23 +181,20 @@ enum State {
     Finished,
 }
 
-struct Call {
+struct Call<P> {
     request: HttpRequest,
-    expect: Expect,
+    expect: Expect<P>,
     limits: CallLimits,
     retries: u32,
     state: State,
     /// When the call's deadline passes (set at its first step).
     deadline: Option<f64>,
     manual: bool,
-    book: Option<crate::book::OrderBook>,
-    books: Vec<crate::book::OrderBook>,
-    #[cfg(feature = "trade")]
-    product: Option<Box<dyn std::any::Any>>,
+    product: Option<P>,
 }
 
 /// The calls of one client and what they share: the rate budgets, the in-flight limit, a queue per scope.
-pub struct Calls {
+pub struct Calls<P = ()> {
     bases: BaseUrls,
     budgets: Budgets,
     policy: RetryPolicy,
@@ -215,7 +206,7 @@ pub struct Calls {
     pub timestamp_unit: TimestampUnit,
     /// The calls waiting for their places, per scope, in arrival order.
     queues: Vec<(usize, VecDeque<u32>)>,
-    calls: Vec<Option<Call>>,
+    calls: Vec<Option<Call<P>>>,
     free: Vec<u32>,
     woken: Vec<u32>,
     seed: u64,
@@ -236,7 +227,7 @@ pub struct CallsSettings {
     pub seed: u64,
 }
 
-impl Calls {
+impl<P> Calls<P> {
     pub fn new(s: CallsSettings) -> Self {
         Calls {
             bases: s.bases,
@@ -266,21 +257,10 @@ impl Calls {
     }
 
     /// Starts a call of `request`; its id is for `next`, `supply`, `stop` and `finish`.
-    pub fn start(&mut self, request: HttpRequest, expect: Expect, limits: CallLimits) -> u32 {
+    pub fn start(&mut self, request: HttpRequest, expect: Expect<P>, limits: CallLimits) -> u32 {
         let manual = refuses_redirects(request.header_names());
-        let call = Call {
-            request,
-            expect,
-            limits,
-            retries: 0,
-            state: State::Ready,
-            deadline: None,
-            manual,
-            book: None,
-            books: Vec::new(),
-            #[cfg(feature = "trade")]
-            product: None,
-        };
+        let call =
+            Call { request, expect, limits, retries: 0, state: State::Ready, deadline: None, manual, product: None };
         match self.free.pop() {
             Some(id) => {
                 if let Some(slot) = self.calls.get_mut(id as usize) {
@@ -327,31 +307,16 @@ impl Calls {
         }
     }
 
-    /// What a finished [`Expect::Parse`] call's answer was parsed into.
-    #[cfg(feature = "trade")]
-    pub fn take_product(&mut self, id: u32) -> Option<Box<dyn std::any::Any>> {
+    /// What a finished [`Expect::Read`] or [`Expect::Any`] call's answer was read into.
+    pub fn take_product(&mut self, id: u32) -> Option<P> {
         self.calls.get_mut(id as usize)?.as_mut()?.product.take()
     }
 
-    /// The books a finished [`Expect::Books`] call read.
-    pub fn take_books(&mut self, id: u32) -> Vec<crate::book::OrderBook> {
-        self.calls
-            .get_mut(id as usize)
-            .and_then(Option::as_mut)
-            .map(|c| std::mem::take(&mut c.books))
-            .unwrap_or_default()
-    }
-
-    /// The book a finished [`Expect::Book`] call read.
-    pub fn take_book(&mut self, id: u32) -> Option<crate::book::OrderBook> {
-        self.calls.get_mut(id as usize)?.as_mut()?.book.take()
-    }
-
-    fn call(&self, id: u32) -> Option<&Call> {
+    fn call(&self, id: u32) -> Option<&Call<P>> {
         self.calls.get(id as usize)?.as_ref()
     }
 
-    fn call_mut(&mut self, id: u32) -> Option<&mut Call> {
+    fn call_mut(&mut self, id: u32) -> Option<&mut Call<P>> {
         self.calls.get_mut(id as usize)?.as_mut()
     }
 
@@ -647,10 +612,10 @@ impl Calls {
                 }
             };
         }
-        #[cfg(feature = "trade")]
-        if let Expect::Heartbeat = call.expect {
-            if let Some(read) = crate::trade::heartbeat::read_answer(status, reply.text) {
-                return Ok(read);
+        if let Expect::Any(read, _) = call.expect {
+            if let Some(product) = read(status, reply.text) {
+                call.product = Some(product);
+                return Ok("null".into());
             }
         }
         if !(200..300).contains(&status) {
@@ -676,16 +641,6 @@ impl Calls {
                 e.body = Some(excerpt(reply.text.unwrap_or_default().as_bytes()));
                 Err(garbled(e))
             }
-            Expect::Book => {
-                let bytes = reply.bytes.ok_or_else(|| garbled(Error::decode("expected a byte body")))?;
-                call.book = Some(crate::book::OrderBook::from_vec(bytes).map_err(garbled)?);
-                Ok("null".into())
-            }
-            Expect::Books => {
-                let bytes = reply.bytes.ok_or_else(|| garbled(Error::decode("expected a byte body")))?;
-                call.books = books_of(&bytes).map_err(garbled)?;
-                Ok("null".into())
-            }
             Expect::Bytes(check) => {
                 let mut bytes = reply.bytes.ok_or_else(|| garbled(Error::decode("expected a byte body")))?;
                 let result = check(&bytes);
@@ -693,14 +648,12 @@ impl Calls {
                 zeroize::Zeroize::zeroize(&mut bytes);
                 result.map_err(garbled)
             }
-            #[cfg(feature = "trade")]
-            Expect::Parse(parse, kind) => {
+            Expect::Read(read, kind) => {
                 let bytes = reply.bytes.ok_or_else(|| garbled(Error::decode("expected a byte body")))?;
-                call.product = Some(parse(kind, bytes).map_err(garbled)?);
+                call.product = Some(read(kind, bytes).map_err(garbled)?);
                 Ok("null".into())
             }
-            #[cfg(feature = "trade")]
-            Expect::Heartbeat => Err(garbled(Error::decode("the heartbeat's answer names no heartbeat_id"))),
+            Expect::Any(_, unread) => Err(garbled(Error::decode(unread))),
             Expect::Clock => Err(garbled(gone())),
         }
     }
@@ -729,11 +682,6 @@ impl Failure {
     fn of(outcome: Outcome, error: Error) -> Self {
         Failure { outcome, retry_after_ms: None, error, final_: false }
     }
-}
-
-/// The order books of a POST /books answer (a JSON array of them), each element parsed on its own.
-fn books_of(bytes: &[u8]) -> Result<Vec<crate::book::OrderBook>, Error> {
-    crate::book::OrderBook::list_from_bytes(bytes)
 }
 
 /// The error of a call the machine no longer knows (finished, or never started).

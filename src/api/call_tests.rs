@@ -8,7 +8,10 @@ use crate::auth::tests::{ADDRESS, API_KEY, PASSPHRASE, SECRET};
 const T0: f64 = 1_700_000_000_000.0;
 const BASE: &str = "http://127.0.0.1:8787";
 
-fn calls_with(budgets: Budgets, max_in_flight: u32, max_queue_ms: f64) -> Calls {
+/// The product the tests' reads make: the body's length plus the read's kind.
+type Product = usize;
+
+fn calls_with(budgets: Budgets, max_in_flight: u32, max_queue_ms: f64) -> Calls<Product> {
     Calls::new(CallsSettings {
         bases: BaseUrls::one(BASE.into()),
         budgets,
@@ -21,7 +24,7 @@ fn calls_with(budgets: Budgets, max_in_flight: u32, max_queue_ms: f64) -> Calls 
     })
 }
 
-fn calls() -> Calls {
+fn calls() -> Calls<Product> {
     calls_with(Budgets::unlimited(), 64, 60_000.0)
 }
 
@@ -271,22 +274,48 @@ fn a_stopped_call_gives_back_its_place_in_the_queue_and_in_flight() {
 }
 
 #[test]
-fn books_and_checked_bytes_are_read_and_a_body_that_does_not_read_is_retried() {
+fn products_and_checked_bytes_are_read_and_a_body_that_does_not_read_is_retried() {
+    // What a read makes of the bytes: whole objects only.
+    let read: fn(u8, Vec<u8>) -> Result<Product, Error> =
+        |kind, b| if b.ends_with(b"}") { Ok(b.len() + kind as usize) } else { Err(Error::decode("not whole")) };
     let mut c = calls();
-    let id = c.start(order_book("123").unwrap(), Expect::Book, RETRIES);
+    let id = c.start(order_book("123").unwrap(), Expect::Read(read, 3), RETRIES);
     assert!(sent(&c.next(id, T0, None)).bytes);
-    let book = br#"{"market":"0x1","asset_id":"123","timestamp":"1","hash":"","bids":[{"price":"0.5","size":"10"}],"asks":[]}"#;
     assert!(matches!(
         c.supply(id, T0, Reply { bytes: Some(b"{\"bids\":".to_vec()), ..answer(200) }),
         Need::Wait { event: Some(Event::Retry { .. }), .. }
     ));
     sent(&c.next(id, T0, None));
-    assert_eq!(c.supply(id, T0, Reply { bytes: Some(book.to_vec()), ..answer(200) }), Need::Done("null".into()));
-    assert_eq!(c.take_book(id).unwrap().best_bid().map(|l| l.price), Some(500_000));
+    assert_eq!(c.supply(id, T0, Reply { bytes: Some(b"{}".to_vec()), ..answer(200) }), Need::Done("null".into()));
+    assert_eq!(c.take_product(id), Some(5));
+    assert_eq!(c.take_product(id), None, "a product is taken once");
 
     let id = c.start(order_book("123").unwrap(), Expect::Bytes(|b| Ok(json_string(&b.len().to_string()))), RETRIES);
     sent(&c.next(id, T0, None));
     assert_eq!(c.supply(id, T0, Reply { bytes: Some(vec![1, 2, 3]), ..answer(200) }), Need::Done("\"3\"".into()));
+}
+
+#[test]
+fn an_answer_read_whatever_its_status_keeps_its_product_and_any_other_is_an_error_as_usual() {
+    // Takes a 200 or a 400 that says "id".
+    let any: fn(u16, Option<&str>) -> Option<Product> =
+        |status, text| matches!((status, text), (200 | 400, Some("id"))).then_some(usize::from(status));
+    let mut c = calls();
+    let id = c.start(get_events(), Expect::Any(any, "no id"), CallLimits { max_retries: 0, ..RETRIES });
+    assert!(!sent(&c.next(id, T0, None)).bytes, "read as text");
+    assert_eq!(c.supply(id, T0, Reply { text: Some("id"), ..answer(400) }), Need::Done("null".into()));
+    assert_eq!(c.take_product(id), Some(400));
+
+    let id = c.start(get_events(), Expect::Any(any, "no id"), CallLimits { max_retries: 0, ..RETRIES });
+    sent(&c.next(id, T0, None));
+    let Need::Fail(e) = c.supply(id, T0, Reply { text: Some("{}"), ..answer(403) }) else { panic!("a 403 fails") };
+    assert_eq!(e.code, ErrorCode::Forbidden);
+    assert_eq!(c.take_product(id), None);
+
+    let id = c.start(get_events(), Expect::Any(any, "no id"), CallLimits { max_retries: 0, ..RETRIES });
+    sent(&c.next(id, T0, None));
+    let Need::Fail(e) = c.supply(id, T0, Reply { text: Some("{}"), ..answer(200) }) else { panic!("fails") };
+    assert_eq!((e.code, &*e.message), (ErrorCode::Decode, "no id"));
 }
 
 #[test]
@@ -426,17 +455,4 @@ fn a_stalled_attempt_of_a_read_is_abandoned_and_retried_within_the_deadline() {
         c.start(crate::api::post_order(body), Expect::Json, CallLimits { attempt_timeout_ms: Some(400.0), ..limits });
     assert_eq!(sent(&c.next(order, T0, Some(&creds()))).attempt_ms, None);
     c.finish(order, T0);
-}
-
-#[test]
-fn a_batch_of_books_is_read_into_its_books() {
-    let one =
-        r#"{"market":"0x1","asset_id":"1","timestamp":"1","hash":"h","bids":[],"asks":[{"price":"0.5","size":"1"}]}"#;
-    let two = one.replace(r#""asset_id":"1""#, r#""asset_id":"2""#);
-    let books = books_of(format!(" [ {one} , {two} ] ").as_bytes()).unwrap();
-    assert_eq!(books.iter().map(|b| b.asset_id()).collect::<Vec<_>>(), [Some("1".into()), Some("2".into())]);
-    assert!(books_of(b"[]").unwrap().is_empty());
-    for bad in ["", "{}", "[1]", &format!("[{one}"), &format!("[{one}] x")] {
-        assert!(books_of(bad.as_bytes()).is_err(), "{bad}");
-    }
 }

@@ -728,7 +728,9 @@ pub fn post_orders(body: String, orders: u32) -> HttpRequest {
 /// POST /v1/heartbeats `{"heartbeat_id": id}` (the dead-man switch, `trade::heartbeat`): a write, never retried
 /// by the call (the next beat is the retry).
 pub fn heartbeat(id: &str) -> HttpRequest {
-    let body = crate::trade::heartbeat::body(id);
+    let mut w = JsonWriter::object();
+    w.field_str("heartbeat_id", id);
+    let body = w.finish();
     signed(HttpRequest::new(Method::Post, Surface::Clob, "/v1/heartbeats").body(body).writes())
 }
 

@@ -593,8 +593,8 @@ export function askSigner(signTypedData, signer, typedData, signal, timeoutMs) {
  * src/trade/heartbeat.rs): what to do now, the heartbeat to send, its outcome, a stop.
  * @typedef {object} HeartbeatWork
  * @property {(now: number) => string} next `["tell", event]`, `["send"]`, `["wait", ms]` or `["stop"]`, as JSON
- * @property {(options: { signal: AbortSignal }) => Promise<unknown>} send
- * @property {(answer: unknown, failed: boolean, now: number) => void} answered
+ * @property {(options: { signal: AbortSignal }) => Promise<unknown>} send its answer stays in wasm for `answered`
+ * @property {(error: unknown, failed: boolean, now: number) => void} answered
  * @property {(reason: string) => void} stop
  * @property {string} status
  * @property {() => void} free
@@ -685,15 +685,15 @@ export function runHeartbeats(work, onStatus, signal, client) {
           wake = undefined;
         } else {
           /** @type {unknown} */
-          let answer;
+          let error;
           let failed = false;
           try {
-            answer = await work.send({ signal: inFlight.signal });
+            await work.send({ signal: inFlight.signal });
           } catch (e) {
             failed = true;
-            answer = facts(e);
+            error = facts(e);
           }
-          work.answered(answer, failed, dateNow());
+          work.answered(error, failed, dateNow());
         }
       }
     } catch {

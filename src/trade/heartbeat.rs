@@ -73,7 +73,7 @@ pub enum Answer {
 pub enum Step {
     /// Tell the status (changed since last told), then ask again.
     Tell(Status),
-    /// Send a heartbeat with this id (its body: [`body`]), then hand the answer to `answered`.
+    /// Send a heartbeat with this id (its request: `api::heartbeat`), then hand the answer to `answered`.
     Send(String),
     /// Wait this long, then ask again.
     Wait(f64),
@@ -299,13 +299,6 @@ pub fn interval(value: &Value) -> Result<f64, Error> {
     }
 }
 
-/// The request body for a heartbeat with `id`.
-pub fn body(id: &str) -> String {
-    let mut w = JsonWriter::object();
-    w.field_str("heartbeat_id", id);
-    w.finish()
-}
-
 /// A heartbeat answer's `heartbeat_id`, read from its JSON text (at most 128 characters; `""` when the service
 /// expects a new chain).
 fn heartbeat_id(text: &str) -> Option<String> {
@@ -325,19 +318,16 @@ fn heartbeat_id(text: &str) -> Option<String> {
     id.filter(|id| id.len() <= 128)
 }
 
-/// What a heartbeat's answer says, whatever its status: `{"id": next}` accepted, `{"expected": id}` a mismatch
-/// (a 400 naming the id the service expects), or None for every other answer (an error, read as usual).
-pub fn read_answer(status: u16, text: Option<&str>) -> Option<String> {
+/// What a heartbeat's answer says, whatever its status: accepted (the id to send next), a mismatch (a 400
+/// naming the id the service expects), or None for every other answer (an error, read as usual).
+pub fn read_answer(status: u16, text: Option<&str>) -> Option<Answer> {
     let id = heartbeat_id(text?)?;
-    let key = match status {
-        200..=299 if !id.is_empty() => "id",
+    match status {
+        200..=299 if !id.is_empty() => Some(Answer::Accepted(id)),
         // `""`: the chain lapsed (or never began), a new one starts.
-        400 => "expected",
-        _ => return None,
-    };
-    let mut w = JsonWriter::object();
-    w.field_str(key, &id);
-    Some(w.finish())
+        400 => Some(Answer::Mismatch(id)),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

@@ -189,21 +189,22 @@ fn it_stops_when_refused_aborted_stopped_or_freed_and_says_why_once() {
 
 #[test]
 fn answers_are_read_whatever_their_status() {
-    let table: [(u16, Option<&str>, Option<&str>); 10] = [
-        (200, Some(r#"{"heartbeat_id":"7f3c"}"#), Some(r#"{"id":"7f3c"}"#)),
-        (400, Some(r#"{"error_msg":"Invalid Heartbeat ID","heartbeat_id":"e1"}"#), Some(r#"{"expected":"e1"}"#)),
+    let table: [(u16, Option<&str>, Option<Answer>); 10] = [
+        (200, Some(r#"{"heartbeat_id":"7f3c"}"#), Some(Answer::Accepted("7f3c".into()))),
+        (400, Some(r#"{"error_msg":"Invalid Heartbeat ID","heartbeat_id":"e1"}"#), Some(Answer::Mismatch("e1".into()))),
         (400, Some(r#"{"error":"invalid body"}"#), None),
         (500, Some(r#"{"heartbeat_id":"x"}"#), None),
         (200, Some("{}"), None),
         (200, Some(r#"{"heartbeat_id":""}"#), None),
-        (400, Some(r#"{"error_msg":"Invalid Heartbeat ID","heartbeat_id":""}"#), Some(r#"{"expected":""}"#)),
+        (400, Some(r#"{"error_msg":"Invalid Heartbeat ID","heartbeat_id":""}"#), Some(Answer::Mismatch(String::new()))),
         (200, Some("not json"), None),
         (200, None, None),
         (200, Some(&*Box::leak(format!(r#"{{"heartbeat_id":"{}"}}"#, "a".repeat(129)).into_boxed_str())), None),
     ];
     for (status, text, want) in table {
-        assert_eq!(read_answer(status, text).as_deref(), want, "{status} {text:?}");
+        assert_eq!(read_answer(status, text), want, "{status} {text:?}");
     }
+    let body = |id: &str| crate::api::heartbeat(id).body.unwrap();
     assert_eq!(body(""), r#"{"heartbeat_id":""}"#);
     assert_eq!(body("a\"b"), r#"{"heartbeat_id":"a\"b"}"#);
 }

@@ -3,8 +3,6 @@
 //! the service spares the others), the wallet's signature, the POST, and what follows a refusal. The order
 //! is read once, and stays here from its params to the POST body; each answer is parsed once.
 
-use std::any::Any;
-
 use super::draft::{Draft, DraftInputs, Kind, MarketInfo, OrderRequest};
 use super::eip712::Address;
 use super::flow::{after_refusal, AfterRefusal};
@@ -110,23 +108,28 @@ pub enum Step {
     Drafted(String),
 }
 
-/// A fee rate read for a token (GET /fee-rate's base fee, in basis points).
-struct FeeAnswer(u64);
+/// A read's answer, parsed ([`parse`]). (Made once per read and moved to [`Placing::learn`]: not worth a box.)
+#[allow(clippy::large_enum_variant)]
+pub enum Answer {
+    Version(Version),
+    Book(OrderBook),
+    Market(MarketInfo),
+    /// A token's fee rate (GET /fee-rate's base fee, in basis points).
+    Fee(u64),
+}
 
 /// Parses a read's answer; an answer that does not read is retried by the call machine like a garbled one.
-#[cfg(feature = "trade")]
-pub fn parse(read: &Read, body: Vec<u8>) -> Result<Box<dyn Any>, Error> {
+pub fn parse(read: &Read, body: Vec<u8>) -> Result<Answer, Error> {
     parse_answer(read.kind(), body)
 }
 
-/// [`parse`] as the call machine takes it (`Expect::Parse`), told the read's kind.
-#[cfg(feature = "trade")]
-pub fn parse_answer(kind: u8, body: Vec<u8>) -> Result<Box<dyn Any>, Error> {
+/// [`parse`] as the call machine takes it (`Expect::Read`), told the read's kind.
+pub fn parse_answer(kind: u8, body: Vec<u8>) -> Result<Answer, Error> {
     Ok(match kind {
-        0 => Box::new(Version::from_answer(&body)?),
-        1 => Box::new(OrderBook::from_vec(body)?),
-        2 => Box::new(MarketInfo::from_answer(&body)?),
-        _ => Box::new(FeeAnswer(super::draft::base_fee(&body)?)),
+        0 => Answer::Version(Version::from_answer(&body)?),
+        1 => Answer::Book(OrderBook::from_vec(body)?),
+        2 => Answer::Market(MarketInfo::from_answer(&body)?),
+        _ => Answer::Fee(super::draft::base_fee(&body)?),
     })
 }
 
@@ -199,37 +202,24 @@ impl Placing {
     }
 
     /// Takes the pending read's answer.
-    pub fn learn(&mut self, learnt: &mut Learnt, answer: Box<dyn Any>) -> Result<(), Error> {
+    pub fn learn(&mut self, learnt: &mut Learnt, answer: Answer) -> Result<(), Error> {
         self.pending = None;
-        let answer = match answer.downcast::<Version>() {
-            Ok(v) => {
-                learnt.version = Some(*v);
-                self.version = Some(*v);
+        match answer {
+            Answer::Version(v) => {
+                learnt.version = Some(v);
+                self.version = Some(v);
                 self.fresh = false;
-                return Ok(());
             }
-            Err(other) => other,
-        };
-        let answer = match answer.downcast::<OrderBook>() {
-            Ok(book) => {
+            Answer::Book(book) => {
                 if self.condition.is_none() {
                     let market = book.market().ok_or_else(|| Error::decode("GET /book: the book names no market"))?;
                     self.condition = Some(market);
                 }
-                self.book = Some(*book);
-                return Ok(());
+                self.book = Some(book);
             }
-            Err(other) => other,
-        };
-        let answer = match answer.downcast::<MarketInfo>() {
-            Ok(info) => {
-                self.market = Some(*info);
-                return Ok(());
-            }
-            Err(other) => other,
-        };
-        let fee = answer.downcast::<FeeAnswer>().map_err(|_| Error::decode("not a trading read's answer"))?;
-        learnt.learn_fee(&self.req.token_id, fee.0);
+            Answer::Market(info) => self.market = Some(info),
+            Answer::Fee(fee) => learnt.learn_fee(&self.req.token_id, fee),
+        }
         Ok(())
     }
 

@@ -217,8 +217,6 @@ fn answers_that_do_not_read_are_refused() {
     assert!(parse(&Read::Book, b"[]".to_vec()).is_err());
     assert!(parse(&Read::Market("0x1".into()), b"{}".to_vec()).is_err());
     assert!(parse(&Read::Fee, b"{\"base_fee\":-1}".to_vec()).is_err());
-    let mut p = Placing::new(limit(), true);
-    assert!(p.learn(&mut Learnt::default(), Box::new(5u8)).is_err());
 }
 
 /// Answers each read with `market` for GET /clob-markets; the reads asked, in order.

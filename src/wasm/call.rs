@@ -16,6 +16,7 @@ use crate::api::RateLimitNotice;
 use crate::api::{with_extra_query, HttpRequest, Params};
 use crate::auth::{missing_credentials, Credentials};
 use crate::error::{Error, ErrorCode};
+use crate::product::Product;
 
 #[wasm_bindgen(module = "/src/js/driver.js")]
 extern "C" {
@@ -87,7 +88,7 @@ impl CallOptions {
 
 /// What every call of one client shares.
 pub struct Inner {
-    pub calls: RefCell<Calls>,
+    pub calls: RefCell<Calls<Product>>,
     /// What the client has learnt of the service for its orders.
     #[cfg(feature = "trade")]
     pub learnt: RefCell<crate::trade::placing::Learnt>,
@@ -155,12 +156,18 @@ impl Inner {
 }
 
 /// Starts a call of `request` under `options` and returns the promise the driver settles.
-pub fn run(inner: &Rc<Inner>, request: HttpRequest, options: &CallOptions, expect: Expect, shape: Shape) -> Promise {
+pub fn run(
+    inner: &Rc<Inner>,
+    request: HttpRequest,
+    options: &CallOptions,
+    expect: Expect<Product>,
+    shape: Shape,
+) -> Promise {
     start(inner, begin(inner, request, options, expect), options, shape)
 }
 
 /// A call started in the core's machine, and its handle (its product going nowhere).
-fn begin(inner: &Rc<Inner>, request: HttpRequest, options: &CallOptions, expect: Expect) -> CallHandle {
+fn begin(inner: &Rc<Inner>, request: HttpRequest, options: &CallOptions, expect: Expect<Product>) -> CallHandle {
     let limits = CallLimits {
         max_retries: options.max_retries,
         timeout_ms: options.timeout_ms,
@@ -185,11 +192,17 @@ fn start(inner: &Rc<Inner>, handle: CallHandle, options: &CallOptions, shape: Sh
 
 /// Where a call's product goes when it is done.
 #[cfg(feature = "trade")]
-pub type Sink = Rc<RefCell<Option<Box<dyn std::any::Any>>>>;
+pub type Sink = Rc<RefCell<Option<Product>>>;
 
-/// As [`run`], the answer's product (`Expect::Parse`) going to `sink` when the call is done.
+/// As [`run`], the answer's product (`Expect::Read`, `Expect::Any`) going to `sink` when the call is done.
 #[cfg(feature = "trade")]
-pub fn run_into(inner: &Rc<Inner>, request: HttpRequest, options: &CallOptions, expect: Expect, sink: Sink) -> Promise {
+pub fn run_into(
+    inner: &Rc<Inner>,
+    request: HttpRequest,
+    options: &CallOptions,
+    expect: Expect<Product>,
+    sink: Sink,
+) -> Promise {
     let mut handle = begin(inner, request, options, expect);
     handle.sink = Some(sink);
     start(inner, handle, options, Shape::Kept)
@@ -297,7 +310,10 @@ impl CallHandle {
 
     /// The books a finished POST /books read.
     pub fn books(&self) -> js_sys::Array {
-        let books = self.inner.calls.try_borrow_mut().map(|mut c| c.take_books(self.id)).unwrap_or_default();
+        let books = match self.take_product() {
+            Some(Product::Books(books)) => books,
+            _ => Vec::new(),
+        };
         books.into_iter().map(|b| JsValue::from(OrderBook::from(b))).collect()
     }
 
@@ -305,7 +321,7 @@ impl CallHandle {
     #[cfg(feature = "trade")]
     pub fn keep(&self) {
         let Some(sink) = &self.sink else { return };
-        let product = self.inner.calls.try_borrow_mut().ok().and_then(|mut c| c.take_product(self.id));
+        let product = self.take_product();
         if let Ok(mut slot) = sink.try_borrow_mut() {
             *slot = product;
         }
@@ -314,7 +330,14 @@ impl CallHandle {
 
 impl CallHandle {
     pub(super) fn take_book(&self) -> Option<crate::book::OrderBook> {
-        self.inner.calls.try_borrow_mut().ok()?.take_book(self.id)
+        match self.take_product()? {
+            Product::Book(book) => Some(book),
+            _ => None,
+        }
+    }
+
+    fn take_product(&self) -> Option<Product> {
+        self.inner.calls.try_borrow_mut().ok()?.take_product(self.id)
     }
 }
 

@@ -72,7 +72,7 @@ impl Client {
         let options = args.get(endpoint.args.count());
         match endpoint.answer {
             Answer::Json | Answer::Trades => self.send(options, Ok(request), Expect::Json, Shape::Json),
-            Answer::Book => self.send(options, Ok(request), Expect::Book, Shape::Book),
+            Answer::Book => self.send(options, Ok(request), crate::product::BOOK, Shape::Book),
         }
     }
 }
@@ -158,7 +158,7 @@ impl Client {
         &self,
         options: Option<&JsValue>,
         request: Result<HttpRequest, Error>,
-        expect: Expect,
+        expect: Expect<crate::product::Product>,
         shape: Shape,
     ) -> Promise {
         let call = self.inner.call_options(options);

@@ -8,11 +8,11 @@ use std::rc::{Rc, Weak};
 use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 
-use super::call::{run, Inner, Shape};
+use super::call::{run_into, Inner, Sink};
 use super::client::Client;
-use super::interop::{field, get, is_absent, read_str, rejected, to_value};
-use crate::api::call::Expect;
+use super::interop::{field, get, is_absent, rejected, to_value};
 use crate::error::Error;
+use crate::product::{Product, HEARTBEAT};
 use crate::trade::heartbeat::{self, Answer, Heartbeats, Reason, Status, Step};
 
 #[wasm_bindgen(module = "/src/js/driver.js")]
@@ -48,6 +48,7 @@ impl Client {
             inner: Rc::downgrade(&self.inner),
             beats: RefCell::new(Heartbeats::new(interval, super::call::date_now())),
             pending: RefCell::new((String::new(), interval)),
+            answer: Sink::default(),
         };
         Ok(run_heartbeats(work, &on_status, &call.signal, &client))
     }
@@ -62,6 +63,8 @@ pub struct HeartbeatWork {
     beats: RefCell<Heartbeats>,
     /// The id of the heartbeat to send, and how long it may take.
     pending: RefCell<(String, f64)>,
+    /// Where the service's answer to it arrives (read by the call machine).
+    answer: Sink,
 }
 
 #[wasm_bindgen]
@@ -88,8 +91,8 @@ impl HeartbeatWork {
     }
 
     /// Sends the heartbeat `next` asked for, under `options`' signal (the driver's, aborted by `stop()`), with the
-    /// time the core gives it and no retry (the next beat is the retry); resolves to `{ id }` (accepted) or
-    /// `{ expected }` (the id the service expects).
+    /// time the core gives it and no retry (the next beat is the retry); the service's answer (accepted, or the
+    /// id it expects) stays in wasm for `answered`.
     pub fn send(&self, options: JsValue) -> Promise {
         let Some(inner) = self.inner.upgrade() else { return rejected(Error::decode("the client was freed")) };
         let mut call = match inner.call_options(Some(&options)) {
@@ -99,26 +102,23 @@ impl HeartbeatWork {
         let (id, timeout) = self.pending.try_borrow().map(|p| p.clone()).unwrap_or_default();
         call.timeout_ms = timeout;
         call.max_retries = 0;
-        run(&inner, crate::api::heartbeat(&id), &call, Expect::Heartbeat, Shape::Result)
+        run_into(&inner, crate::api::heartbeat(&id), &call, HEARTBEAT, self.answer.clone())
     }
 
-    /// How the heartbeat ended, at `now`: `answer` is what `send` resolved to, or when `failed` its error.
-    pub fn answered(&self, answer: JsValue, failed: JsValue, now: JsValue) {
+    /// How the heartbeat ended, at `now`: when `failed`, `error` is how `send` failed.
+    pub fn answered(&self, error: JsValue, failed: JsValue, now: JsValue) {
         let (failed, now) = (failed.is_truthy(), now.as_f64().filter(|n| n.is_finite()).unwrap_or(0.0));
-        let text = |key: &'static str| read_str(&get(&answer, key), key, 256).ok().filter(|t| !t.is_empty());
+        let answer = self.answer.try_borrow_mut().ok().and_then(|mut a| a.take());
         let outcome = if failed {
-            let status = get(&answer, "status").as_f64();
+            let status = get(&error, "status").as_f64();
             // A key the service does not take, or a service without the route: no switch can run.
             if matches!(status, Some(s) if s == 401.0 || s == 403.0 || s == 404.0) {
                 Answer::Refused
             } else {
-                Answer::Failed(get(&answer, "retryAfterMs").as_f64())
+                Answer::Failed(get(&error, "retryAfterMs").as_f64())
             }
-        } else if let Some(id) = text("id") {
-            Answer::Accepted(id)
-        } else if let Ok(expected) = read_str(&get(&answer, "expected"), "expected", 256) {
-            // `""` when the chain lapsed: a new one starts.
-            Answer::Mismatch(expected)
+        } else if let Some(Product::Heartbeat(answer)) = answer {
+            answer
         } else {
             Answer::Failed(None)
         };

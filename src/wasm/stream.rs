@@ -13,7 +13,6 @@ use super::call::{run, Inner, Shape};
 use super::client::Client;
 use super::interop::{error_with_cause, field, is_absent, read_bytes, read_signal, read_str, set, to_value};
 use crate::api;
-use crate::api::call::Expect;
 use crate::api::{Params, Value};
 use crate::bounds::MAX_BOOK_BYTES;
 use crate::error::{Error, ErrorCode};
@@ -386,16 +385,22 @@ impl StreamCore {
                     [asset] => (
                         JsValue::from_str(asset),
                         match (api::order_book(asset), call) {
-                            (Ok(request), Ok(call)) => run(&self.inner, request, &call, Expect::Book, Shape::Book),
+                            (Ok(request), Ok(call)) => {
+                                run(&self.inner, request, &call, crate::product::BOOK, Shape::Book)
+                            }
                             (Err(e), _) | (_, Err(e)) => Promise::reject(&e.into()),
                         },
                     ),
                     _ => (
                         assets.iter().map(|a| JsValue::from_str(a)).collect::<Array>().into(),
                         match call {
-                            Ok(call) => {
-                                run(&self.inner, api::order_books_of(&assets), &call, Expect::Books, Shape::Books)
-                            }
+                            Ok(call) => run(
+                                &self.inner,
+                                api::order_books_of(&assets),
+                                &call,
+                                crate::product::BOOKS,
+                                Shape::Books,
+                            ),
                             Err(e) => Promise::reject(&e.into()),
                         },
                     ),

@@ -14,13 +14,14 @@ use super::interop::{field, get, is_absent, items, read_bytes, read_str, rejecte
 use crate::api::call::Expect;
 use crate::api::{self, HttpRequest, Params, Value};
 use crate::error::{Error, ErrorCode};
+use crate::product::Product;
 use crate::trade::doctor::{Doctor, Need, PROVIDER_TIMEOUT_MS};
 use crate::trade::draft::{signed_from_params, signed_json, Draft, OrderRequest};
 use crate::trade::eip712::{parse_signature, Address, U256};
 use crate::trade::flow::{answers, create_after_derive};
 use crate::trade::keys::{credentials_from_answer, ClobAuth};
 use crate::trade::order::{self, order_body, orders_body, Order, Placement, MAX_BATCH};
-use crate::trade::placing::{parse_answer, Placing, Step};
+use crate::trade::placing::{Placing, Step};
 
 /// The longest answer of a trading read (a book is the longest).
 const MAX_ANSWER: u32 = crate::bounds::MAX_BOOK_BYTES;
@@ -254,7 +255,7 @@ impl Client {
     /// "postBatch" (`a`: 1 to 15 signed orders; the answers).
     #[wasm_bindgen(js_name = tradeSend, skip_typescript)]
     pub fn trade_send(&self, step: JsValue, a: JsValue, b: JsValue, options: JsValue) -> Promise {
-        let built = (|| -> Result<(HttpRequest, Expect, Shape), Error> {
+        let built = (|| -> Result<(HttpRequest, Expect<Product>, Shape), Error> {
             let step = read_str(&step, "step", 16)?;
             Ok(match step.as_str() {
                 "version" => (api::version(), Expect::Bytes(answers::version), Shape::Result),
@@ -391,7 +392,7 @@ impl OrderWork {
         if let Some(signature) = signature {
             placing.signed(signature);
         }
-        if let Some(answer) = self.inbox.try_borrow_mut().ok().and_then(|mut a| a.take()) {
+        if let Some(Product::Order(answer)) = self.inbox.try_borrow_mut().ok().and_then(|mut a| a.take()) {
             placing.learn(&mut learnt, answer)?;
         }
         Ok(match placing.next(&mut learnt, &self.inner.trading, signer, now, salt)? {
@@ -421,7 +422,7 @@ impl OrderWork {
         let built = built.and_then(|(request, kind)| Ok((call.prepare(request)?, kind)));
         match built {
             Ok((request, Some(kind))) => {
-                run_into(&self.inner, request, &call, Expect::Parse(parse_answer, kind), self.inbox.clone())
+                run_into(&self.inner, request, &call, crate::product::order_read(kind), self.inbox.clone())
             }
             Ok((request, None)) => run(&self.inner, request, &call, Expect::Json, Shape::Json),
             Err(e) => rejected(e),

@@ -1,0 +1,82 @@
+//! What the call machine (`api::call`) reads a REST answer into for the machine that asked for it: a book,
+//! the books of a POST /books, one of an order's reads, a heartbeat's answer. It stands above every layer
+//! whose answers it names, so that `api` names none of them, and the binding hands a call's product to its
+//! owner inside wasm: no JS round trip, no type erasure.
+
+use crate::api::call::Expect;
+use crate::book::OrderBook;
+
+/// A call's answer, read. (Made once per answer and moved to its owner: not worth a box.)
+#[allow(clippy::large_enum_variant)]
+pub enum Product {
+    Book(OrderBook),
+    Books(Vec<OrderBook>),
+    /// One of an order's reads (`trade::placing`).
+    #[cfg(feature = "trade")]
+    Order(crate::trade::placing::Answer),
+    /// A heartbeat's answer (`trade::heartbeat`).
+    #[cfg(feature = "trade")]
+    Heartbeat(crate::trade::heartbeat::Answer),
+}
+
+/// GET /book's answer, read into its book.
+pub const BOOK: Expect<Product> = Expect::Read(|_, body| OrderBook::from_vec(body).map(Product::Book), 0);
+
+/// POST /books' answer (a JSON array of books), each element read on its own.
+pub const BOOKS: Expect<Product> = Expect::Read(|_, body| OrderBook::list_from_bytes(&body).map(Product::Books), 0);
+
+/// The answer to one of an order's reads (`kind`: `trade::placing::Read::kind`).
+#[cfg(feature = "trade")]
+pub fn order_read(kind: u8) -> Expect<Product> {
+    Expect::Read(|kind, body| crate::trade::placing::parse_answer(kind, body).map(Product::Order), kind)
+}
+
+/// A heartbeat's answer, read whatever its status (a 400 names the id the service expects).
+#[cfg(feature = "trade")]
+pub const HEARTBEAT: Expect<Product> = Expect::Any(
+    |status, text| crate::trade::heartbeat::read_answer(status, text).map(Product::Heartbeat),
+    "the heartbeat's answer names no heartbeat_id",
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(expect: Expect<Product>, body: &[u8]) -> Result<Product, crate::Error> {
+        let Expect::Read(read, kind) = expect else { panic!("a read of bytes") };
+        read(kind, body.to_vec())
+    }
+
+    const ONE: &str =
+        r#"{"market":"0x1","asset_id":"1","timestamp":"1","hash":"h","bids":[],"asks":[{"price":"0.5","size":"1"}]}"#;
+
+    #[test]
+    fn a_book_and_a_batch_of_books_are_read_into_their_books() {
+        let Ok(Product::Book(book)) = read(BOOK, ONE.as_bytes()) else { panic!("a book") };
+        assert_eq!(book.best_ask().map(|l| l.price), Some(500_000));
+        assert!(read(BOOK, b"{\"bids\":").is_err());
+
+        let two = ONE.replace(r#""asset_id":"1""#, r#""asset_id":"2""#);
+        let Ok(Product::Books(books)) = read(BOOKS, format!(" [ {ONE} , {two} ] ").as_bytes()) else { panic!("books") };
+        assert_eq!(books.iter().map(|b| b.asset_id()).collect::<Vec<_>>(), [Some("1".into()), Some("2".into())]);
+        assert!(matches!(read(BOOKS, b"[]"), Ok(Product::Books(b)) if b.is_empty()));
+        for bad in ["", "{}", "[1]", &format!("[{ONE}"), &format!("[{ONE}] x")] {
+            assert!(read(BOOKS, bad.as_bytes()).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn an_order_read_and_a_heartbeat_answer_are_read_into_their_owners_types() {
+        use crate::trade::heartbeat::Answer;
+        use crate::trade::placing::Answer as Read;
+        assert!(matches!(read(order_read(0), br#"{"version":2}"#), Ok(Product::Order(Read::Version(_)))));
+        assert!(matches!(read(order_read(3), br#"{"base_fee":30}"#), Ok(Product::Order(Read::Fee(30)))));
+        assert!(read(order_read(0), br#"{"version":9}"#).is_err());
+        let Expect::Any(any, unread) = HEARTBEAT else { panic!("read whatever the status") };
+        assert!(
+            matches!(any(400, Some(r#"{"heartbeat_id":"e1"}"#)), Some(Product::Heartbeat(Answer::Mismatch(id))) if id == "e1")
+        );
+        assert!(any(500, Some(r#"{"heartbeat_id":"e1"}"#)).is_none());
+        assert!(unread.contains("heartbeat_id"));
+    }
+}
