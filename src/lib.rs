@@ -2,8 +2,9 @@
 //! browser and tested natively.
 //!
 //! The pure core knows nothing of JavaScript and runs under `cargo test`: the ground floor (`json`, `text`,
-//! `error`, `bounds`), then `auth` and `book`, `api` (requests and the call machine), `stream` and `trade`,
-//! and `product` (what a call's answer is read into, for the machine that asked). `wasm` (built only for
+//! `error`, `bounds`), then `auth` and `book`, `api` (requests and the call machine), `task` (the one protocol
+//! every machine speaks to the driver), `stream` and `trade`, and `product` (what a call's answer is read
+//! into, for the machine that asked). `wasm` (built only for
 //! wasm32) converts values, performs fetches and holds no business logic.
 
 // A panic in wasm kills the module for the whole page: nothing a caller or the network sends may reach
@@ -30,6 +31,7 @@ pub mod error;
 pub mod json;
 pub mod product;
 pub mod stream;
+pub mod task;
 pub mod text;
 pub mod trade;
 

@@ -38,6 +38,15 @@ pub const HEARTBEAT: Expect<Product> = Expect::Any(
     "the heartbeat's answer names no heartbeat_id",
 );
 
+/// The heartbeat's answer in a product.
+#[cfg(feature = "trade")]
+pub fn heartbeat_answer(product: Product) -> Option<crate::trade::heartbeat::Answer> {
+    match product {
+        Product::Heartbeat(answer) => Some(answer),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

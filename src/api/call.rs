@@ -1,5 +1,5 @@
-//! Every REST call of one client, as a synchronous machine the JS driver runs: it asks what a call needs
-//! next ([`Calls::next`]: send this request, wait this long, done, failed) and tells what happened
+//! Every REST call of one client, as a synchronous machine a task (`crate::task`) runs: it asks what a call
+//! needs next ([`Calls::next`]: send this request, wait this long, done, failed) and tells what happened
 //! ([`Calls::supply`], [`Calls::stop`]). The machine decides everything: which budgets a request takes
 //! and in what order queued requests go, what is signed, which redirects are refused, what an answer
 //! means, and whether, when and how often a call is tried again. The driver only does the I/O, and its
@@ -78,9 +78,10 @@ impl<P> Expect<P> {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CallLimits {
     pub max_retries: u32,
-    /// The call's deadline from its first step (`timeoutMs`; infinite for none). The driver enforces it; the
-    /// machine does not wait for a retry that could not be sent before it, and ends the call with the
-    /// attempt's error instead (a 429's RATE_LIMITED with its `retryAfterMs`, not a later TIMEOUT).
+    /// The call's deadline from its first step (`timeoutMs`; infinite for none). The machine keeps it: its
+    /// waits and attempts end by it, and it does not wait for a retry that could not be sent before it, ending
+    /// the call with the attempt's error instead (a 429's RATE_LIMITED with its `retryAfterMs`, not a later
+    /// TIMEOUT).
     pub timeout_ms: f64,
     /// `attemptTimeoutMs`, when given ([`super::retry::attempt_timeout`] decides each attempt's).
     pub attempt_timeout_ms: Option<f64>,
@@ -210,7 +211,7 @@ pub struct Calls<P = ()> {
     free: Vec<u32>,
     woken: Vec<u32>,
     seed: u64,
-    /// A rate-limit notice for the need `encode` writes next.
+    /// The last answer's rate-limit notice, until the task takes it.
     notice: Option<String>,
 }
 
@@ -293,18 +294,14 @@ impl<P> Calls<P> {
         std::mem::take(&mut self.woken)
     }
 
-    /// `need` of call `id` as the driver reads it, with the calls to wake ([`Need::to_json`]).
-    pub fn encode(&mut self, id: u32, need: &Need) -> String {
-        let woken = self.take_woken();
-        let json = need.to_json(&woken, self.call(id).map(|c| &c.request));
-        // A rate-limit notice rides on the need that follows the answer, as its last element.
-        match (self.notice.take(), need) {
-            (Some(notice), Need::Wait { .. } | Need::Done(_) | Need::Fail(_)) => match json.strip_suffix(']') {
-                Some(open) => crate::text::concat(&[open, ",", &notice, "]"]),
-                None => json,
-            },
-            _ => json,
-        }
+    /// The service's rate-limit notice of the last answer (`onEvent`'s `rateLimit` event, as JSON), once.
+    pub fn take_notice(&mut self) -> Option<String> {
+        self.notice.take()
+    }
+
+    /// The request of call `id` (for its events).
+    pub fn request(&self, id: u32) -> Option<&HttpRequest> {
+        self.call(id).map(|c| &c.request)
     }
 
     /// What a finished [`Expect::Read`] or [`Expect::Any`] call's answer was read into.
@@ -333,10 +330,22 @@ impl<P> Calls<P> {
     }
 
     /// What call `id` needs now, at `now` (milliseconds since the epoch); `credentials` sign it.
+    ///
+    /// The machine keeps the call's deadline (`timeoutMs` from its first step): no wait or attempt it asks for
+    /// lasts past it, and a call still waiting or sending then ends with `TIMEOUT`.
     pub fn next(&mut self, id: u32, now: f64, credentials: Option<&Credentials>) -> Need {
-        if let Some(call) = self.call_mut(id) {
-            call.deadline.get_or_insert(now + call.limits.timeout_ms);
+        let Some(call) = self.call_mut(id) else { return Need::Fail(gone()) };
+        let deadline = *call.deadline.get_or_insert(now + call.limits.timeout_ms);
+        if !matches!(call.state, State::Finished | State::Sent(_)) && at(now, deadline) {
+            return self.stop(id, true, now);
         }
+        match self.step(id, now, credentials) {
+            Need::Wait { ms, event } => Need::Wait { ms: by_deadline(ms, now, deadline), event },
+            need => need,
+        }
+    }
+
+    fn step(&mut self, id: u32, now: f64, credentials: Option<&Credentials>) -> Need {
         let Some(call) = self.call(id) else { return Need::Fail(gone()) };
         let key = call.request.scope as usize;
         match call.state {
@@ -351,14 +360,14 @@ impl<P> Calls<P> {
                 }
                 self.enqueue(key, id);
                 self.set_state(id, State::Queued);
-                self.next(id, now, credentials)
+                self.step(id, now, credentials)
             }
             State::Queued => {
                 if self.first(key) != Some(id) {
                     return Need::Wait { ms: None, event: None };
                 }
                 self.set_state(id, State::Head { since: now, awaiting_answer: false });
-                self.next(id, now, credentials)
+                self.step(id, now, credentials)
             }
             State::Head { since, .. } => match self.try_take(id, now) {
                 Ok(ticket) => {
@@ -392,6 +401,10 @@ impl<P> Calls<P> {
     pub fn supply(&mut self, id: u32, now: f64, mut reply: Reply<'_>) -> Need {
         let Some(call) = self.call(id) else { return Need::Fail(gone()) };
         let State::Sent(ticket) = call.state else { return Need::Fail(gone()) };
+        // An attempt abandoned at the deadline ends the call.
+        if reply.ended == Some(Ended::Stalled) && at(now, call.deadline.unwrap_or(f64::INFINITY)) {
+            return self.stop(id, true, now);
+        }
         // The service's own count of the bucket: told to `onEvent`, and a spent bucket is waited for here too
         // (the request's own buckets, not the surface's, which the headers do not speak of).
         if let Some(told) = reply.rate_limit.take() {
@@ -539,12 +552,14 @@ impl<P> Calls<P> {
         call.state = State::Sent(ticket);
         let remaining = call.deadline.map_or(f64::INFINITY, |d| d - now);
         let retries_left = call.limits.max_retries.saturating_sub(call.retries);
+        // An attempt that may be abandoned and tried again has its own time; every attempt ends by the deadline.
         let attempt_ms = super::retry::attempt_timeout(
             request.idempotent(),
             retries_left,
             remaining,
             call.limits.attempt_timeout_ms,
         );
+        let attempt_ms = if remaining.is_finite() { attempt_ms.or(Some(remaining.max(0.0))) } else { attempt_ms };
         Need::Send(Send {
             url: request.url(self.bases.for_surface(request.surface)),
             method: request.method.as_str(),
@@ -684,6 +699,21 @@ impl Failure {
     }
 }
 
+/// Whether the deadline has come at `now` (within the clock's millisecond: a timer set for what was left of it
+/// may fire by a page clock that reads one short).
+fn at(now: f64, deadline: f64) -> bool {
+    now + 1.0 >= deadline
+}
+
+/// A wait of `ms` (none: until woken) that ends by the deadline at the latest.
+fn by_deadline(ms: Option<f64>, now: f64, deadline: f64) -> Option<f64> {
+    let left = deadline - now;
+    if !left.is_finite() {
+        return ms;
+    }
+    Some(ms.map_or(left, |ms| ms.min(left)).max(0.0))
+}
+
 /// The error of a call the machine no longer knows (finished, or never started).
 fn gone() -> Error {
     Error::new(ErrorCode::Decode, "the call is over")
@@ -731,88 +761,6 @@ fn write_error(w: &mut JsonWriter, e: &Error) {
     }
     if let Some(body) = &e.body {
         w.field_str("body", body);
-    }
-}
-
-/// Whole milliseconds of a wait, rounded up (a timer never fires early for it).
-fn wait_ms(ms: f64) -> String {
-    crate::text::decimal(if ms.is_finite() && ms > 0.0 { ms.ceil() as u64 } else { 0 })
-}
-
-impl Need {
-    /// The need as the JSON array the driver reads, with the calls to wake (`woken`):
-    /// `[0, woken, url, method, headers, body|null, manual, bytes, parse, attemptMs|null]`, `[1, woken, ms|null, event|null]`
-    /// (event: `[type, delayMs, attempt, error|null, method, path]`, of `request`), `[2, woken, result]`,
-    /// `[3, woken, error]`.
-    pub fn to_json(&self, woken: &[u32], request: Option<&HttpRequest>) -> String {
-        let mut w = JsonWriter::array();
-        let kind = match self {
-            Need::Send(_) => "0",
-            Need::Wait { .. } => "1",
-            Need::Done(_) => "2",
-            Need::Fail(_) => "3",
-        };
-        w.raw(kind);
-        w.array_start();
-        for id in woken {
-            w.raw(&crate::text::decimal(u64::from(*id)));
-        }
-        w.array_end();
-        match self {
-            Need::Send(s) => {
-                w.str(&s.url);
-                w.str(s.method);
-                w.object_start();
-                for (name, value) in &s.headers {
-                    w.field_str(name, value);
-                }
-                w.object_end();
-                match &s.body {
-                    Some(body) => w.str(body),
-                    None => w.raw("null"),
-                }
-                w.raw(if s.manual { "1" } else { "0" });
-                w.raw(if s.bytes { "1" } else { "0" });
-                w.raw(if s.parse { "1" } else { "0" });
-                w.raw(&s.attempt_ms.map_or_else(|| "null".into(), wait_ms));
-            }
-            Need::Wait { ms, event } => {
-                w.raw(&ms.map_or_else(|| "null".into(), wait_ms));
-                match event {
-                    None => w.raw("null"),
-                    Some(event) => {
-                        w.array_start();
-                        let (kind, delay, attempt, error) = match event {
-                            Event::Wait { delay_ms } => ("wait", delay_ms, 0, None),
-                            Event::Retry { delay_ms, attempt, error } => ("retry", delay_ms, *attempt, Some(error)),
-                        };
-                        w.str(kind);
-                        w.raw(&wait_ms(delay.round()));
-                        w.raw(&crate::text::decimal(u64::from(attempt)));
-                        match error {
-                            Some(e) => {
-                                w.object_start();
-                                write_error(&mut w, e);
-                                w.object_end();
-                            }
-                            None => w.raw("null"),
-                        }
-                        if let Some(request) = request {
-                            w.str(request.method.as_str());
-                            w.str(&request.path);
-                        }
-                        w.array_end();
-                    }
-                }
-            }
-            Need::Done(result) => w.raw(result),
-            Need::Fail(e) => {
-                w.object_start();
-                write_error(&mut w, e);
-                w.object_end();
-            }
-        }
-        w.finish()
     }
 }
 

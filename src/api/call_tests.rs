@@ -342,52 +342,16 @@ fn the_clock_reads_any_answer_and_sets_the_signing_offset() {
 }
 
 #[test]
-fn needs_read_as_the_json_the_driver_takes() {
-    let mut c = calls();
-    let id = c.start(cancel_order("0xabc").unwrap(), Expect::Json, RETRIES);
-    let need = c.next(id, T0, Some(&creds()));
-    let v: serde_json::Value = serde_json::from_str(&need.to_json(&[4, 9], None)).unwrap();
-    assert_eq!(v[0], 0);
-    assert_eq!(v[1], serde_json::json!([4, 9]));
-    assert_eq!(v[2], format!("{BASE}/order"));
-    assert_eq!(v[3], "DELETE");
-    assert_eq!(v[4]["Content-Type"], "application/json");
-    assert_eq!(v[4]["SERVICE_API_KEY"], API_KEY);
-    assert_eq!(v[5], r#"{"orderId":"0xabc"}"#);
-    assert_eq!((v[6].as_u64(), v[7].as_u64(), v[8].as_u64()), (Some(1), Some(0), Some(1)));
-
-    let retry =
-        c.supply(id, T0, Reply { retry_after: Some("2"), text: Some(r#"{"error":"slow \"down\""}"#), ..answer(429) });
-    let v: serde_json::Value = serde_json::from_str(&c.encode(id, &retry)).unwrap();
-    assert_eq!(
-        v,
-        serde_json::json!([1, [], 2000, ["retry", 2000, 1, {
-        "code": "RATE_LIMITED",
-        "message": "DELETE /order failed with status 429: slow \"down\"",
-        "status": 429, "method": "DELETE", "path": "/order", "retryAfterMs": 2000, "body": "slow \"down\"",
-    }, "DELETE", "/order"]])
-    );
-    let v: serde_json::Value = serde_json::from_str(&Need::Wait { ms: None, event: None }.to_json(&[], None)).unwrap();
-    assert_eq!(v, serde_json::json!([1, [], null, null]));
-    let v: serde_json::Value = serde_json::from_str(&Need::Done("12".into()).to_json(&[], None)).unwrap();
-    assert_eq!(v, serde_json::json!([2, [], 12]));
-    let e = Error::invalid("limit", "must be a whole number");
-    let v: serde_json::Value = serde_json::from_str(&Need::Fail(e).to_json(&[], None)).unwrap();
-    assert_eq!(v[2]["param"], "limit");
-    assert_eq!(v[2]["code"], "INVALID_PARAMS");
-}
-
-#[test]
 fn a_refusal_that_names_a_finding_carries_it_to_the_driver() {
     let mut c = calls();
     let id = c.start(cancel_order("0xa").unwrap(), Expect::Json, RETRIES);
     sent(&c.next(id, T0, Some(&creds())));
     let body = r#"{"error":"maker address not allowed, please use the deposit wallet flow"}"#;
-    let need = c.supply(id, T0, Reply { text: Some(body), ..answer(400) });
-    let v: serde_json::Value = serde_json::from_str(&c.encode(id, &need)).unwrap();
-    assert_eq!(v[2]["code"], "API");
-    assert_eq!(v[2]["finding"]["code"], "DEPOSIT_WALLET_REQUIRED");
-    assert!(v[2]["finding"]["fix"].as_str().unwrap().contains("POLY_1271"));
+    let e = failed(c.supply(id, T0, Reply { text: Some(body), ..answer(400) }));
+    let v: serde_json::Value = serde_json::from_str(&error_json(&e)).unwrap();
+    assert_eq!(v["code"], "API");
+    assert_eq!(v["finding"]["code"], "DEPOSIT_WALLET_REQUIRED");
+    assert!(v["finding"]["fix"].as_str().unwrap().contains("POLY_1271"));
 }
 
 #[test]
@@ -400,16 +364,15 @@ fn the_services_rate_limit_headers_are_told_and_a_spent_bucket_is_waited_for() {
     let a = c.start(cancel_order("0xa").unwrap(), Expect::Json, RETRIES);
     sent(&c.next(a, T0, Some(&creds)));
     let told = RateLimitNotice::parse("0", &reset_s.to_string(), "standard", "");
-    let need = c.supply(a, T0 + 10.0, Reply { rate_limit: told, ..answer(200) });
-    let v: serde_json::Value = serde_json::from_str(&c.encode(a, &need)).unwrap();
-    assert_eq!(v[0], 2);
+    assert_eq!(c.supply(a, T0 + 10.0, Reply { rate_limit: told, ..answer(200) }), Need::Done("null".into()));
+    let v: serde_json::Value = serde_json::from_str(&c.take_notice().unwrap()).unwrap();
     assert_eq!(
-        v[3],
+        v,
         serde_json::json!({"type": "rateLimit", "method": "DELETE", "path": "/order", "remaining": 0,
             "resetMs": reset_s * 1000, "tier": "standard", "warning": false})
     );
-    // Told once: the next need carries none.
-    assert_eq!(serde_json::from_str::<serde_json::Value>(&c.encode(a, &need)).unwrap().as_array().unwrap().len(), 3);
+    // Told once.
+    assert_eq!(c.take_notice(), None);
     // The spent bucket holds the next cancellation until the reset, whatever its local room.
     let b = c.start(cancel_order("0xb").unwrap(), Expect::Json, RETRIES);
     assert_eq!(
@@ -432,7 +395,6 @@ fn a_stalled_attempt_of_a_read_is_abandoned_and_retried_within_the_deadline() {
     let id = c.start(get_events(), Expect::Json, limits);
     let first = c.next(id, T0, None);
     assert_eq!(sent(&first).attempt_ms, Some(5_000.0 / 3.0));
-    assert!(first.to_json(&[], None).ends_with(",1667]"), "{}", first.to_json(&[], None));
     // The driver abandons it at its timeout: retried, with what is left of the deadline.
     let need = c.supply(id, T0 + 1_667.0, Reply { ended: Some(Ended::Stalled), ..Reply::default() });
     let Need::Wait { ms: Some(delay), event: Some(Event::Retry { error, .. }) } = need else { panic!("{need:?}") };
@@ -444,15 +406,59 @@ fn a_stalled_attempt_of_a_read_is_abandoned_and_retried_within_the_deadline() {
 
     // The last attempt keeps the rest of the deadline; a configured attemptTimeoutMs applies as given.
     let last = c.start(get_events(), Expect::Json, CallLimits { max_retries: 0, ..limits });
-    assert_eq!(sent(&c.next(last, T0, None)).attempt_ms, None);
+    assert_eq!(sent(&c.next(last, T0, None)).attempt_ms, Some(5_000.0));
     c.finish(last, T0);
     let given = c.start(get_events(), Expect::Json, CallLimits { attempt_timeout_ms: Some(400.0), ..limits });
     assert_eq!(sent(&c.next(given, T0, None)).attempt_ms, Some(400.0));
     c.finish(given, T0);
-    // An order is never abandoned: it may have arrived, and it is never sent twice.
+    // An order is never abandoned to be tried again: it may have arrived, and it is never sent twice. It has
+    // the call's whole time, and a stall at the deadline ends the call.
     let body = "{}".to_owned();
     let order =
         c.start(crate::api::post_order(body), Expect::Json, CallLimits { attempt_timeout_ms: Some(400.0), ..limits });
-    assert_eq!(sent(&c.next(order, T0, Some(&creds()))).attempt_ms, None);
+    assert_eq!(sent(&c.next(order, T0, Some(&creds()))).attempt_ms, Some(5_000.0));
+    let stalled = Reply { ended: Some(Ended::Stalled), ..Reply::default() };
+    let e = failed(c.supply(order, T0 + 5_000.0, stalled));
+    assert_eq!((e.code, &*e.message), (ErrorCode::Timeout, "the request did not finish within timeoutMs"));
     c.finish(order, T0);
+    // No deadline, no time limit on an attempt.
+    let open = c.start(get_events(), Expect::Json, CallLimits { max_retries: 0, ..RETRIES });
+    assert_eq!(sent(&c.next(open, T0, None)).attempt_ms, None);
+}
+
+#[test]
+fn the_machine_keeps_the_calls_deadline() {
+    // Every wait and attempt ends by the deadline, and a call still waiting then ends with TIMEOUT (the driver
+    // keeps no deadline of its own).
+    let mut budgets = Budgets::unlimited();
+    budgets.set(Bucket::CancelBurst, Some(Limit { requests: 1, window_ms: 10_000.0 }));
+    let mut c = calls_with(budgets, 64, 60_000.0);
+    let limits = CallLimits { max_retries: 2, timeout_ms: 3_000.0, attempt_timeout_ms: None };
+    let creds = creds();
+    let a = c.start(cancel_order("0xa").unwrap(), Expect::Json, limits);
+    sent(&c.next(a, T0, Some(&creds)));
+    assert_eq!(c.supply(a, T0 + 10.0, answer(200)), Need::Done("null".into()));
+    // The second waits for the budget (10 s) but only until its deadline.
+    let b = c.start(cancel_order("0xb").unwrap(), Expect::Json, limits);
+    let Need::Wait { ms: Some(ms), .. } = c.next(b, T0 + 500.0, Some(&creds)) else { panic!("a wait") };
+    assert_eq!(ms, 3_000.0);
+    // Queued behind it, a third waits at most until its own deadline too.
+    let q = c.start(cancel_order("0xc").unwrap(), Expect::Json, limits);
+    assert_eq!(c.next(q, T0 + 1_000.0, Some(&creds)), Need::Wait { ms: Some(3_000.0), event: None });
+    // At the deadline (within the clock's millisecond), TIMEOUT, and its place in the queue goes to the next.
+    let e = failed(c.next(b, T0 + 500.0 + 2_999.5, Some(&creds)));
+    assert_eq!(e.code, ErrorCode::Timeout);
+    assert_eq!(e.path.as_deref(), Some("/order"));
+    assert_eq!(c.take_woken(), [q]);
+    // Woken before its deadline, a call goes on waiting.
+    assert!(matches!(c.next(q, T0 + 2_000.0, Some(&creds)), Need::Wait { ms: Some(ms), .. } if ms <= 2_000.0));
+    // A stall before the deadline is retried; at it, the call ends.
+    let r = c.start(get_events(), Expect::Json, limits);
+    assert_eq!(sent(&c.next(r, T0, None)).attempt_ms, Some(1_000.0));
+    let stalled = || Reply { ended: Some(Ended::Stalled), ..Reply::default() };
+    assert!(matches!(c.supply(r, T0 + 1_000.0, stalled()), Need::Wait { event: Some(Event::Retry { .. }), .. }));
+    c.finish(r, T0);
+    let r = c.start(get_events(), Expect::Json, CallLimits { max_retries: 0, ..limits });
+    assert_eq!(sent(&c.next(r, T0, None)).attempt_ms, Some(3_000.0));
+    assert_eq!(failed(c.supply(r, T0 + 3_000.0, stalled())).code, ErrorCode::Timeout);
 }

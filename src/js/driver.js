@@ -1,32 +1,32 @@
 // @ts-check
-// The one driver of every REST call (reads, pages, trading steps, the clock, a stream's snapshots): it asks
-// the call's machine in wasm what it needs (`next`), does it (fetch, a timer, a wait for its turn), and
-// tells the machine what happened (`supply`, `stop`). Every decision (budgets, queue order, signing,
-// redirects, what an answer means, retries and backoff) is the machine's (src/api/call.rs); this file
-// does the I/O, the deadline and the abort signal, and makes the PredictKitError the caller sees.
+// The one driver of every task: a REST call (reads, pages, trading steps, the clock, a stream's snapshots) or
+// a machine that makes calls (the dead-man switch). `run` asks the task's machine in wasm what it needs
+// (`next`), does it (an HTTP attempt, a timer or a wait for its turn, telling a listener), and tells the
+// machine what became of it (`reply`, `abort`). Every decision (budgets, queue order, signing, redirects,
+// what an answer means, retries, backoff and deadlines) is the core's (src/task.rs, src/api/call.rs); this
+// file does the I/O and the abort signal, and makes the PredictKitError the caller sees.
 //
 // Everything here that touches a caller's value (a signal, a fetch and what it returns, an onEvent
 // listener) does so through intrinsics captured at load and inside try/catch: no exception may unwind
 // through wasm, and every promise made here is handled.
 
 /**
- * A call's handle (src/wasm/call.rs: CallHandle). `next`, `supply` and `stop` answer what the call needs
- * next, as the JSON text of a `Need` (src/api/call.rs: Need::to_json).
- * @typedef {object} CallHandle
- * @property {number} id
- * @property {(now: number) => string} next
+ * A task's handle (src/wasm/call.rs: Task). `next`, `reply` and `abort` answer what the task needs next, as
+ * the JSON text of a `TaskNeed` (src/task.rs: Need::to_json).
+ * @typedef {object} Task
+ * @property {(now: number) => string} next Its first step, and after a wait or a tell.
  * @property {(kind: number, status: number, flags: number, retryAfter: string | undefined, headers: string | undefined,
- *   text: string | undefined, bytes: Uint8Array | undefined, sent: number, now: number) => string} supply
+ *   text: string | undefined, bytes: Uint8Array | undefined, sent: number, now: number) => string} reply
  *   How the attempt ended (`kind`: 0 an answer, 1 none, 2 a cut body, 3 a body too large, 4 abandoned at its
- *   `attemptMs`; `flags`: 1 an
- *   opaque redirect, 2 redirected, 4 the JSON body parsed here; `headers`: the `Date` header, then, when the
- *   answer has any, the Poly-RateLimit Remaining, Reset, Tier and Warning values, a line each).
- * @property {(timedOut: boolean, now: number) => string} stop The call's signal aborted (`timedOut`: its deadline passed).
- * @property {(now: number) => string} done The call is over: what it still holds is given back; a done `Need`
- *   whose woken ids are the calls this wakes.
- * @property {() => unknown} book The OrderBook a finished GET /book read.
- * @property {() => unknown[]} books The OrderBooks a finished POST /books read.
- * @property {() => void} keep Hands what a finished call's answer was parsed into to the call's owner (shape 5).
+ *   `attemptMs`; `flags`: 1 an opaque redirect, 2 redirected, 4 the JSON body parsed here; `headers`: the `Date`
+ *   header, then, when the answer has any, the Poly-RateLimit Remaining, Reset, Tier and Warning values, a line
+ *   each).
+ * @property {(stopped: boolean, now: number) => string} abort The task's signal aborted (`stopped`: its owner
+ *   stopped it).
+ * @property {(now: number) => Uint32Array} end The task is over: what it still holds is given back; the ids of
+ *   the calls this wakes.
+ * @property {(body: unknown, value: unknown) => unknown} result What a done task resolves to, given the body
+ *   this driver holds and the need's value.
  * @property {() => void} free
  */
 
@@ -48,22 +48,26 @@
 /** @typedef {Error & Omit<ErrorJson, "message">} PredictKitError */
 
 /**
- * A wait's event: `[type, delayMs, attempt, error, method, path]` (method and path: the call's request's).
- * @typedef {[type: string, delayMs: number, attempt: number, error: ErrorJson | null, method?: string,
- *   path?: string]} EventJson
+ * What a task needs (src/task.rs: Need::to_json), with the ids of the calls to wake: an HTTP attempt
+ * (`manual`: redirects are not followed; `bytes`: a 2xx body is read as bytes; `parse`: a 2xx text is parsed
+ * here; `attemptMs`: abandon the attempt then, and reply kind 4), a wait (`ms` null: until woken or aborted;
+ * `call`: the call whose wake ends it), an event to tell (to the client's `onEvent`, or to the task's own
+ * listener), its result, or its error.
+ * @typedef {{ kind: "http", wake: number[], url: string, method: string, headers: Record<string, string>,
+ *     body: string | null, manual: boolean, bytes: boolean, parse: boolean, attemptMs: number | null }
+ *   | { kind: "wait", wake: number[], ms: number | null, call: number | null }
+ *   | { kind: "tell", wake: number[], client: boolean, event: any }
+ *   | { kind: "done", wake: number[], value: unknown }
+ *   | { kind: "fail", wake: number[], error: ErrorJson }} TaskNeed
  */
 
 /**
- * What the call needs (src/api/call.rs: Need::to_json), after the ids of the calls to wake: a request to
- * send (`manual`: redirects are not followed; `bytes`: a 2xx body is read as bytes; `json`: a 2xx text is
- * parsed here; `attemptMs`: abandon the attempt then, and supply kind 4), a wait (`ms` null: until woken), its
- * result, or its error.
- * A need that follows an answer may end with the service's rate-limit notice (`notice`).
- * @typedef {[kind: 0, woken: number[], url: string, method: string, headers: Record<string, string>,
- *     body: string | null, manual: number, bytes: number, json: number, attemptMs: number | null]
- *   | [kind: 1, woken: number[], ms: number | null, event: EventJson | null, notice?: object]
- *   | [kind: 2, woken: number[], result: unknown, notice?: object]
- *   | [kind: 3, woken: number[], error: ErrorJson, notice?: object]} Need
+ * What a client's tasks do their I/O with (`clientIo`), and a task's own listener.
+ * @typedef {object} Io
+ * @property {FetchLike | undefined} fetch the caller's, else the global one (read at each attempt)
+ * @property {unknown} onEvent the client's listener
+ * @property {Waiters} waiters
+ * @property {(event: any) => void} [tell] the task's own listener
  */
 
 /**
@@ -165,14 +169,6 @@ function abortReason(signal) {
 }
 
 /**
- * Throws unless `signal` is a genuine AbortSignal (a look-alike or a Proxy has no aborted state).
- * @param {unknown} signal
- */
-export function checkSignal(signal) {
-  abortedOf.call(/** @type {AbortSignal} */ (signal));
-}
-
-/**
  * Whether a genuine AbortSignal has aborted, read through the platform's getter (throws for anything else).
  * @param {AbortSignal} signal
  * @returns {boolean}
@@ -242,8 +238,9 @@ function raceAbort(promise, signal) {
 }
 
 /**
- * One call's cancellation: aborts its signal when the caller's signal aborts or the deadline passes,
- * and remembers which it was. The caller's signal has passed `checkSignal`.
+ * One attempt's cancellation: aborts its signal when the task's signal aborts or the attempt's time (the
+ * core's `attemptMs`) passes, and remembers which it was. The task's signal has passed `checkSignal`
+ * (src/js/readers.js), or is the driver's own.
  */
 class Scope {
   /**
@@ -259,7 +256,7 @@ class Scope {
       if (abortedOf.call(callerSignal)) onAbort();
       else this.forget = onAbortOf(callerSignal, onAbort);
     }
-    if (Number.isFinite(timeoutMs) && timeoutMs > 0) {
+    if (Number.isFinite(timeoutMs)) {
       this.timer = later(() => {
         this.timedOut = true;
         this.controller.abort(new DOMException("The operation timed out", "TimeoutError"));
@@ -338,133 +335,127 @@ export async function exchange(fetchFn, url, init, bytes, signal) {
 }
 
 /**
- * Waits `ms` (null: until woken), or until the machine wakes the call (`waiters`, by its id). Resolves to
- * false if the call's signal aborted meanwhile.
+ * Waits `ms` (null: until woken or aborted), or until the machine wakes the call `id` (`waiters`). Resolves to
+ * false if `signal` aborted meanwhile.
  * @param {number | null} ms
- * @param {Scope} scope
+ * @param {AbortSignal | undefined | null} signal
  * @param {Waiters} waiters
- * @param {number} id
+ * @param {number | null} id
  * @returns {Promise<boolean>}
  */
-function pause(ms, scope, waiters, id) {
+function pause(ms, signal, waiters, id) {
   return new Promise((resolve) => {
-    if (scope.aborted) return resolve(false);
+    if (signal && abortedOf.call(signal)) return resolve(false);
     /** @type {Later | undefined} */
     let timer;
     /** @param {boolean} going */
     const done = (going) => {
       clearLater(timer);
       forget();
-      if (waiters.get(id) === wake) waiters.delete(id);
+      if (id !== null && waiters.get(id) === wake) waiters.delete(id);
       resolve(going);
     };
     const wake = () => done(true);
-    const forget = onAbortOf(scope.signal, () => done(false));
+    const forget = signal ? onAbortOf(signal, () => done(false)) : ignore;
     if (ms !== null) timer = later(wake, ms);
-    waiters.set(id, wake);
+    if (id !== null) waiters.set(id, wake);
   });
 }
 
 /**
  * @param {Waiters} waiters
- * @param {number[]} ids
+ * @param {ArrayLike<number>} ids
  */
 function wakeAll(waiters, ids) {
-  for (const id of ids) waiters.get(id)?.();
+  for (let i = 0; i < ids.length; i++) waiters.get(ids[i])?.();
 }
 
 /**
- * Tells `onEvent` that the call waits for budget or is about to be retried; a listener that throws is ignored.
- * @param {unknown} onEvent
- * @param {EventJson} event
+ * Tells a listener `event` (a listener that throws is ignored); the error of a retry's event becomes a
+ * PredictKitError with the last attempt's `cause`.
+ * @param {unknown} listener
+ * @param {any} event
  * @param {unknown} cause
  */
-function tell(onEvent, [type, delayMs, attempt, error, method, path], cause) {
-  if (typeof onEvent !== "function") return;
-  /** @type {ClientEvent} */
-  const event = { type, method, path, delayMs };
-  if (error) {
-    event.attempt = attempt;
-    event.error = makeError(error, cause);
-  }
+function tell(listener, event, cause) {
+  if (typeof listener !== "function") return;
+  if (event.error) event.error = makeError(event.error, cause);
   try {
-    onEvent(event);
+    listener(event);
   } catch {
-    // A listener that throws must not break the call.
+    // A listener that throws must not break the task.
   }
 }
 
+/** The reason `stop()` aborts a task's signal with: the machine is told its owner stopped it. */
+const STOP = Symbol("stop");
+
 /**
- * Tells `onEvent` what the service's rate-limit headers said (`{ type: "rateLimit", method, path, remaining?,
- * resetMs?, tier?, warning }`); a listener that throws is ignored.
+ * A client's I/O for its tasks (src/wasm/call.rs: Inner.io): its fetch, its `onEvent`, and the wake-up of each
+ * of its waiting calls, by id.
+ * @param {FetchLike | undefined} fetch checked by the binding (a function, or absent)
  * @param {unknown} onEvent
- * @param {object} notice
+ * @returns {Io}
  */
-function tellNotice(onEvent, notice) {
-  if (typeof onEvent !== "function") return;
-  try {
-    onEvent(notice);
-  } catch {
-    // A listener that throws must not break the call.
-  }
+export function clientIo(fetch, onEvent) {
+  return { fetch, onEvent, waiters: new Map() };
 }
 
 /**
- * Runs one call (`call`, the machine's handle, freed here however the call ends) to its end. Resolves, by
- * `shape`: 0 the parsed JSON body, 1 the OrderBook the machine read, 2 the machine's result, 3 the body's
- * bytes, 4 the OrderBooks the machine read, 5 nothing (what the answer was parsed into goes to the call's owner); rejects with a PredictKitError.
- * @param {CallHandle} call
- * @param {FetchLike | undefined | null} fetchFn
- * @param {AbortSignal | undefined | null} callerSignal checked by `checkSignal` (src/js/readers.js)
- * @param {number} timeoutMs
- * @param {unknown} onEvent
- * @param {Waiters} waiters
- * @param {number} shape
+ * Runs one task (the machine's handle, freed here however it ends) to its end, under `signal` (checked by
+ * `checkSignal`, src/js/readers.js, or the driver's own). Resolves to what the task's `result` makes of its
+ * end; rejects with a PredictKitError.
+ * @param {Task} task
+ * @param {Io} io
+ * @param {AbortSignal | undefined | null} signal
  * @returns {Promise<unknown>}
  */
-export async function drive(call, fetchFn, callerSignal, timeoutMs, onEvent, waiters, shape) {
-  /** @type {Scope | undefined} */
-  let scope;
-  const id = call.id;
+export async function run(task, io, signal) {
+  const { fetch: fetchFn, waiters } = io;
   /** @type {unknown} */
   let body;
   /** @type {unknown} */
   let cause;
+  const aborted = () => !!signal && abortedOf.call(signal);
+  /** What the machine needs once the signal aborted. */
+  const abort = () => task.abort(!!signal && reasonOf?.call(signal) === STOP, dateNow());
   try {
-    scope = new Scope(callerSignal, timeoutMs);
-    // An aborted call sends nothing.
-    /** @type {Need} */
-    let need = parse(scope.aborted ? call.stop(scope.timedOut, dateNow()) : call.next(dateNow()));
+    // An aborted task sends nothing.
+    /** @type {TaskNeed} */
+    let need = parse(aborted() ? abort() : task.next(dateNow()));
     for (;;) {
-      wakeAll(waiters, need[1]);
-      if (need[0] === 0) {
-        const [, , url, method, headers, text, manual, bytes, json, attemptMs] = need;
-        // An attempt the core gave a timeout (an idempotent read) is abandoned then, and tried again.
-        // (Its own Scope: aborted by the call's, or timed out at attemptMs.)
-        const attempt = typeof attemptMs === "number" ? new Scope(scope.signal, attemptMs) : undefined;
-        const signal = attempt ? attempt.signal : scope.signal;
+      wakeAll(waiters, need.wake);
+      if (need.kind === "http") {
+        // An aborted task sends nothing more.
+        if (aborted()) {
+          need = parse(abort());
+          continue;
+        }
+        const { url, method, headers, body: text, manual, bytes, parse: json, attemptMs } = need;
+        // The attempt ends by the time the core gave it (a read that may be tried again; every attempt by the
+        // call's deadline), or when the task's signal aborts.
+        const attempt = new Scope(signal, attemptMs ?? Infinity);
         /** @type {RequestInit} */
-        const init = { method, headers, signal };
+        const init = { method, headers, signal: attempt.signal };
         if (text !== null) init.body = text;
         if (manual) init.redirect = "manual";
-        const r = await exchange(fetchFn, url, init, bytes === 1, signal);
-        attempt?.finish();
-        if (scope.aborted) {
-          need = parse(call.stop(scope.timedOut, dateNow()));
-          continue;
-        }
-        if (attempt?.timedOut && r.kind !== 0) {
-          cause = r.cause;
-          need = parse(call.supply(4, 0, 0, undefined, undefined, undefined, undefined, r.sent, dateNow()));
-          continue;
-        }
+        const r = await exchange(fetchFn, url, init, bytes, attempt.signal);
+        attempt.finish();
         cause = r.cause;
+        if (aborted()) {
+          need = parse(abort());
+          continue;
+        }
+        if (attempt.timedOut && r.kind !== 0) {
+          need = parse(task.reply(4, 0, 0, undefined, undefined, undefined, undefined, r.sent, dateNow()));
+          continue;
+        }
         let flags = r.flags ?? 0;
         const status = r.status ?? 0;
         const reply = typeof r.body === "string" ? r.body : undefined;
         let said = reply;
         body = r.body;
-        if (r.kind === 0 && !bytes && reply !== undefined && status >= 200 && status < 300 && json === 1) {
+        if (r.kind === 0 && !bytes && reply !== undefined && status >= 200 && status < 300 && json) {
           try {
             body = parse(reply);
             flags |= 4;
@@ -478,37 +469,29 @@ export async function drive(call, fetchFn, callerSignal, timeoutMs, onEvent, wai
         }
         const given = bytes && r.body instanceof Uint8Array ? r.body : undefined;
         const told = r.rateLimit === undefined ? r.date : `${r.date ?? ""}\n${r.rateLimit}`;
-        need = parse(call.supply(r.kind, status, flags, r.retryAfter, told, said, given, r.sent, dateNow()));
-        // The service's rate-limit notice rides last on the need that follows the answer.
-        const notice = need[0] === 1 ? need[4] : need[0] === 2 || need[0] === 3 ? need[3] : undefined;
-        if (notice) tellNotice(onEvent, notice);
-      } else if (need[0] === 1) {
-        const [, , ms, event] = need;
-        if (event) tell(onEvent, event, cause);
-        const going = await pause(ms, scope, waiters, id);
+        need = parse(task.reply(r.kind, status, flags, r.retryAfter, told, said, given, r.sent, dateNow()));
+      } else if (need.kind === "wait") {
+        const going = await pause(need.ms, signal, waiters, need.call);
         // What follows a wait is not the last attempt's doing.
         cause = undefined;
-        need = parse(going && !scope.aborted ? call.next(dateNow()) : call.stop(scope.timedOut, dateNow()));
-      } else if (need[0] === 2) {
-        if (shape === 0) return body;
-        if (shape === 1) return call.book();
-        if (shape === 2) return need[2];
-        if (shape === 3) return body;
-        if (shape === 4) return call.books();
-        return call.keep();
+        need = parse(going && !aborted() ? task.next(dateNow()) : abort());
+      } else if (need.kind === "tell") {
+        // (Told once, then on: an abort is heard at the next attempt or wait, never asked twice in a row.)
+        tell(need.client ? io.onEvent : io.tell, need.event, cause);
+        need = parse(task.next(dateNow()));
+      } else if (need.kind === "done") {
+        return task.result(body, need.value);
       } else {
-        const code = need[2].code;
-        throw makeError(need[2], code === "NETWORK" || code === "DECODE" ? cause : undefined);
+        const code = need.error.code;
+        throw makeError(need.error, code === "NETWORK" || code === "DECODE" ? cause : undefined);
       }
     }
   } finally {
-    scope?.finish();
-    if (waiters.get(id)) waiters.delete(id);
-    // A call ended midway (a step that threw) gives back its places; those it frees are woken.
+    // A task ended midway (a step that threw) gives back its places; those it frees are woken.
     try {
-      wakeAll(waiters, parse(call.done(dateNow()))[1]);
+      wakeAll(waiters, task.end(dateNow()));
     } finally {
-      call.free();
+      task.free();
     }
   }
 }
@@ -589,64 +572,36 @@ export function askSigner(signTypedData, signer, typedData, signal, timeoutMs) {
 }
 
 /**
- * A dead-man switch as the binding hands it over (src/wasm/heartbeat.rs: HeartbeatWork, over the core's
- * src/trade/heartbeat.rs): what to do now, the heartbeat to send, its outcome, a stop.
- * @typedef {object} HeartbeatWork
- * @property {(now: number) => string} next `["tell", event]`, `["send"]`, `["wait", ms]` or `["stop"]`, as JSON
- * @property {(options: { signal: AbortSignal }) => Promise<unknown>} send its answer stays in wasm for `answered`
- * @property {(error: unknown, failed: boolean, now: number) => void} answered
- * @property {(reason: string) => void} stop
- * @property {string} status
- * @property {() => void} free
- */
-
-/**
  * The event of a status: `{ status, beats, lastOkAt?, reason? }`.
  * @typedef {{ status: string, beats: number, lastOkAt?: number, reason?: string }} HeartbeatEvent
  */
 
 /**
- * Runs a dead-man switch (`client.heartbeats()`): the core says when to send, wait and tell; this sends, waits
- * on the driver's timers, tells `onStatus` (a throwing callback is ignored) and stops on `stop()`, the signal or
- * the client's free. Returns the handle: `status`, `stop()`, `done` (resolves to the `stopped` event).
- * @param {HeartbeatWork} work
+ * Runs a dead-man switch (`client.heartbeats()`), a task like any call: the core says when to send, wait and
+ * tell; `run` does it, telling `onStatus` (a throwing callback is ignored). `stop()`, the signal and the
+ * client's free end it. Returns the handle: `status`, `stop()`, `done` (resolves to the `stopped` event).
+ * @param {Task} task
+ * @param {Io} io the client's
  * @param {unknown} onStatus a function or undefined (checked by the binding)
  * @param {AbortSignal | undefined} signal a genuine AbortSignal or undefined (checked by the binding)
  * @param {unknown} client the Client, held while the switch runs (its loop's closure keeps it from the collector)
  */
-export function runHeartbeats(work, onStatus, signal, client) {
+export function runHeartbeats(task, io, onStatus, signal, client) {
   let status = "starting";
-  /** @type {Later | undefined} */
-  let timer;
-  /** @type {(() => void) | undefined} */
-  let wake;
   /** @type {(event: HeartbeatEvent) => void} */
   let finish = ignore;
   /** @type {Promise<HeartbeatEvent>} */
   const done = new Promise((resolve) => (finish = resolve));
-  // A beat in flight is abandoned when the switch stops.
-  const inFlight = new AbortController();
-  /** @param {string} reason */
-  const stop = (reason) => {
-    try {
-      work.stop(reason);
-    } catch {
-      // Already freed: the loop has ended.
-    }
-    inFlight.abort();
-    wake?.();
-  };
-  let forget = ignore;
-  if (signal) {
-    forget = onAbortOf(signal, () => stop("aborted"));
-    if (abortedOf.call(signal)) stop("aborted");
-  }
+  // The switch's own signal: aborted by `stop()` (STOP) or the caller's signal; a beat in flight is abandoned.
+  const controller = new AbortController();
+  const forget = signal ? onAbortOf(signal, () => controller.abort(abortReason(signal))) : ignore;
+  if (signal && abortedOf.call(signal)) controller.abort(abortReason(signal));
   const handle = Object.freeze({
     get status() {
       return status;
     },
     stop() {
-      stop("stopped");
+      controller.abort(STOP);
     },
     done,
   });
@@ -656,46 +611,17 @@ export function runHeartbeats(work, onStatus, signal, client) {
   const tellStatus = (event) => {
     status = event.status;
     lastEvent = event;
-    if (typeof onStatus === "function") {
-      try {
-        onStatus(event);
-      } catch {
-        // The caller's callback is its own business.
-      }
-    }
+    tell(onStatus, event, undefined);
     if (status === "stopped") finish(event);
   };
   (async () => {
-    // Referenced for as long as the loop runs.
+    // Referenced for as long as the switch runs.
     const holding = client;
     // The caller hears its first status after it has the handle.
     await null;
     try {
-      for (;;) {
-        if (holding === null) break;
-        const need = JSON.parse(work.next(dateNow()));
-        if (need[0] === "tell") tellStatus(need[1]);
-        else if (need[0] === "stop") break;
-        else if (need[0] === "wait") {
-          await new Promise((resolve) => {
-            wake = () => resolve(undefined);
-            timer = later(wake, need[1]);
-          });
-          clearLater(timer);
-          wake = undefined;
-        } else {
-          /** @type {unknown} */
-          let error;
-          let failed = false;
-          try {
-            await work.send({ signal: inFlight.signal });
-          } catch (e) {
-            failed = true;
-            error = facts(e);
-          }
-          work.answered(error, failed, dateNow());
-        }
-      }
+      if (holding !== null) await run(task, { ...io, tell: tellStatus }, controller.signal);
+      else task.free();
     } catch {
       // The switch can no longer run (its client freed under it): the finally says so, never silently.
     } finally {
@@ -704,11 +630,6 @@ export function runHeartbeats(work, onStatus, signal, client) {
         // (The core told no stop: its client was freed under it.) What it had told stands.
         const { beats = 0, lastOkAt } = lastEvent ?? {};
         tellStatus({ status: "stopped", beats, ...(lastOkAt !== undefined && { lastOkAt }), reason: "freed" });
-      }
-      try {
-        work.free();
-      } catch {
-        // Freed already.
       }
     }
   })();

@@ -9,9 +9,11 @@
 //! not the one the service expects, which is then sent ("retry explicitly with its heartbeatId"); sent every 5 s,
 //! with no retry of its own (the next beat is the retry); 10 s without one cancels the key's orders.
 
+use crate::api::call::{CallLimits, Expect};
 use crate::error::Error;
 use crate::json::JsonWriter;
 use crate::json::Value;
+use crate::task::{self, Got, Machine, Need, Why};
 
 /// How often a heartbeat is sent unless the options say otherwise (the upstream clients' interval).
 pub const DEFAULT_INTERVAL_MS: f64 = 5_000.0;
@@ -286,6 +288,63 @@ impl Heartbeats {
             w.field_str("reason", reason.name());
         }
         w.finish()
+    }
+}
+
+/// What a heartbeat request's failure says: a key the service does not take (401, 403) or a service without the
+/// route (404) refuses the switch for good; anything else fails this beat, tried again after the service's
+/// `retryAfterMs` when it gave one.
+pub fn failure(e: &Error) -> Answer {
+    match e.status {
+        Some(401 | 403 | 404) => Answer::Refused,
+        _ => Answer::Failed(e.retry_after_ms.map(|ms| ms as f64)),
+    }
+}
+
+/// A switch as a task (`crate::task`): its beats are calls of `api::heartbeat`, read by `read` into the owner's
+/// product, from which `answer` takes the heartbeat's.
+pub struct Switch<P> {
+    pub beats: Heartbeats,
+    read: Expect<P>,
+    answer: fn(P) -> Option<Answer>,
+}
+
+impl<P> Switch<P> {
+    pub fn new(beats: Heartbeats, read: Expect<P>, answer: fn(P) -> Option<Answer>) -> Self {
+        Switch { beats, read, answer }
+    }
+}
+
+impl<P> Machine<P> for Switch<P> {
+    fn step(&mut self, got: Got<P>, now: f64) -> task::Step<P> {
+        match got {
+            Got::Go => {}
+            Got::Answer { product, .. } => {
+                let answer = product.and_then(self.answer).unwrap_or(Answer::Failed(None));
+                self.beats.answered(answer, now);
+            }
+            Got::Failed(e) => self.beats.answered(failure(&e), now),
+            Got::Abort { why, .. } => self.beats.stop(match why {
+                Why::Signal => Reason::Aborted,
+                Why::Stop => Reason::Stopped,
+                Why::Freed => Reason::Freed,
+            }),
+        }
+        match self.beats.step(now) {
+            Step::Tell(status) => task::Step::Do(Need::Tell { client: false, event: self.beats.event_json(status) }),
+            // No retry of its own (the next beat is the retry), and no longer than the core gives it.
+            Step::Send(id) => task::Step::Call {
+                request: crate::api::heartbeat(&id),
+                expect: self.read,
+                limits: CallLimits {
+                    max_retries: 0,
+                    timeout_ms: self.beats.beat_timeout_ms(now),
+                    attempt_timeout_ms: None,
+                },
+            },
+            Step::Wait(ms) => task::Step::Do(Need::Wait { ms: Some(ms), call: None }),
+            Step::Stop => task::Step::Do(Need::Done("null".into())),
+        }
     }
 }
 

@@ -224,3 +224,51 @@ fn the_interval_option_is_bounded_by_the_deadline() {
         assert_eq!(interval(&bad).unwrap_err().param.as_deref(), Some("intervalMs"), "{bad:?}");
     }
 }
+
+#[test]
+fn a_switch_is_a_task_whose_beats_are_calls() {
+    use crate::task::tests::{answer, calls, creds, T0};
+    use crate::task::{Need, Outcome, Task, Why};
+    let read = Expect::Any(read_answer, "the heartbeat's answer names no heartbeat_id");
+    let mut c = calls::<Answer>();
+    let creds = creds();
+    let mut t = Task::new(Switch::new(Heartbeats::new(DEFAULT_INTERVAL_MS, T0), read, Some));
+    let mut next =
+        |t: &mut Task<Switch<Answer>>, outcome: Outcome<'_>, now: f64| t.next(Some(&mut c), outcome, now, Some(&creds));
+    let event = |need: Need| match need {
+        Need::Tell { client: false, event } => serde_json::from_str::<serde_json::Value>(&event).unwrap(),
+        other => panic!("a status, got {other:?}"),
+    };
+    assert_eq!(event(next(&mut t, Outcome::Go, T0))["status"], "starting");
+    // The first beat starts a chain, signed, with the switch's time and no retry of its own.
+    let Need::Http(send) = next(&mut t, Outcome::Go, T0) else { panic!("a beat") };
+    assert_eq!((send.method, send.url.ends_with("/v1/heartbeats")), ("POST", true));
+    assert_eq!(send.body.as_deref(), Some(r#"{"heartbeat_id":""}"#));
+    assert_eq!(send.attempt_ms, Some(DEFAULT_INTERVAL_MS));
+    assert!(send.headers.iter().any(|(name, _)| *name == "SERVICE_SIGNATURE"));
+    let ok = next(&mut t, Outcome::Reply(answer(200, Some(r#"{"heartbeat_id":"h1"}"#))), T0 + 20.0);
+    assert_eq!(event(ok)["beats"], 1);
+    assert_eq!(next(&mut t, Outcome::Go, T0 + 20.0), Need::Wait { ms: Some(DEFAULT_INTERVAL_MS), call: None });
+    // The service's answer is read in Rust: a mismatch's id is the next one sent, at once.
+    let Need::Http(_) = next(&mut t, Outcome::Go, T0 + 5_020.0) else { panic!("a beat") };
+    let mismatch = answer(400, Some(r#"{"error_msg":"Invalid Heartbeat ID","heartbeat_id":"e7"}"#));
+    let Need::Http(send) = next(&mut t, Outcome::Reply(mismatch), T0 + 5_030.0) else { panic!("a beat") };
+    assert_eq!(send.body.as_deref(), Some(r#"{"heartbeat_id":"e7"}"#));
+    // A stop while a beat is on its way ends its call and the switch.
+    let stopped = event(next(&mut t, Outcome::Abort(Why::Stop), T0 + 5_040.0));
+    assert_eq!((&stopped["status"], &stopped["reason"]), (&"stopped".into(), &"stopped".into()));
+    assert_eq!(t.call(), None);
+    assert_eq!(next(&mut t, Outcome::Go, T0 + 5_040.0), Need::Done("null".into()));
+
+    // A key the service does not take stops the switch; another failure is a late beat, tried again.
+    assert_eq!(failure(&Error { status: Some(401), ..Error::decode("") }), Answer::Refused);
+    assert_eq!(failure(&Error { status: Some(404), ..Error::decode("") }), Answer::Refused);
+    let busy = Error { status: Some(429), retry_after_ms: Some(1500), ..Error::decode("") };
+    assert_eq!(failure(&busy), Answer::Failed(Some(1500.0)));
+    assert_eq!(failure(&Error::decode("no answer")), Answer::Failed(None));
+    // Freed: the switch says so and ends.
+    let mut t = Task::new(Switch::new(Heartbeats::new(DEFAULT_INTERVAL_MS, T0), read, Some));
+    let freed = event(t.next::<Answer>(None, Outcome::Go, T0, None));
+    assert_eq!(freed["reason"], "freed");
+    assert_eq!(t.next::<Answer>(None, Outcome::Go, T0, None), Need::Done("null".into()));
+}

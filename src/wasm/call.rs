@@ -1,35 +1,35 @@
-//! One call of the client: the core's call machine (`crate::api::call`) started for a request, and its
-//! handle given to the JS driver (`drive` in `src/js/driver.js`), which runs it to its end and settles the
-//! promise the caller gets. The handle converts what crosses: one JSON text out per step, plain values in.
+//! The tasks of a client: a REST call, or a machine that makes calls (the dead-man switch), as one handle
+//! (`Task`) the JS driver runs (`run` in src/js/driver.js) until it ends. The core's task protocol
+//! (`crate::task`) decides everything; this file converts what crosses: one JSON need out per step (the
+//! `TaskNeed` the driver declares), plain values in.
 
 use std::cell::{Cell, RefCell};
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 
-use js_sys::{Function, Promise};
+use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 
 use super::book::OrderBook;
 use super::interop::{field, is_absent, option, read_signal};
-use crate::api::call::{CallLimits, Calls, Ended, Expect, Need, Reply};
+use crate::api::call::{CallLimits, Calls, Ended, Expect, Reply};
 use crate::api::options::CallSettings;
 use crate::api::RateLimitNotice;
 use crate::api::{with_extra_query, HttpRequest, Params};
 use crate::auth::{missing_credentials, Credentials};
 use crate::error::{Error, ErrorCode};
 use crate::product::Product;
+use crate::task::{self, Need, OneCall, Outcome, Why};
 
 #[wasm_bindgen(module = "/src/js/driver.js")]
 extern "C" {
-    /// Never throws: runs the call and settles the promise it returns (src/js/driver.js).
-    fn drive(
-        call: CallHandle,
-        fetch: &JsValue,
-        signal: &JsValue,
-        timeout_ms: f64,
-        on_event: &JsValue,
-        waiters: &JsValue,
-        shape: u32,
-    ) -> Promise;
+    /// Never throws: runs the task to its end, under `signal`, and settles the promise it returns
+    /// (src/js/driver.js).
+    #[wasm_bindgen(js_name = run)]
+    fn run_task(task: Task, io: &JsValue, signal: &JsValue) -> Promise;
+
+    /// What a client's tasks do their I/O with: its `fetch`, its `onEvent` and the wake-up of its waiting calls.
+    #[wasm_bindgen(js_name = clientIo)]
+    pub(super) fn client_io(fetch: &JsValue, on_event: &JsValue) -> JsValue;
 
     /// The page's clock (`Date.now`), read so that it never throws: a page's replaced `Date.now` that throws or
     /// answers no number leaves the last good reading (src/js/driver.js: dateNow). An exception out of a
@@ -42,23 +42,21 @@ extern "C" {
     pub(super) fn random_salt() -> f64;
 }
 
-/// What a call's promise resolves to (the driver's `shape`).
+/// What a call's promise resolves to.
 #[derive(Clone, Copy)]
 #[cfg_attr(not(feature = "trade"), allow(dead_code))]
 pub enum Shape {
-    /// The JSON body, parsed by the engine.
-    Json = 0,
+    /// The JSON body, parsed by the engine (or the body's bytes, as read).
+    Body,
     /// The `OrderBook` the machine read.
-    Book = 1,
+    Book,
     /// The machine's result (a number or a string).
-    Result = 2,
-    /// The body's bytes (a `Uint8Array`).
-    Bytes = 3,
+    Result,
     /// The `OrderBook`s the machine read (an array).
-    Books = 4,
-    /// Nothing: what the answer was parsed into goes to the call's owner (`run_into`).
+    Books,
+    /// Nothing: what the answer was read into goes to the call's owner (`run_into`).
     #[cfg(feature = "trade")]
-    Kept = 5,
+    Kept,
 }
 
 /// The settings of one call: the client's, overridden by the call's options.
@@ -92,8 +90,6 @@ pub struct Inner {
     /// What the client has learnt of the service for its orders.
     #[cfg(feature = "trade")]
     pub learnt: RefCell<crate::trade::placing::Learnt>,
-    /// The caller's `fetch` (else the global one, read at each attempt).
-    pub fetch: Option<Function>,
     /// Held only in Rust memory; zeroed when the client is freed.
     pub credentials: RefCell<Option<Credentials>>,
     /// Trading settings (`chainId`, `signatureType`, `funder`, `exchanges`, `signTimeoutMs`).
@@ -102,9 +98,8 @@ pub struct Inner {
     pub timeout_ms: f64,
     /// The client's `attemptTimeoutMs`, when given.
     pub attempt_timeout_ms: Option<f64>,
-    pub on_event: Option<Function>,
-    /// The driver's wake-up function of each waiting call, by id (a JS `Map`).
-    pub waiters: JsValue,
+    /// What its tasks do their I/O with (`clientIo`).
+    pub io: JsValue,
 }
 
 impl Inner {
@@ -163,35 +158,10 @@ pub fn run(
     expect: Expect<Product>,
     shape: Shape,
 ) -> Promise {
-    start(inner, begin(inner, request, options, expect), options, shape)
-}
-
-/// A call started in the core's machine, and its handle (its product going nowhere).
-fn begin(inner: &Rc<Inner>, request: HttpRequest, options: &CallOptions, expect: Expect<Product>) -> CallHandle {
-    let limits = CallLimits {
-        max_retries: options.max_retries,
-        timeout_ms: options.timeout_ms,
-        attempt_timeout_ms: options.attempt_timeout_ms,
-    };
-    let id = inner.calls.borrow_mut().start(request, expect, limits);
-    CallHandle {
-        inner: inner.clone(),
-        id,
-        last_now: Cell::new(0.0),
-        #[cfg(feature = "trade")]
-        sink: None,
-    }
-}
-
-/// Gives a started call's handle to the driver.
-fn start(inner: &Rc<Inner>, handle: CallHandle, options: &CallOptions, shape: Shape) -> Promise {
-    let fetch = inner.fetch.as_ref().map_or(JsValue::UNDEFINED, JsValue::from);
-    let on_event = inner.on_event.as_ref().map_or(JsValue::UNDEFINED, JsValue::from);
-    drive(handle, &fetch, &options.signal, options.timeout_ms, &on_event, &inner.waiters, shape as u32)
+    start(inner, request, options, expect, shape, None)
 }
 
 /// Where a call's product goes when it is done.
-#[cfg(feature = "trade")]
 pub type Sink = Rc<RefCell<Option<Product>>>;
 
 /// As [`run`], the answer's product (`Expect::Read`, `Expect::Any`) going to `sink` when the call is done.
@@ -203,48 +173,116 @@ pub fn run_into(
     expect: Expect<Product>,
     sink: Sink,
 ) -> Promise {
-    let mut handle = begin(inner, request, options, expect);
-    handle.sink = Some(sink);
-    start(inner, handle, options, Shape::Kept)
+    start(inner, request, options, expect, Shape::Kept, Some(sink))
 }
 
-/// One call as its driver sees it. Internal: only `drive` holds one, and frees it when the call ends.
+fn start(
+    inner: &Rc<Inner>,
+    request: HttpRequest,
+    options: &CallOptions,
+    expect: Expect<Product>,
+    shape: Shape,
+    sink: Option<Sink>,
+) -> Promise {
+    let limits = CallLimits {
+        max_retries: options.max_retries,
+        timeout_ms: options.timeout_ms,
+        attempt_timeout_ms: options.attempt_timeout_ms,
+    };
+    let Ok(mut calls) = inner.calls.try_borrow_mut() else {
+        return super::interop::rejected(Error::new(ErrorCode::Decode, "the client's calls were busy"));
+    };
+    let work = Work::Call { task: task::Task::call_of(&mut calls, request, expect, limits), shape, sink };
+    drop(calls);
+    // A call keeps its client's state until it ends.
+    run_task(Task::new(inner, work, true), &inner.io, &options.signal)
+}
+
+/// What a task runs. (One per task, moved once: not worth a box.)
+#[allow(clippy::large_enum_variant)]
+pub(super) enum Work {
+    /// One REST call: what it resolves to, and where its product goes.
+    Call { task: task::Task<OneCall<Product>>, shape: Shape, sink: Option<Sink> },
+    /// A dead-man switch.
+    #[cfg(feature = "trade")]
+    Switch(task::Task<crate::trade::heartbeat::Switch<Product>>),
+}
+
+impl Work {
+    fn next(
+        &mut self,
+        calls: Option<&mut Calls<Product>>,
+        outcome: Outcome<'_>,
+        now: f64,
+        creds: Option<&Credentials>,
+    ) -> Need {
+        match self {
+            Work::Call { task, .. } => task.next(calls, outcome, now, creds),
+            #[cfg(feature = "trade")]
+            Work::Switch(task) => task.next(calls, outcome, now, creds),
+        }
+    }
+
+    fn end(&mut self, calls: &mut Calls<Product>, now: f64) {
+        match self {
+            Work::Call { task, .. } => task.end(calls, now),
+            #[cfg(feature = "trade")]
+            Work::Switch(task) => task.end(calls, now),
+        }
+    }
+}
+
+/// One task as its driver sees it. Internal: only `run` holds one, and frees it when the task ends.
 #[wasm_bindgen(skip_typescript)]
-pub struct CallHandle {
-    inner: Rc<Inner>,
-    id: u32,
+pub struct Task {
+    /// The client's state; a switch ends once it is gone (its client freed).
+    inner: Weak<Inner>,
+    /// Held by a call until it ends.
+    _hold: Option<Rc<Inner>>,
+    work: RefCell<Work>,
     /// The driver's clock at its last step.
     last_now: Cell<f64>,
-    #[cfg(feature = "trade")]
-    sink: Option<Sink>,
 }
 
-/// The machine was busy (a call re-entered it): the call ends rather than wait for ever.
-fn busy() -> Need {
-    Need::Fail(Error::new(ErrorCode::Decode, "the client's calls were busy"))
+/// The task's machines were busy (a step re-entered them): the task ends rather than wait for ever.
+fn busy() -> String {
+    Need::Fail(Error::new(ErrorCode::Decode, "the client's calls were busy")).to_json(&[])
+}
+
+impl Task {
+    pub(super) fn new(inner: &Rc<Inner>, work: Work, hold: bool) -> Self {
+        Task {
+            inner: Rc::downgrade(inner),
+            _hold: hold.then(|| inner.clone()),
+            work: RefCell::new(work),
+            last_now: Cell::new(0.0),
+        }
+    }
+
+    /// What the task needs after `outcome`, as the JSON the driver reads, with the calls to wake.
+    fn step(&self, outcome: Outcome<'_>, now: f64) -> String {
+        self.last_now.set(now);
+        let Ok(mut work) = self.work.try_borrow_mut() else { return busy() };
+        let Some(inner) = self.inner.upgrade() else { return work.next(None, outcome, now, None).to_json(&[]) };
+        let creds = inner.credentials.try_borrow();
+        let Ok(mut calls) = inner.calls.try_borrow_mut() else { return busy() };
+        let need = work.next(Some(&mut calls), outcome, now, creds.as_ref().ok().and_then(|c| c.as_ref()));
+        need.to_json(&calls.take_woken())
+    }
 }
 
 #[wasm_bindgen]
-impl CallHandle {
-    #[wasm_bindgen(getter)]
-    pub fn id(&self) -> u32 {
-        self.id
-    }
-
-    /// What the call needs now, at `now` (the driver's clock, taken at load: a page's `Date.now` may throw
-    /// or call back into the client), as `Need::to_json`.
+impl Task {
+    /// What the task needs now, at `now` (the driver's clock, taken at load: a page's `Date.now` may throw or call
+    /// back into the client): its first step, and after a wait or a tell.
     pub fn next(&self, now: f64) -> String {
-        self.last_now.set(now);
-        let creds = self.inner.credentials.try_borrow();
-        let Ok(mut calls) = self.inner.calls.try_borrow_mut() else { return busy().to_json(&[], None) };
-        let need = calls.next(self.id, now, creds.as_ref().ok().and_then(|c| c.as_ref()));
-        calls.encode(self.id, &need)
+        self.step(Outcome::Go, now)
     }
 
-    /// How the attempt ended (`kind`: 0 an answer, 1 none, 2 a cut body, 3 a body too large; `flags`: 1 an
-    /// opaque redirect, 2 redirected, 4 the JSON body parsed); what the call needs next.
+    /// How the attempt ended (`kind`: 0 an answer, 1 none, 2 a cut body, 3 a body too large, 4 abandoned at its
+    /// `attemptMs`; `flags`: 1 an opaque redirect, 2 redirected, 4 the JSON body parsed); what the task needs next.
     #[allow(clippy::too_many_arguments)]
-    pub fn supply(
+    pub fn reply(
         &self,
         kind: u32,
         status: u32,
@@ -256,7 +294,6 @@ impl CallHandle {
         sent: f64,
         now: f64,
     ) -> String {
-        self.last_now.set(now);
         let reply = Reply {
             ended: Some(match kind {
                 0 => Ended::Answer,
@@ -281,71 +318,60 @@ impl CallHandle {
             bytes: bytes.map(|b| b.to_vec()),
             sent,
         };
-        let Ok(mut calls) = self.inner.calls.try_borrow_mut() else { return busy().to_json(&[], None) };
-        let need = calls.supply(self.id, now, reply);
-        calls.encode(self.id, &need)
+        self.step(Outcome::Reply(reply), now)
     }
 
-    /// The call's signal aborted (`timed_out`: its deadline passed); its error.
-    pub fn stop(&self, timed_out: bool, now: f64) -> String {
+    /// The task's signal aborted (`stopped`: its owner stopped it); what the task needs next.
+    pub fn abort(&self, stopped: bool, now: f64) -> String {
+        self.step(Outcome::Abort(if stopped { Why::Stop } else { Why::Signal }), now)
+    }
+
+    /// The task is over for its driver, however it ended: the call on its way gives back what it holds. Answers
+    /// the calls this wakes.
+    pub fn end(&self, now: f64) -> Vec<u32> {
         self.last_now.set(now);
-        let Ok(mut calls) = self.inner.calls.try_borrow_mut() else { return busy().to_json(&[], None) };
-        let need = calls.stop(self.id, timed_out, now);
-        calls.encode(self.id, &need)
+        let Some(inner) = self.inner.upgrade() else { return Vec::new() };
+        let Ok(mut calls) = inner.calls.try_borrow_mut() else { return Vec::new() };
+        if let Ok(mut work) = self.work.try_borrow_mut() {
+            work.end(&mut calls, now);
+        }
+        calls.take_woken()
     }
 
-    /// The call is over for its driver, however it ended: it gives back what it still holds (a call ended
-    /// midway), and answers a done need whose woken ids the driver wakes.
-    pub fn done(&self, now: f64) -> String {
-        let over = Need::Done("null".into());
-        let Ok(mut calls) = self.inner.calls.try_borrow_mut() else { return over.to_json(&[], None) };
-        calls.finish(self.id, now);
-        over.to_json(&calls.take_woken(), None)
-    }
-
-    /// The book a finished GET /book read.
-    pub fn book(&self) -> Option<OrderBook> {
-        self.take_book().map(OrderBook::from)
-    }
-
-    /// The books a finished POST /books read.
-    pub fn books(&self) -> js_sys::Array {
-        let books = match self.take_product() {
-            Some(Product::Books(books)) => books,
-            _ => Vec::new(),
+    /// What a task that is done resolves to: `body` (the JSON body the driver parsed, or the bytes it read), the
+    /// machine's result `value`, or what the answer was read into.
+    pub fn result(&self, body: JsValue, value: JsValue) -> JsValue {
+        let Ok(mut work) = self.work.try_borrow_mut() else { return JsValue::UNDEFINED };
+        let (product, shape, sink) = match &mut *work {
+            Work::Call { task, shape, sink } => (task.machine.product.take(), *shape, sink.take()),
+            #[cfg(feature = "trade")]
+            Work::Switch(_) => return JsValue::UNDEFINED,
         };
-        books.into_iter().map(|b| JsValue::from(OrderBook::from(b))).collect()
-    }
-
-    /// Hands what a finished call's answer was parsed into to the call's owner.
-    #[cfg(feature = "trade")]
-    pub fn keep(&self) {
-        let Some(sink) = &self.sink else { return };
-        let product = self.take_product();
-        if let Ok(mut slot) = sink.try_borrow_mut() {
-            *slot = product;
+        match (shape, product) {
+            (Shape::Body, _) => body,
+            (Shape::Result, _) => value,
+            (Shape::Book, Some(Product::Book(book))) => OrderBook::from(book).into(),
+            (Shape::Books, Some(Product::Books(books))) => {
+                books.into_iter().map(|b| JsValue::from(OrderBook::from(b))).collect::<js_sys::Array>().into()
+            }
+            (_, product) => {
+                // (Kept:) what the answer was read into goes to the call's owner.
+                if let Some(slot) = sink.as_ref().and_then(|s| s.try_borrow_mut().ok()).as_mut() {
+                    **slot = product;
+                }
+                JsValue::UNDEFINED
+            }
         }
     }
 }
 
-impl CallHandle {
-    pub(super) fn take_book(&self) -> Option<crate::book::OrderBook> {
-        match self.take_product()? {
-            Product::Book(book) => Some(book),
-            _ => None,
-        }
-    }
-
-    fn take_product(&self) -> Option<Product> {
-        self.inner.calls.try_borrow_mut().ok()?.take_product(self.id)
-    }
-}
-
-impl Drop for CallHandle {
+impl Drop for Task {
     fn drop(&mut self) {
-        // (Normally `done` has finished it already; no JS is called here, not even the clock.)
-        if let Ok(mut calls) = self.inner.calls.try_borrow_mut() {
-            calls.finish(self.id, self.last_now.get());
+        // (Normally `end` has ended it already; no JS is called here, not even the clock.)
+        let Some(inner) = self.inner.upgrade() else { return };
+        let Ok(mut calls) = inner.calls.try_borrow_mut() else { return };
+        if let Ok(mut work) = self.work.try_borrow_mut() {
+            work.end(&mut calls, self.last_now.get());
         }
     }
 }

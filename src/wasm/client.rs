@@ -3,9 +3,8 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use js_sys::{Array, Function, Promise};
+use js_sys::{Array, Promise};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 use super::call::{run, Inner, Shape};
 use super::interop::{
@@ -71,7 +70,7 @@ impl Client {
         };
         let options = args.get(endpoint.args.count());
         match endpoint.answer {
-            Answer::Json | Answer::Trades => self.send(options, Ok(request), Expect::Json, Shape::Json),
+            Answer::Json | Answer::Trades => self.send(options, Ok(request), Expect::Json, Shape::Body),
             Answer::Book => self.send(options, Ok(request), crate::product::BOOK, Shape::Book),
         }
     }
@@ -203,11 +202,9 @@ fn read_options(options: &JsValue) -> Result<Inner, Error> {
     };
 
     let fetch = field(options, "fetch", "fetch")?;
-    let fetch = if is_absent(&fetch) {
-        None
-    } else {
-        Some(fetch.dyn_into::<Function>().map_err(|_| Error::invalid("fetch", "must be a function"))?)
-    };
+    if !is_absent(&fetch) && !fetch.is_function() {
+        return Err(Error::invalid("fetch", "must be a function"));
+    }
 
     #[cfg(feature = "trade")]
     let trading = crate::trade::settings::TradingSettings::read(&mut |name| option(options, name))?;
@@ -222,11 +219,9 @@ fn read_options(options: &JsValue) -> Result<Inner, Error> {
     let settings = ClientSettings::read(&mut |name| option(options, name))?;
     let budgets = api::options::rate_limits(&option(options, "rateLimits")?)?;
     let on_event = field(options, "onEvent", "onEvent")?;
-    let on_event = if is_absent(&on_event) {
-        None
-    } else {
-        Some(on_event.dyn_into::<Function>().map_err(|_| Error::invalid("onEvent", "must be a function"))?)
-    };
+    if !is_absent(&on_event) && !on_event.is_function() {
+        return Err(Error::invalid("onEvent", "must be a function"));
+    }
 
     Ok(Inner {
         calls: RefCell::new(Calls::new(CallsSettings {
@@ -242,13 +237,11 @@ fn read_options(options: &JsValue) -> Result<Inner, Error> {
         })),
         #[cfg(feature = "trade")]
         learnt: RefCell::new(crate::trade::placing::Learnt::default()),
-        fetch,
         credentials: RefCell::new(credentials),
         #[cfg(feature = "trade")]
         trading,
         timeout_ms: settings.timeout_ms,
         attempt_timeout_ms: settings.attempt_timeout_ms,
-        on_event,
-        waiters: js_sys::Map::new().into(),
+        io: super::call::client_io(&fetch, &on_event),
     })
 }

@@ -261,14 +261,14 @@ impl Client {
                 "version" => (api::version(), Expect::Bytes(answers::version), Shape::Result),
                 "createKey" | "deriveKey" => {
                     let auth = read_auth(&a, self.inner.trading.chain_id)?;
-                    (auth.request(step == "createKey", &signature(&b)?), Expect::Bytes(answers::key), Shape::Bytes)
+                    (auth.request(step == "createKey", &signature(&b)?), Expect::Bytes(answers::key), Shape::Body)
                 }
                 // A caller's signed order (`postOrder`).
                 "post" => {
                     let (order, signature, order_type, post_only) =
                         read_signed(&a, Some(&b), post_only_of(&options)?, Some(now_s(self)))?;
                     let placement = Placement { order: &order, signature: &signature, order_type, post_only };
-                    (api::post_order(order_body(&placement, &self.owner()?)), Expect::Json, Shape::Json)
+                    (api::post_order(order_body(&placement, &self.owner()?)), Expect::Json, Shape::Body)
                 }
                 "postBatch" => {
                     let items = items(&a, "orders")?
@@ -286,7 +286,7 @@ impl Client {
                     (
                         api::post_orders(orders_body(&placements, &self.owner()?)?, placements.len() as u32),
                         Expect::Json,
-                        Shape::Json,
+                        Shape::Body,
                     )
                 }
                 _ => return Err(Error::invalid("step", "is not a trading step")),
@@ -424,7 +424,7 @@ impl OrderWork {
             Ok((request, Some(kind))) => {
                 run_into(&self.inner, request, &call, crate::product::order_read(kind), self.inbox.clone())
             }
-            Ok((request, None)) => run(&self.inner, request, &call, Expect::Json, Shape::Json),
+            Ok((request, None)) => run(&self.inner, request, &call, Expect::Json, Shape::Body),
             Err(e) => rejected(e),
         }
     }

@@ -1,47 +1,58 @@
-// The REST driver (src/js/driver.js) on its own, with no wasm and no emulator: `drive()` runs a fake call
-// handle that answers the JSON texts the call machine would (src/api/call.rs: Need::to_json), over a fake
-// fetch, with short real timers. Checked: what the driver fetches and tells the machine (`supply`, `stop`),
-// what the caller gets for each shape, the wait with its events and wake-ups, the signal and the deadline,
-// fetches and bodies that misbehave, and that the handle is freed once however the call ends; and
-// `exchange()` and `makeError()` by themselves; and the wallet's side (`askSigner`), with
-// its timeout, signal and misbehaving signers.
+// The task driver (src/js/driver.js) on its own, with no wasm and no emulator: `run()` runs a fake task that
+// answers the JSON texts a task would (src/task.rs: Need::to_json), over a fake fetch, with short real timers.
+// Checked: what the driver fetches and tells the task (`reply`, `abort`), what `result` is given and what the
+// caller gets, the waits and wake-ups, the tells (to the client's `onEvent` or the task's own listener), the
+// signal and the attempt timeout, fetches and bodies that misbehave, and that the handle is freed once and last
+// however the task ends; the dead-man switch's loop (`runHeartbeats`) over a fake task; `exchange()` and
+// `makeError()` by themselves; and the wallet's side (`askSigner`), with its timeout, signal and misbehaving
+// signers.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { drive, exchange, makeError } from "../../src/js/driver.js";
+import { clientIo, exchange, makeError, run, runHeartbeats } from "../../src/js/driver.js";
 
-// --- The machine's needs, as Need::to_json writes them ---------------------------------------------------
+// --- A task's needs, as Need::to_json writes them ---------------------------------------------------------
 
 const URL_X = "https://svc.test/x?a=1";
-const send = ({ url = URL_X, method = "GET", headers = { Accept: "application/json" }, body = null, manual = 0, bytes = 0, json = bytes ? 0 : 1, woken = [] } = {}) =>
-  [0, woken, url, method, headers, body, manual, bytes, json];
-const wait = (ms, event = null, woken = []) => [1, woken, ms, event];
-const done = (result = null, woken = []) => [2, woken, result];
-const fail = (error, woken = []) => [3, woken, error];
+const http = ({
+  url = URL_X,
+  method = "GET",
+  headers = { Accept: "application/json" },
+  body = null,
+  manual = false,
+  bytes = false,
+  parse = !bytes,
+  attemptMs = null,
+  wake = [],
+} = {}) => ({ kind: "http", wake, url, method, headers, body, manual, bytes, parse, attemptMs });
+const wait = (ms, { call = null, wake = [] } = {}) => ({ kind: "wait", wake, ms, call });
+const tell = (event, { client = true, wake = [] } = {}) => ({ kind: "tell", wake, client, event });
+const done = (value = null, wake = []) => ({ kind: "done", wake, value });
+const fail = (error, wake = []) => ({ kind: "fail", wake, error });
 
 /**
- * A call handle whose machine follows `script`: each `next`, `supply` or `stop` takes the next entry (a
- * need, or a function of the step's arguments giving one) and answers its JSON text. `log` records every
- * step with its arguments (`supply`'s nine, `stop`'s `timedOut`), `book`, `done` (answering `woken`) and `free`
- * included.
+ * A task whose machine follows `script`: each `next`, `reply` or `abort` takes the next entry (a need, a
+ * function of the step's arguments giving one, or a text answered as it is) and answers its JSON text. `log`
+ * records every call with its arguments (`next`'s `now`, `reply`'s nine, `abort`'s `stopped` and `now`, `end`'s
+ * `now`, `result`'s body and value, `free`). `end()` answers `wakes` (as a Uint32Array, as the binding does);
+ * `result` answers what `result(body, value)` makes, by default the need's value, else the body.
  */
-function fakeCall(script, { id = 7, book, woken = [] } = {}) {
+function fakeTask(script, { wakes = [], result = (body, value) => value ?? body } = {}) {
   const log = [];
   let at = 0;
   const answer = (step, args) => {
     log.push([step, ...args]);
     if (at >= script.length) throw new Error(`the driver asked ${step} after the script's end`);
-    const need = script[at++];
-    return JSON.stringify(typeof need === "function" ? need(...args) : need);
+    const entry = script[at++];
+    const need = typeof entry === "function" ? entry(...args) : entry;
+    return typeof need === "string" ? need : JSON.stringify(need);
   };
   const handle = {
-    id,
-    next: () => answer("next", []),
-    supply: (...args) => answer("supply", args),
-    stop: (timedOut) => answer("stop", [timedOut]),
-    book: () => (log.push(["book"]), book),
-    keep: () => void log.push(["keep"]),
-    done: () => (log.push(["done"]), JSON.stringify([2, woken, null])),
-    free: () => log.push(["free"]),
+    next: (now) => answer("next", [now]),
+    reply: (...args) => answer("reply", args),
+    abort: (stopped, now) => answer("abort", [stopped, now]),
+    end: (now) => (log.push(["end", now]), Uint32Array.from(wakes)),
+    result: (body, value) => (log.push(["result", body, value]), result(body, value)),
+    free: () => void log.push(["free"]),
   };
   return { handle, log, steps: () => log.map(([step]) => step), left: () => script.length - at };
 }
@@ -61,13 +72,17 @@ const json = (value, status = 200, headers = {}) =>
 const pending = () => new Promise(() => {});
 /** A body that never ends: its stream is never closed. */
 const endless = (status = 200) => new Response(new ReadableStream({ start() {} }), { status });
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Runs `drive` with defaults: no caller signal, no deadline, no onEvent, a fresh waiters map, shape 0. */
-function run(call, fetch, { signal, timeoutMs = Infinity, onEvent, waiters = new Map(), shape = 0 } = {}) {
-  return drive(call.handle, fetch, signal, timeoutMs, onEvent, waiters, shape);
+/** Runs `run` over `task`'s handle with a client's I/O (`clientIo`), its waiters and listener overridable. */
+function runTask(task, fetch, { signal, onEvent, waiters, tell: own } = {}) {
+  const io = clientIo(fetch, onEvent);
+  if (waiters) io.waiters = waiters;
+  if (own) io.tell = own;
+  return run(task.handle, io, signal);
 }
 
-/** `promise`, or a rejection after `ms` (a call that hangs fails its test rather than the run's end). */
+/** `promise`, or a rejection after `ms` (a task that hangs fails its test rather than the run's end). */
 function within(promise, ms = 2000) {
   let timer;
   const late = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`not settled within ${ms} ms`)), ms)));
@@ -84,52 +99,73 @@ async function rejection(promise) {
   assert.fail("expected a rejection");
 }
 
-function freedOnce(call) {
-  assert.equal(call.log.filter(([step]) => step === "free").length, 1, `free() once: ${JSON.stringify(call.steps())}`);
-  assert.equal(call.steps().at(-1), "free", "free() last");
+/** `free()` once and last, `end()` once and just before it. */
+function freedOnce(task) {
+  const steps = task.steps();
+  assert.equal(steps.filter((step) => step === "free").length, 1, `free() once: ${JSON.stringify(steps)}`);
+  assert.equal(steps.at(-1), "free", `free() last: ${JSON.stringify(steps)}`);
+  assert.equal(steps.filter((step) => step === "end").length, 1, `end() once: ${JSON.stringify(steps)}`);
+  assert.equal(steps.at(-2), "end", `end() before free(): ${JSON.stringify(steps)}`);
 }
 
-const supplied = (call) => call.log.filter(([step]) => step === "supply").map(([, ...args]) => args);
+const replied = (task) => task.log.filter(([step]) => step === "reply").map(([, ...args]) => args);
+/** The nine arguments of an abandoned attempt's reply, `sent` and `now` left out. */
+const ABANDONED = [4, 0, 0, undefined, undefined, undefined, undefined];
+const NO_ANSWER = [1, 0, 0, undefined, undefined, undefined, undefined];
 const ERROR = { code: "API", message: "the service refused", status: 400, method: "GET", path: "/x", body: "bad" };
 
-// --- drive ----------------------------------------------------------------------------------------------
+// --- run ------------------------------------------------------------------------------------------------
 
-test("a send and a done: the request as the machine wrote it, the JSON parsed in JS, the handle freed", async () => {
-  const call = fakeCall([send({ method: "POST", body: '{"q":1}', headers: { "Content-Type": "application/json" } }), done()]);
+test("an http need and a done: the request as the task wrote it, the JSON parsed in JS, result() given it, the handle freed", async () => {
+  const task = fakeTask([http({ method: "POST", body: '{"q":1}', headers: { "Content-Type": "application/json" } }), done()]);
   const { fetch, calls } = fakeFetch(() => json({ ok: [1, 2] }, 200, { "retry-after": "3", date: "Tue, 01 Jul 2025 00:00:00 GMT" }));
   const before = Date.now();
-  assert.deepEqual(await run(call, fetch), { ok: [1, 2] });
+  assert.deepEqual(await runTask(task, fetch), { ok: [1, 2] });
   assert.equal(calls.length, 1);
   assert.equal(calls[0].url, URL_X);
   assert.equal(calls[0].init.method, "POST");
   assert.equal(calls[0].init.body, '{"q":1}');
   assert.deepEqual(calls[0].init.headers, { "Content-Type": "application/json" });
-  assert.ok(calls[0].init.signal instanceof AbortSignal && !calls[0].init.signal.aborted);
+  assert.ok(calls[0].init.signal instanceof AbortSignal && !calls[0].init.signal.aborted, "an attempt's own signal, even with no caller's");
   assert.equal("redirect" in calls[0].init, false, "redirects followed unless the need says manual");
-  assert.deepEqual(call.steps(), ["next", "supply", "done", "free"]);
-  const [[kind, status, flags, retryAfter, date, text, bytes, sent]] = supplied(call);
+  assert.deepEqual(task.steps(), ["next", "reply", "result", "end", "free"]);
+  const [[kind, status, flags, retryAfter, date, text, bytes, sent, now]] = replied(task);
   // kind 0 (an answer), flag 4: parsed here, so neither the text nor the bytes cross.
   assert.deepEqual([kind, status, flags, retryAfter, date, text, bytes], [0, 200, 4, "3", "Tue, 01 Jul 2025 00:00:00 GMT", undefined, undefined]);
-  assert.ok(sent >= before && sent <= Date.now(), "sent: when the fetch was made");
-  freedOnce(call);
+  assert.ok(sent >= before && sent <= now && now <= Date.now(), "sent: when the fetch was made; now: when it was told");
+  const [, body, value] = task.log.find(([step]) => step === "result");
+  assert.deepEqual([body, value], [{ ok: [1, 2] }, null], "result(): the body parsed here and the need's value");
+  assert.ok(typeof task.log[0][1] === "number" && task.log[0][1] >= before, "next(now)");
+  freedOnce(task);
 });
 
 test("a GET without a body, and a manual redirect: no body in the init, redirect 'manual'", async () => {
-  const call = fakeCall([send({ manual: 1 }), done()]);
+  const task = fakeTask([http({ manual: true }), done()]);
   const { fetch, calls } = fakeFetch(() => json([]));
-  await run(call, fetch);
+  await runTask(task, fetch);
   assert.equal("body" in calls[0].init, false);
   assert.equal(calls[0].init.redirect, "manual");
-  freedOnce(call);
+  freedOnce(task);
 });
 
-test("a 2xx body that is not JSON: its first 400 characters go to the machine, the SyntaxError is the error's cause", async () => {
+test("every attempt has a signal of its own, the next attempt a fresh one, none aborted once it ended", async () => {
+  const task = fakeTask([http(), http(), done()]);
+  const { fetch, calls } = fakeFetch((url, init, n) => json({ n }));
+  assert.deepEqual(await runTask(task, fetch), { n: 2 });
+  assert.equal(calls.length, 2);
+  assert.notEqual(calls[0].init.signal, calls[1].init.signal);
+  await sleep(5);
+  assert.equal(calls[0].init.signal.aborted || calls[1].init.signal.aborted, false);
+  freedOnce(task);
+});
+
+test("a 2xx body that is not JSON: its first 400 characters go to the task, the SyntaxError is the error's cause", async () => {
   const text = "<html>" + "x".repeat(1000);
   const decode = { code: "DECODE", message: "the response is not valid JSON", status: 200, method: "GET", path: "/x", body: "<html>xxx" };
-  const call = fakeCall([send(), fail(decode)]);
+  const task = fakeTask([http(), fail(decode)]);
   const { fetch } = fakeFetch(() => new Response(text, { status: 200 }));
-  const error = await rejection(run(call, fetch));
-  const [[kind, status, flags, , , said, bytes]] = supplied(call);
+  const error = await rejection(runTask(task, fetch));
+  const [[kind, status, flags, , , said, bytes]] = replied(task);
   assert.deepEqual([kind, status, flags, said, bytes], [0, 200, 0, text.slice(0, 400), undefined]);
   assert.equal(error.name, "PredictKitError");
   assert.equal(error.code, "DECODE");
@@ -137,15 +173,16 @@ test("a 2xx body that is not JSON: its first 400 characters go to the machine, t
   assert.equal(error.status, 200);
   assert.equal(error.body, decode.body);
   assert.ok(error.cause instanceof SyntaxError, `cause: ${error.cause}`);
-  freedOnce(call);
+  assert.equal(task.steps().includes("result"), false, "a failed task's result() is not asked");
+  freedOnce(task);
 });
 
-test("a non-2xx answer: its text (at most 4096 characters) goes to the machine, and the error has no cause", async () => {
+test("a non-2xx answer: its text (at most 4096 characters) goes to the task, and the error has no cause", async () => {
   const text = "refused ".repeat(1000);
-  const call = fakeCall([send(), fail(ERROR)]);
+  const task = fakeTask([http(), fail(ERROR)]);
   const { fetch } = fakeFetch(() => new Response(text, { status: 400, headers: { "retry-after": "x".repeat(300) } }));
-  const error = await rejection(run(call, fetch));
-  const [[kind, status, flags, retryAfter, , said]] = supplied(call);
+  const error = await rejection(runTask(task, fetch));
+  const [[kind, status, flags, retryAfter, , said]] = replied(task);
   assert.deepEqual([kind, status, flags], [0, 400, 0]);
   assert.equal(said, text.slice(0, 4096));
   assert.equal(retryAfter, "x".repeat(200), "headers are cut to 200 characters");
@@ -154,60 +191,57 @@ test("a non-2xx answer: its text (at most 4096 characters) goes to the machine, 
   assert.equal(error.path, "/x");
   assert.equal(error.body, "bad");
   assert.equal("cause" in error, false, "only NETWORK and DECODE keep a cause");
-  freedOnce(call);
+  freedOnce(task);
 });
 
-test("a 2xx text body the machine does not mark as JSON is handed over as text, not parsed", async () => {
-  const call = fakeCall([send({ json: 0 }), done(-1500)]);
+test("a 2xx text body the task does not mark for parsing is handed over as text; run resolves to what result() makes", async () => {
+  const made = { clockOffsetMs: -1500 };
+  const task = fakeTask([http({ parse: false }), done(-1500)], { result: () => made });
   const { fetch } = fakeFetch(() => new Response("1751328000000", { status: 200 }));
-  assert.equal(await run(call, fetch, { shape: 2 }), -1500);
-  const [[kind, status, flags, , , said]] = supplied(call);
+  assert.equal(await runTask(task, fetch), made);
+  const [[kind, status, flags, , , said]] = replied(task);
   assert.deepEqual([kind, status, flags, said], [0, 200, 0, "1751328000000"]);
-  freedOnce(call);
+  const [, body, value] = task.log.find(([step]) => step === "result");
+  assert.deepEqual([body, value], ["1751328000000", -1500], "result(): the text unparsed, and the need's value");
+  freedOnce(task);
 });
 
-test("bytes: shape 3 resolves to the body's bytes, shape 5 to nothing (the machine keeps what it parsed); the machine is given them in both", async () => {
+test("bytes: the task is given the body's bytes, and so is result(), before the handle is ended and freed", async () => {
   const body = new Uint8Array([123, 34, 97, 34, 58, 49, 125]);
-  for (const [shape, result] of [
-    [3, null],
-    [5, null],
+  for (const [label, result] of [
+    ["the bytes", (bytes) => bytes],
+    ["what the task kept", () => undefined],
   ]) {
-    const call = fakeCall([send({ bytes: 1 }), done(result)]);
+    const task = fakeTask([http({ bytes: true }), done()], { result });
     const { fetch } = fakeFetch(() => new Response(body, { status: 200 }));
-    const got = await run(call, fetch, { shape });
-    const [[kind, status, flags, , , said, given]] = supplied(call);
-    assert.deepEqual([kind, status, flags, said], [0, 200, 0, undefined]);
-    assert.ok(given instanceof Uint8Array);
-    assert.deepEqual([...given], [...body]);
-    if (shape === 3) {
-      assert.ok(got instanceof Uint8Array, `shape ${shape}`);
-      assert.deepEqual([...got], [...body]);
+    const got = await runTask(task, fetch);
+    const [[kind, status, flags, , , said, given]] = replied(task);
+    assert.deepEqual([kind, status, flags, said], [0, 200, 0, undefined], label);
+    assert.ok(given instanceof Uint8Array, label);
+    assert.deepEqual([...given], [...body], label);
+    const [, held, value] = task.log.find(([step]) => step === "result");
+    assert.ok(held instanceof Uint8Array && held.length === body.length, `${label}: result() is given the bytes`);
+    assert.equal(value, null, label);
+    if (label === "the bytes") {
+      assert.ok(got instanceof Uint8Array, label);
+      assert.deepEqual([...got], [...body], label);
     } else {
-      assert.equal(got, undefined);
-      assert.deepEqual(call.steps().slice(-3), ["keep", "done", "free"], "what was parsed is handed over before the handle is freed");
+      assert.equal(got, undefined, label);
     }
-    freedOnce(call);
+    assert.deepEqual(task.steps().slice(-3), ["result", "end", "free"], `${label}: result() before the handle is freed`);
+    freedOnce(task);
   }
 });
 
-test("shape 1 resolves to the book the machine read, shape 2 to the machine's result", async () => {
-  const book = { bestBid: () => 0.5 };
-  const call = fakeCall([send({ bytes: 1 }), done()], { book });
-  const { fetch } = fakeFetch(() => new Response(new Uint8Array([1, 2, 3]), { status: 200 }));
-  assert.equal(await run(call, fetch, { shape: 1 }), book);
-  assert.deepEqual(call.steps(), ["next", "supply", "book", "done", "free"]);
-  const result = fakeCall([send(), done(2)]);
-  assert.equal(await run(result, fakeFetch(() => new Response("{}")).fetch, { shape: 2 }), 2);
-  freedOnce(result);
-});
-
-test("a wait with an event: onEvent is told it, one that throws does not stop the call, which goes on after the wait", async () => {
+test("a retry's and a wait's events are tells to onEvent (one that throws is ignored); the task goes on after each wait", async () => {
   const network = { code: "NETWORK", message: "the request got no answer", method: "GET", path: "/x" };
-  const call = fakeCall([
-    send(),
-    wait(5, ["retry", 5, 1, network, "GET", "/x"]),
-    send(),
-    wait(1, ["wait", 1, 0, null, "GET", "/x"]),
+  const task = fakeTask([
+    http(),
+    tell({ type: "retry", method: "GET", path: "/x", delayMs: 5, attempt: 1, error: network }),
+    wait(5, { call: 7 }),
+    http(),
+    tell({ type: "wait", method: "GET", path: "/x", delayMs: 1 }),
+    wait(1, { call: 7 }),
     done(),
   ]);
   const refused = new TypeError("fetch failed");
@@ -220,36 +254,85 @@ test("a wait with an event: onEvent is told it, one that throws does not stop th
     events.push(event);
     throw new Error("a listener that throws");
   };
+  const waiters = new Map();
   const started = Date.now();
-  assert.deepEqual(await run(call, fetch, { onEvent }), { n: 2 });
-  assert.ok(Date.now() - started >= 5, "the wait was waited");
+  assert.deepEqual(await runTask(task, fetch, { onEvent, waiters }), { n: 2 });
+  assert.ok(Date.now() - started >= 4, "the wait was waited");
   assert.equal(calls.length, 2);
-  assert.deepEqual(call.steps(), ["next", "supply", "next", "supply", "next", "done", "free"]);
+  assert.deepEqual(task.steps(), ["next", "reply", "next", "next", "reply", "next", "next", "result", "end", "free"]);
   // The failed attempt: kind 1 (no Response), status 0, nothing else.
-  assert.deepEqual(supplied(call)[0].slice(0, 7), [1, 0, 0, undefined, undefined, undefined, undefined]);
+  assert.deepEqual(replied(task)[0].slice(0, 7), NO_ANSWER);
   assert.equal(events.length, 2);
   const [retry, budget] = events;
   assert.deepEqual({ ...retry, error: undefined }, { type: "retry", method: "GET", path: "/x", delayMs: 5, attempt: 1, error: undefined });
+  assert.ok(retry.error instanceof Error);
   assert.equal(retry.error.name, "PredictKitError");
   assert.equal(retry.error.code, "NETWORK");
+  assert.equal(retry.error.message, network.message);
+  assert.equal(retry.error.path, "/x");
   assert.equal(retry.error.cause, refused, "the retried attempt's error keeps what the fetch threw");
   assert.deepEqual(budget, { type: "wait", method: "GET", path: "/x", delayMs: 1 });
-  freedOnce(call);
+  assert.equal(waiters.size, 0, "each wait leaves the waiters");
+  freedOnce(task);
 });
 
-test("a wait until woken ends when another call's need lists its id, and each call leaves the waiters", async () => {
+test("a task's own tell (client: false) goes to io.tell, not onEvent; with no listener it is dropped and the task goes on", async () => {
+  const own = [];
+  const client = [];
+  const event = { status: "ok", beats: 1 };
+  const task = fakeTask([tell(event, { client: false }), tell({ type: "x", delayMs: 0 }), done("over")]);
+  assert.equal(await runTask(task, undefined, { onEvent: (e) => client.push(e), tell: (e) => own.push(e) }), "over");
+  assert.deepEqual(own, [event]);
+  assert.deepEqual(client, [{ type: "x", delayMs: 0 }]);
+  assert.deepEqual(task.steps(), ["next", "next", "next", "result", "end", "free"]);
+  // No listener of either kind: the tells are dropped.
+  const bare = fakeTask([tell(event, { client: false }), tell(event), done("bare")]);
+  assert.equal(await runTask(bare, undefined), "bare");
+  assert.deepEqual(bare.steps(), ["next", "next", "next", "result", "end", "free"]);
+  // An own listener's event with an error is given a PredictKitError too; one that throws is ignored.
+  const told = [];
+  const failing = fakeTask([tell({ status: "late", error: { code: "API", message: "no", status: 500 } }, { client: false }), done(1)]);
+  const got = await runTask(failing, undefined, { tell: (e) => (told.push(e), assert.fail("a throwing listener")) });
+  assert.equal(got, 1);
+  assert.equal(told[0].error.name, "PredictKitError");
+  assert.deepEqual([told[0].error.code, told[0].error.status, "cause" in told[0].error], ["API", 500, false]);
+});
+
+test("the service's rate-limit headers go to the task after the Date line, and its notice, a tell, to onEvent once", async () => {
+  const headers = {
+    date: "Tue, 01 Jul 2025 00:00:00 GMT",
+    "poly-ratelimit-remaining": "0",
+    "poly-ratelimit-reset": "1751328005",
+    "poly-ratelimit-tier": "standard",
+  };
+  const { fetch } = fakeFetch(() => json({ ok: 1 }, 200, headers));
+  const notice = { type: "rateLimit", method: "DELETE", path: "/order", remaining: 0, resetMs: 1751328005000, warning: false };
+  const task = fakeTask([http(), tell(notice), done()]);
+  const events = [];
+  assert.deepEqual(await runTask(task, fetch, { onEvent: (e) => events.push(e) }), { ok: 1 });
+  const [[, , , , told]] = replied(task);
+  assert.equal(told, "Tue, 01 Jul 2025 00:00:00 GMT\n0\n1751328005\nstandard\n");
+  assert.deepEqual(events, [notice]);
+  assert.deepEqual(task.steps(), ["next", "reply", "next", "result", "end", "free"]);
+  // Without any of them, the Date line alone.
+  const plain = fakeTask([http(), done()]);
+  await runTask(plain, fakeFetch(() => json({}, 200, { date: headers.date })).fetch);
+  assert.equal(replied(plain)[0][4], headers.date);
+});
+
+test("a wait until woken ends when another task's need lists its call, and each task leaves the waiters", async () => {
   const waiters = new Map();
   const { fetch } = fakeFetch(() => json({}));
-  const a = fakeCall([wait(null), done("a")], { id: 1 });
-  const b = fakeCall([send(), done("b", [1])], { id: 2 });
-  const first = run(a, fetch, { waiters, shape: 2 });
+  const a = fakeTask([wait(null, { call: 1 }), done("a")]);
+  const b = fakeTask([http(), done("b", [1])]);
+  const first = runTask(a, fetch, { waiters });
   // A waits for its turn, for ever unless woken.
-  await new Promise((resolve) => setTimeout(resolve, 10));
+  await sleep(10);
   assert.deepEqual(a.steps(), ["next"]);
   assert.equal(typeof waiters.get(1), "function");
-  assert.equal(await run(b, fetch, { waiters, shape: 2 }), "b");
+  assert.equal(await runTask(b, fetch, { waiters }), "b");
   assert.equal(await within(first), "a");
-  assert.deepEqual(a.steps(), ["next", "next", "done", "free"]);
+  assert.deepEqual(a.steps(), ["next", "next", "result", "end", "free"]);
   assert.equal(waiters.size, 0);
   freedOnce(a);
   freedOnce(b);
@@ -257,81 +340,192 @@ test("a wait until woken ends when another call's need lists its id, and each ca
 
 test("a wake for a call that is not waiting, or twice for one, does nothing", async () => {
   const waiters = new Map();
-  const call = fakeCall([wait(null), done("a")], { id: 3 });
-  const other = fakeCall([done("b", [3, 3, 99])], { id: 4 });
-  const first = run(call, undefined, { waiters, shape: 2 });
-  await new Promise((resolve) => setTimeout(resolve, 5));
-  assert.equal(await run(other, undefined, { waiters, shape: 2 }), "b");
+  const task = fakeTask([wait(null, { call: 3 }), done("a")]);
+  const other = fakeTask([done("b", [3, 3, 99])]);
+  const first = runTask(task, undefined, { waiters });
+  await sleep(5);
+  assert.equal(await runTask(other, undefined, { waiters }), "b");
   assert.equal(await within(first), "a");
-  assert.deepEqual(call.steps(), ["next", "next", "done", "free"]);
+  assert.deepEqual(task.steps(), ["next", "next", "result", "end", "free"]);
+  assert.equal(waiters.size, 0);
 });
 
-test("an aborted signal before the call: stop(false) is asked, nothing is fetched, the handle is freed", async () => {
+test("a wait with no call registers nothing, and ends by its timer", async () => {
+  const waiters = new Map();
+  const task = fakeTask([wait(15), done("late")]);
+  const promise = runTask(task, undefined, { waiters });
+  await sleep(2);
+  assert.equal(waiters.size, 0);
+  assert.deepEqual(task.steps(), ["next"]);
+  assert.equal(await within(promise), "late");
+});
+
+test("every need's wake list is woken before the need is handled, and end()'s in the finally, before free()", async () => {
+  const order = [];
+  const waiters = new Map([1, 2, 3, 4, 5, 6].map((id) => [id, () => order.push(`wake ${id}`)]));
+  const { fetch } = fakeFetch(() => (order.push("fetch"), json({})));
+  const task = fakeTask([http({ wake: [1] }), tell({ type: "t", delayMs: 0 }, { wake: [2] }), wait(1, { wake: [3] }), done(null, [4])], {
+    wakes: [5, 6],
+    result: () => (order.push("result"), "r"),
+  });
+  const handle = task.handle;
+  const free = handle.free;
+  handle.free = () => (order.push("free"), free());
+  const next = handle.next;
+  handle.next = (now) => (order.push("next"), next(now));
+  assert.equal(await runTask(task, fetch, { waiters, onEvent: () => order.push("told") }), "r");
+  assert.deepEqual(order, ["next", "wake 1", "fetch", "wake 2", "told", "next", "wake 3", "next", "wake 4", "result", "wake 5", "wake 6", "free"]);
+  // A fail need's list too.
+  const failed = [];
+  const failing = fakeTask([fail(ERROR, [8])]);
+  const error = await rejection(runTask(failing, undefined, { waiters: new Map([[8, () => failed.push(8)]]) }));
+  assert.equal(error.code, "API");
+  assert.deepEqual(failed, [8]);
+  freedOnce(failing);
+});
+
+test("an aborted signal before the task: abort(false) is asked first, nothing is fetched, the handle is freed", async () => {
   const controller = new AbortController();
   controller.abort(new Error("the caller's reason"));
   const aborted = { code: "ABORTED", message: "the call was aborted by its AbortSignal" };
-  const call = fakeCall([(timedOut) => (assert.equal(timedOut, false), fail(aborted))]);
+  const task = fakeTask([fail(aborted)]);
   const { fetch, calls } = fakeFetch(() => json({}));
-  const error = await rejection(run(call, fetch, { signal: controller.signal }));
+  const error = await rejection(runTask(task, fetch, { signal: controller.signal }));
   assert.equal(error.code, "ABORTED");
   assert.equal(calls.length, 0);
-  assert.deepEqual(call.log, [["stop", false], ["done"], ["free"]]);
+  assert.deepEqual(task.steps(), ["abort", "end", "free"]);
+  assert.equal(task.log[0][1], false, "a caller's signal is not a stop");
+  assert.equal(typeof task.log[0][2], "number");
 });
 
-test("a signal aborted during a backoff: stop(false), no more fetches, and the failed attempt's cause is not the error's", async () => {
+test("a caller's signal aborted during a backoff: abort(false), no more fetches, and the failed attempt's cause is not the error's", async () => {
   const controller = new AbortController();
   const network = { code: "NETWORK", message: "no answer" };
-  const call = fakeCall([send(), wait(60_000, ["retry", 60_000, 1, network, "GET", "/x"]), fail({ code: "ABORTED", message: "aborted" })]);
+  const task = fakeTask([
+    http(),
+    tell({ type: "retry", delayMs: 60_000, attempt: 1, error: network }),
+    wait(60_000, { call: 2 }),
+    fail({ code: "ABORTED", message: "aborted" }),
+  ]);
   const { fetch, calls } = fakeFetch(() => Promise.reject(new TypeError("fetch failed")));
   const waiters = new Map();
-  const promise = run(call, fetch, { signal: controller.signal, waiters });
+  const promise = runTask(task, fetch, { signal: controller.signal, waiters });
   setTimeout(() => controller.abort(), 5);
   const error = await rejection(within(promise));
   assert.equal(error.code, "ABORTED");
   assert.equal("cause" in error, false, "only NETWORK and DECODE keep a cause");
   assert.equal(calls.length, 1);
-  assert.deepEqual(call.steps(), ["next", "supply", "stop", "done", "free"]);
-  assert.equal(call.log.at(-3)[1], false);
-  assert.equal(waiters.size, 0);
+  assert.deepEqual(task.steps(), ["next", "reply", "next", "abort", "end", "free"]);
+  assert.equal(task.log.at(-3)[1], false);
+  assert.equal(waiters.size, 0, "the aborted wait leaves the waiters");
 });
 
-test("a deadline passing during the fetch: the fetch's signal aborts with a TimeoutError and stop(true) is asked", async () => {
-  const call = fakeCall([send(), fail({ code: "TIMEOUT", message: "the call took longer than timeoutMs" })]);
-  // A fetch that ignores its signal and never settles: the race with the signal still ends it.
-  const { fetch, calls } = fakeFetch(() => pending());
-  const error = await rejection(run(call, fetch, { timeoutMs: 20 }));
-  assert.equal(error.code, "TIMEOUT");
-  assert.deepEqual(call.log, [["next"], ["stop", true], ["done"], ["free"]]);
-  assert.equal(calls[0].init.signal.aborted, true);
-  assert.equal(calls[0].init.signal.reason.name, "TimeoutError");
+test("what follows a wait is not the last attempt's doing: its cause is not given to a later event or failure", async () => {
+  const network = { code: "NETWORK", message: "no answer" };
+  const task = fakeTask([http(), wait(1), tell({ type: "retry", delayMs: 0, attempt: 1, error: network }), fail(network)]);
+  const { fetch } = fakeFetch(() => Promise.reject(new TypeError("fetch failed")));
+  const events = [];
+  const error = await rejection(runTask(task, fetch, { onEvent: (e) => events.push(e) }));
+  assert.equal(error.code, "NETWORK");
+  assert.equal("cause" in error, false);
+  assert.equal(events[0].error.code, "NETWORK");
+  assert.equal("cause" in events[0].error, false);
+  freedOnce(task);
 });
 
-test("a caller's signal aborting during the fetch: stop(false), the fetch's signal aborted with the caller's reason", async () => {
+test("a caller's signal aborted during a wait with no timer (until woken) ends it: abort(false)", async () => {
   const controller = new AbortController();
-  const reason = new Error("navigated away");
-  const call = fakeCall([send(), fail({ code: "ABORTED", message: "aborted" })]);
-  const { fetch, calls } = fakeFetch(() => pending());
-  const promise = run(call, fetch, { signal: controller.signal, timeoutMs: 60_000 });
-  setTimeout(() => controller.abort(reason), 5);
-  assert.equal((await rejection(promise)).code, "ABORTED");
-  assert.deepEqual(call.log, [["next"], ["stop", false], ["done"], ["free"]]);
-  assert.equal(calls[0].init.signal.reason, reason);
+  const waiters = new Map();
+  const task = fakeTask([wait(null, { call: 4 }), fail({ code: "ABORTED", message: "aborted" })]);
+  const promise = runTask(task, undefined, { signal: controller.signal, waiters });
+  await sleep(5);
+  assert.equal(typeof waiters.get(4), "function");
+  controller.abort();
+  assert.equal((await rejection(within(promise))).code, "ABORTED");
+  assert.deepEqual(task.log.slice(0, 2).map(([step, arg]) => [step, step === "abort" ? arg : "-"]), [["next", "-"], ["abort", false]]);
+  assert.equal(waiters.size, 0);
+  freedOnce(task);
 });
 
-test("a call that ends before its deadline clears it: the request's signal never aborts afterwards", async () => {
-  const call = fakeCall([send(), done()]);
+test("a caller's signal aborting during the fetch or the body: abort(false), the attempt's signal aborted with the caller's reason", async () => {
+  for (const [label, answer] of [
+    ["the fetch", pending],
+    ["the body", () => endless()],
+  ]) {
+    const controller = new AbortController();
+    const reason = new Error("navigated away");
+    const task = fakeTask([http(), fail({ code: "ABORTED", message: "aborted" })]);
+    // A fetch that ignores its signal: the race with the signal still ends it.
+    const { fetch, calls } = fakeFetch(answer);
+    const promise = runTask(task, fetch, { signal: controller.signal });
+    setTimeout(() => controller.abort(reason), 5);
+    const error = await rejection(within(promise));
+    assert.equal(error.code, "ABORTED", label);
+    assert.equal("cause" in error, false, label);
+    assert.deepEqual(task.steps(), ["next", "abort", "end", "free"], label);
+    assert.equal(task.log[1][1], false, label);
+    assert.equal(calls[0].init.signal.aborted, true, label);
+    assert.equal(calls[0].init.signal.reason, reason, label);
+  }
+});
+
+test("a listener that aborts the signal: the task goes on once, and its next attempt is not sent but aborted", async () => {
+  const controller = new AbortController();
+  const task = fakeTask([tell({ type: "wait", delayMs: 1 }), http(), fail({ code: "ABORTED", message: "aborted" })]);
   const { fetch, calls } = fakeFetch(() => json({}));
-  await run(call, fetch, { timeoutMs: 15 });
-  await new Promise((resolve) => setTimeout(resolve, 30));
-  assert.equal(calls[0].init.signal.aborted, false);
-  freedOnce(call);
+  const error = await rejection(runTask(task, fetch, { signal: controller.signal, onEvent: () => controller.abort() }));
+  assert.equal(error.code, "ABORTED");
+  // Never asked abort() twice in a row: a tell is followed by next().
+  assert.deepEqual(task.log.slice(0, 3).map(([step, arg]) => [step, step === "abort" ? arg : "-"]), [["next", "-"], ["next", "-"], ["abort", false]]);
+  assert.equal(calls.length, 0, "nothing sent once aborted");
+  freedOnce(task);
 });
 
-test("a body that never ends is raced by the deadline: stop(true)", async () => {
-  const call = fakeCall([send(), fail({ code: "TIMEOUT", message: "timed out" })]);
-  const { fetch } = fakeFetch(() => endless());
-  assert.equal((await rejection(run(call, fetch, { timeoutMs: 20 }))).code, "TIMEOUT");
-  assert.deepEqual(call.log, [["next"], ["stop", true], ["done"], ["free"]]);
+test("an attempt past its attemptMs is abandoned: its signal aborts with a TimeoutError, reply kind 4", async () => {
+  for (const [label, answer] of [
+    ["a fetch that never settles", pending],
+    ["a body that never ends", () => endless()],
+  ]) {
+    const task = fakeTask([http({ attemptMs: 20 }), fail({ code: "TIMEOUT", message: "the call took longer than timeoutMs" })]);
+    const { fetch, calls } = fakeFetch(answer);
+    const started = Date.now();
+    const error = await rejection(within(runTask(task, fetch)));
+    assert.ok(Date.now() - started >= 15, `${label}: abandoned at its attemptMs, not before`);
+    assert.equal(error.code, "TIMEOUT", label);
+    assert.equal("cause" in error, false, label);
+    assert.deepEqual(task.steps(), ["next", "reply", "end", "free"], label);
+    const [args] = replied(task);
+    assert.deepEqual(args.slice(0, 7), ABANDONED, label);
+    assert.ok(args[7] >= started && args[7] <= args[8], `${label}: sent, then now`);
+    assert.equal(calls[0].init.signal.aborted, true, label);
+    assert.equal(calls[0].init.signal.reason.name, "TimeoutError", label);
+  }
+});
+
+test("after an abandoned attempt the next one is a fresh attempt; a NETWORK failure keeps the TimeoutError as its cause", async () => {
+  const task = fakeTask([http({ attemptMs: 10 }), http({ attemptMs: 10 }), fail({ code: "NETWORK", message: "stalled" })]);
+  const { fetch, calls } = fakeFetch(pending);
+  const error = await rejection(within(runTask(task, fetch)));
+  assert.equal(calls.length, 2);
+  assert.notEqual(calls[0].init.signal, calls[1].init.signal);
+  assert.deepEqual(replied(task).map((args) => args.slice(0, 7)), [ABANDONED, ABANDONED]);
+  assert.equal(error.code, "NETWORK");
+  assert.equal(error.cause?.name, "TimeoutError");
+  freedOnce(task);
+});
+
+test("an attempt that ends before its attemptMs clears the timer; with attemptMs null a slow answer is waited for", async () => {
+  const quick = fakeTask([http({ attemptMs: 15 }), done()]);
+  const { fetch, calls } = fakeFetch(() => json({}));
+  await runTask(quick, fetch);
+  await sleep(30);
+  assert.equal(calls[0].init.signal.aborted, false);
+  freedOnce(quick);
+  const slow = fakeTask([http(), done()]);
+  const late = fakeFetch(() => sleep(30).then(() => json({ late: true })));
+  assert.deepEqual(await runTask(slow, late.fetch), { late: true });
+  assert.equal(replied(slow)[0][0], 0, "an answer, not an abandoned attempt");
+  assert.equal(late.calls[0].init.signal.aborted, false);
 });
 
 test("a fetch that throws, rejects or answers something other than a Response: kind 1, the cause kept for NETWORK", async () => {
@@ -344,26 +538,75 @@ test("a fetch that throws, rejects or answers something other than a Response: k
     ["a thenable that throws", () => ({ then() { throw new SyntaxError("then"); } }), (cause) => cause instanceof SyntaxError],
     ["not a function", null, (cause) => cause instanceof TypeError],
   ]) {
-    const call = fakeCall([send(), fail(network)]);
+    const task = fakeTask([http(), fail(network)]);
     const fetch = answer === null ? 42 : fakeFetch(answer).fetch;
-    const error = await rejection(run(call, fetch));
+    const error = await rejection(runTask(task, fetch));
     assert.equal(error.code, "NETWORK", label);
     assert.ok(check(error.cause), `${label}: cause ${error.cause}`);
-    assert.deepEqual(supplied(call)[0].slice(0, 7), [1, 0, 0, undefined, undefined, undefined, undefined], label);
-    freedOnce(call);
+    assert.deepEqual(replied(task)[0].slice(0, 7), NO_ANSWER, label);
+    freedOnce(task);
   }
 });
 
-test("free() is called once when the handle itself throws, and the driver's promise rejects", async () => {
+test("free() is called once and last when a task method throws, and run's promise rejects with what it threw", async () => {
   const broken = new Error("the machine is gone");
-  const call = fakeCall([() => { throw broken; }]);
-  assert.equal(await rejection(run(call, undefined)), broken);
-  freedOnce(call);
+  const task = fakeTask([() => { throw broken; }]);
+  assert.equal(await rejection(runTask(task, undefined)), broken);
+  freedOnce(task);
   // An answer that is not JSON.
-  const garbled = fakeCall([]);
-  garbled.handle.next = () => "{";
-  assert.ok((await rejection(run(garbled, undefined))) instanceof SyntaxError);
+  const garbled = fakeTask(["{"]);
+  assert.ok((await rejection(runTask(garbled, undefined))) instanceof SyntaxError);
   freedOnce(garbled);
+  // reply(), abort() and result() that throw.
+  const inReply = fakeTask([http(), () => { throw broken; }]);
+  assert.equal(await rejection(runTask(inReply, fakeFetch(() => json({})).fetch)), broken);
+  assert.deepEqual(inReply.steps(), ["next", "reply", "end", "free"]);
+  const inAbort = fakeTask([() => { throw broken; }]);
+  assert.equal(await rejection(runTask(inAbort, undefined, { signal: AbortSignal.abort() })), broken);
+  assert.deepEqual(inAbort.steps(), ["abort", "end", "free"]);
+  const inResult = fakeTask([done()], { result: () => { throw broken; } });
+  assert.equal(await rejection(runTask(inResult, undefined)), broken);
+  assert.deepEqual(inResult.steps(), ["next", "result", "end", "free"]);
+  // end() that throws: free() still comes, last.
+  const ended = new Error("end failed");
+  const inEnd = fakeTask([done("x")]);
+  inEnd.handle.end = () => {
+    inEnd.log.push(["end"]);
+    throw ended;
+  };
+  const endError = await rejection(runTask(inEnd, undefined));
+  assert.equal(endError, ended);
+  freedOnce(inEnd);
+});
+
+test("a task ended by a step that throws gives back its places: end() is asked, the calls it wakes are woken, then free()", async () => {
+  const woke = [];
+  const waiters = new Map([
+    [9, () => woke.push(9)],
+    [10, () => woke.push(10)],
+  ]);
+  const task = fakeTask([() => { throw new Error("the machine was busy"); }], { wakes: [9, 10] });
+  await rejection(runTask(task, undefined, { waiters }));
+  assert.deepEqual(woke, [9, 10], "the calls waiting behind it are woken");
+  assert.deepEqual(task.steps(), ["next", "end", "free"]);
+});
+
+test("a page's Date.now that throws does not break a task: the last good reading stands", async () => {
+  const task = fakeTask([http(), done()]);
+  const { fetch } = fakeFetch(() => json({ ok: true }));
+  const real = Date.now;
+  Date.now = () => {
+    throw new Error("a page's clock");
+  };
+  try {
+    assert.deepEqual(await runTask(task, fetch), { ok: true });
+  } finally {
+    Date.now = real;
+  }
+  const [[, , , , , , , sent, now]] = replied(task);
+  assert.equal(typeof sent, "number");
+  assert.equal(typeof now, "number");
+  freedOnce(task);
 });
 
 // --- exchange -------------------------------------------------------------------------------------------
@@ -479,61 +722,70 @@ test("makeError: a PredictKitError with the code, the facts the machine gave, an
   assert.equal("extra" in makeError({ code: "X", message: "m", extra: 1 }), false);
 });
 
-test("a call ended by a step that throws gives back its places: done() is asked, the calls it wakes are woken, then free()", async () => {
-  const waiters = new Map();
-  let woke = 0;
-  waiters.set(9, () => woke++);
-  const call = fakeCall(
-    [
-      () => {
-        throw new Error("the machine was busy");
-      },
-    ],
-    { woken: [9] },
-  );
-  await rejection(run(call, undefined, { waiters }));
-  assert.equal(woke, 1, "the call waiting behind it is woken");
-  assert.deepEqual(call.steps(), ["next", "done", "free"]);
+// --- runHeartbeats ----------------------------------------------------------------------------------------
+
+test("runHeartbeats: the switch's tells go to onStatus, not onEvent; stop() aborts it as a stop: abort(true); done is the stopped event", async () => {
+  const starting = { status: "starting", beats: 0 };
+  const stopped = { status: "stopped", beats: 0, reason: "stopped" };
+  const task = fakeTask([
+    tell(starting, { client: false }),
+    wait(10_000),
+    // The answer to abort(true).
+    tell(stopped, { client: false }),
+    // The signal is still aborted after that tell: the driver asks abort(true) again, and the switch is done.
+    done(),
+  ]);
+  const statuses = [];
+  const clientEvents = [];
+  const io = clientIo(undefined, (e) => clientEvents.push(e));
+  const handle = runHeartbeats(task.handle, io, (e) => statuses.push(e), undefined, {});
+  assert.equal(handle.status, "starting");
+  assert.deepEqual(statuses, [], "the first status comes after the caller has the handle");
+  assert.ok(Object.isFrozen(handle));
+  await sleep(10);
+  assert.deepEqual(task.steps(), ["next", "next"], "waiting for the next beat");
+  handle.stop();
+  assert.deepEqual(await within(handle.done), stopped);
+  assert.equal(handle.status, "stopped");
+  assert.deepEqual(statuses, [starting, stopped]);
+  assert.deepEqual(clientEvents, [], "a switch's own tells are not the client's onEvent");
+  await sleep(5);
+  const aborts = task.log.filter(([step]) => step === "abort");
+  assert.ok(aborts.length >= 1 && aborts.every(([, stop]) => stop === true), `abort(true): ${JSON.stringify(aborts)}`);
+  assert.equal(task.log[2][0], "abort", "stop() ends the wait: abort, not next");
+  assert.equal(task.left(), 0);
+  freedOnce(task);
 });
 
-test("a page's Date.now that throws does not break a call: the last good reading stands", async () => {
-  const call = fakeCall([send(), done()]);
-  const { fetch } = fakeFetch(() => json({ ok: true }));
-  const real = Date.now;
-  Date.now = () => {
-    throw new Error("a page's clock");
-  };
-  try {
-    assert.deepEqual(await run(call, fetch), { ok: true });
-  } finally {
-    Date.now = real;
-  }
-  const [[, , , , , , , sent, now]] = supplied(call);
-  assert.equal(typeof sent, "number");
-  assert.equal(typeof now, "number");
-  freedOnce(call);
+test("runHeartbeats: a caller's signal aborting the switch is not a stop: abort(false)", async () => {
+  const controller = new AbortController();
+  const aborted = { status: "stopped", beats: 0, reason: "aborted" };
+  const task = fakeTask([wait(10_000), tell(aborted, { client: false }), done()]);
+  const statuses = [];
+  const handle = runHeartbeats(task.handle, clientIo(undefined, undefined), (e) => statuses.push(e), controller.signal, {});
+  await sleep(5);
+  controller.abort();
+  assert.deepEqual(await within(handle.done), aborted);
+  assert.deepEqual(statuses, [aborted]);
+  await sleep(5);
+  const aborts = task.log.filter(([step]) => step === "abort");
+  assert.ok(aborts.length >= 1 && aborts.every(([, stop]) => stop === false), `abort(false): ${JSON.stringify(aborts)}`);
+  freedOnce(task);
 });
 
-test("the service's rate-limit headers go to the machine after the Date line, and its notice to onEvent once", async () => {
-  const headers = {
-    date: "Tue, 01 Jul 2025 00:00:00 GMT",
-    "poly-ratelimit-remaining": "0",
-    "poly-ratelimit-reset": "1751328005",
-    "poly-ratelimit-tier": "standard",
-  };
-  const { fetch } = fakeFetch(() => json({ ok: 1 }, 200, headers));
-  const notice = { type: "rateLimit", method: "DELETE", path: "/order", remaining: 0, resetMs: 1751328005000, warning: false };
-  const call = fakeCall([send(), [2, [], null, notice]]);
-  const events = [];
-  const out = await drive(call.handle, fetch, undefined, 1000, (e) => events.push(e), new Map(), 0);
-  assert.deepEqual(out, { ok: 1 });
-  const [[, , , , told]] = supplied(call);
-  assert.equal(told, "Tue, 01 Jul 2025 00:00:00 GMT\n0\n1751328005\nstandard\n");
-  assert.deepEqual(events, [notice]);
-  // Without any of them, the Date line alone.
-  const plain = fakeCall([send(), done()]);
-  await drive(plain.handle, fakeFetch(() => json({}, 200, { date: headers.date })).fetch, undefined, 1000, undefined, new Map(), 0);
-  assert.equal(supplied(plain)[0][4], headers.date);
+test("runHeartbeats: a switch whose task fails is told stopped (freed), with what it had told, and freed once", async () => {
+  const ok = { status: "ok", beats: 3, lastOkAt: 1751328000000 };
+  const task = fakeTask([tell(ok, { client: false }), () => { throw new Error("the client was freed"); }]);
+  const statuses = [];
+  const handle = runHeartbeats(task.handle, clientIo(undefined, undefined), (e) => {
+    statuses.push(e);
+    throw new Error("a callback that throws");
+  }, undefined, {});
+  const last = await within(handle.done);
+  assert.deepEqual(last, { status: "stopped", beats: 3, lastOkAt: 1751328000000, reason: "freed" });
+  assert.deepEqual(statuses, [ok, last]);
+  assert.equal(handle.status, "stopped");
+  freedOnce(task);
 });
 
 // --- The wallet's side (askSigner) -----------------------------------------------------------------

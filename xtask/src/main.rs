@@ -33,8 +33,16 @@ struct Build {
 /// what a page that also follows markets live loads (streaming, no trading).
 const BUILDS: [Build; 3] = [
     Build { name: "full", cargo_args: &[], targets: &[("web", "web"), ("bundler", "bundler"), ("nodejs", "node")] },
-    Build { name: "lite", cargo_args: &["--no-default-features"], targets: &[("web", "lite")] },
-    Build { name: "live", cargo_args: &["--no-default-features", "--features", "stream"], targets: &[("web", "live")] },
+    Build {
+        name: "lite",
+        cargo_args: &["--no-default-features", "--features", "small-sha256"],
+        targets: &[("web", "lite")],
+    },
+    Build {
+        name: "live",
+        cargo_args: &["--no-default-features", "--features", "stream,small-sha256"],
+        targets: &[("web", "live")],
+    },
 ];
 
 /// The gzip bytes a page loads (wasm, glue, snippets and the entry files), per pkg/ folder: the build fails

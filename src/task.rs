@@ -1,0 +1,338 @@
+//! The one protocol of every machine the JS driver runs (`run` in src/js/driver.js). A task answers what it
+//! needs next, a [`Need`] (an HTTP attempt, a wait, something to tell, done, failed), and is told what became of
+//! it, an [`Outcome`] (go on, the attempt's reply, aborted). The machine inside ([`Machine`]) speaks in REST
+//! calls, not attempts: the task runs each call through the client's call machine (`api::call::Calls`: its
+//! budgets, queues, signing, retries and deadline) and hands the machine the answer's typed product, all in
+//! Rust. A plain REST call is a task too ([`OneCall`]); so is the dead-man switch (`trade::heartbeat`).
+
+use crate::api::call::{CallLimits, Calls, Event, Expect, Need as CallNeed, Reply, Send};
+use crate::api::HttpRequest;
+use crate::auth::Credentials;
+use crate::error::{Error, ErrorCode};
+use crate::json::JsonWriter;
+
+/// What the driver does next.
+#[derive(Debug, PartialEq)]
+pub enum Need {
+    /// Send one HTTP attempt, then tell its [`Outcome::Reply`].
+    Http(Send),
+    /// Wait this long (none: until woken or aborted), then go on. `call` is the call whose wake ends it early.
+    Wait { ms: Option<f64>, call: Option<u32> },
+    /// Tell this event (JSON) to the client's `onEvent` (`client`), else to the task's own listener; then go on.
+    Tell { client: bool, event: String },
+    /// Over: the result, as JSON (`null` when it is the body the driver holds, or the task's product).
+    Done(String),
+    /// Over: failed with this error.
+    Fail(Error),
+}
+
+/// What became of the last need.
+#[derive(Debug)]
+pub enum Outcome<'a> {
+    /// Go on: the first step, or after a wait or a tell.
+    Go,
+    /// How the HTTP attempt ended.
+    Reply(Reply<'a>),
+    /// The task's signal aborted, or its client is gone.
+    Abort(Why),
+}
+
+/// Why a task is aborted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Why {
+    /// The caller's signal.
+    Signal,
+    /// Its owner stopped it (a switch's `stop()`).
+    Stop,
+    /// Its client was freed.
+    Freed,
+}
+
+/// What a machine is told.
+#[derive(Debug)]
+pub enum Got<P> {
+    /// Go on (the first step, after a wait or a tell).
+    Go,
+    /// The call it asked for succeeded: its result (JSON) and what its answer was read into.
+    Answer { result: String, product: Option<P> },
+    /// The call it asked for failed.
+    Failed(Error),
+    /// Aborted; `error` is the error of the call it stopped, if one was on its way.
+    Abort { why: Why, error: Option<Error> },
+}
+
+/// What a machine wants next.
+pub enum Step<P> {
+    /// A REST call through the client's call machine; its end is told as [`Got::Answer`] or [`Got::Failed`].
+    Call { request: HttpRequest, expect: Expect<P>, limits: CallLimits },
+    /// Anything else (never [`Need::Http`], which only calls send).
+    Do(Need),
+}
+
+/// A machine run as a task.
+pub trait Machine<P> {
+    fn step(&mut self, got: Got<P>, now: f64) -> Step<P>;
+}
+
+/// How many steps of its machine a task takes for one outcome: a machine whose calls keep ending at once
+/// cannot hold the page.
+const MAX_STEPS: u32 = 64;
+
+/// A machine and the call it is in.
+pub struct Task<M> {
+    pub machine: M,
+    /// The call on its way (an id in the client's call machine).
+    call: Option<u32>,
+    /// Needs told before the one the driver has: a call's event, the service's rate-limit notice.
+    queued: Vec<Need>,
+}
+
+impl<M> Task<M> {
+    pub fn new(machine: M) -> Self {
+        Task { machine, call: None, queued: Vec::new() }
+    }
+
+    /// The call on its way, if any.
+    pub fn call(&self) -> Option<u32> {
+        self.call
+    }
+
+    /// What the task needs after `outcome`, at `now`. `calls` is the client's call machine (none once the client
+    /// is freed: the machine is told it is aborted); `credentials` sign its calls.
+    pub fn next<P>(
+        &mut self,
+        calls: Option<&mut Calls<P>>,
+        outcome: Outcome<'_>,
+        now: f64,
+        credentials: Option<&Credentials>,
+    ) -> Need
+    where
+        M: Machine<P>,
+    {
+        let Some(calls) = calls else {
+            self.call = None;
+            self.queued.clear();
+            return match self.machine.step(Got::Abort { why: Why::Freed, error: None }, now) {
+                Step::Do(need) => need,
+                Step::Call { .. } => Need::Fail(Error::decode("the client was freed")),
+            };
+        };
+        if matches!(outcome, Outcome::Go) && !self.queued.is_empty() {
+            return self.queued.remove(0);
+        }
+        self.queued.clear();
+        let mut outcome = outcome;
+        // One site for each of the call machine's steps: a call the machine starts is asked at once (`Go`).
+        for _ in 0..MAX_STEPS {
+            let got = match (self.call, outcome) {
+                (Some(id), Outcome::Abort(why)) => {
+                    let error = match calls.stop(id, false, now) {
+                        CallNeed::Fail(e) => Some(e),
+                        _ => None,
+                    };
+                    calls.finish(id, now);
+                    self.call = None;
+                    Got::Abort { why, error }
+                }
+                (Some(id), outcome) => {
+                    let need = match outcome {
+                        Outcome::Reply(reply) => calls.supply(id, now, reply),
+                        _ => calls.next(id, now, credentials),
+                    };
+                    if let Some(event) = calls.take_notice() {
+                        self.queued.push(Need::Tell { client: true, event });
+                    }
+                    match self.of_call(calls, id, need, now) {
+                        Ok(need) => return self.first(need),
+                        Err(got) => got,
+                    }
+                }
+                (None, Outcome::Go) => Got::Go,
+                (None, Outcome::Abort(why)) => Got::Abort { why, error: None },
+                // An answer with no call on its way: the driver is out of step.
+                (None, Outcome::Reply(_)) => Got::Failed(out_of_step()),
+            };
+            match self.machine.step(got, now) {
+                Step::Do(need) => return self.first(need),
+                Step::Call { request, expect, limits } => {
+                    self.call = Some(calls.start(request, expect, limits));
+                    outcome = Outcome::Go;
+                }
+            }
+        }
+        Need::Fail(Error::new(ErrorCode::Decode, "the task's calls kept ending at once"))
+    }
+
+    /// The task is over for its driver, however it ended: the call on its way gives back what it holds.
+    pub fn end<P>(&mut self, calls: &mut Calls<P>, now: f64) {
+        if let Some(id) = self.call.take() {
+            calls.finish(id, now);
+        }
+        self.queued.clear();
+    }
+
+    /// `need`, after the needs queued before it.
+    fn first(&mut self, need: Need) -> Need {
+        if self.queued.is_empty() {
+            return need;
+        }
+        self.queued.push(need);
+        self.queued.remove(0)
+    }
+
+    /// What the call's need is for the driver (an attempt, a wait with its event queued first), or, when the
+    /// call ended, what the machine is told.
+    fn of_call<P>(&mut self, calls: &mut Calls<P>, id: u32, need: CallNeed, now: f64) -> Result<Need, Got<P>> {
+        match need {
+            CallNeed::Send(send) => Ok(Need::Http(send)),
+            CallNeed::Wait { ms, event } => {
+                if let Some(event) = event {
+                    self.queued.push(Need::Tell { client: true, event: event_json(&event, calls.request(id)) });
+                }
+                Ok(Need::Wait { ms, call: Some(id) })
+            }
+            CallNeed::Done(result) => {
+                let product = calls.take_product(id);
+                calls.finish(id, now);
+                self.call = None;
+                Err(Got::Answer { result, product })
+            }
+            CallNeed::Fail(e) => {
+                calls.finish(id, now);
+                self.call = None;
+                Err(Got::Failed(e))
+            }
+        }
+    }
+}
+
+fn out_of_step() -> Error {
+    Error::new(ErrorCode::Decode, "the task was told of an answer it did not ask for")
+}
+
+/// One REST call as a task: done with its result (and its product kept for the binding), or failed. The call
+/// is started with the task ([`Task::call_of`]).
+#[derive(Default)]
+pub struct OneCall<P> {
+    /// What the answer was read into, once done.
+    pub product: Option<P>,
+}
+
+impl<P> Task<OneCall<P>> {
+    /// The task of one call, started in `calls`.
+    pub fn call_of(calls: &mut Calls<P>, request: HttpRequest, expect: Expect<P>, limits: CallLimits) -> Self {
+        Task {
+            machine: OneCall { product: None },
+            call: Some(calls.start(request, expect, limits)),
+            queued: Vec::new(),
+        }
+    }
+}
+
+impl<P> Machine<P> for OneCall<P> {
+    fn step(&mut self, got: Got<P>, _now: f64) -> Step<P> {
+        Step::Do(match got {
+            Got::Answer { result, product } => {
+                self.product = product;
+                Need::Done(result)
+            }
+            Got::Failed(e) => Need::Fail(e),
+            Got::Abort { error: Some(e), .. } => Need::Fail(e),
+            // (Its call is started with it: nothing else comes.)
+            Got::Go | Got::Abort { error: None, .. } => Need::Fail(out_of_step()),
+        })
+    }
+}
+
+/// Whole milliseconds of a wait, rounded up (a timer never fires early for it).
+pub fn wait_ms(ms: f64) -> String {
+    crate::text::decimal(if ms.is_finite() && ms > 0.0 { ms.ceil() as u64 } else { 0 })
+}
+
+impl Need {
+    /// The need as the JSON object the driver reads (`TaskNeed` in src/js/driver.js), with the calls to wake:
+    /// `{"kind":"http","wake",url,method,headers,body,manual,bytes,parse,attemptMs}`, `{"kind":"wait","wake",ms,
+    /// call}`, `{"kind":"tell","wake",client,event}`, `{"kind":"done","wake",value}`, `{"kind":"fail","wake",error}`.
+    pub fn to_json(&self, wake: &[u32]) -> String {
+        let mut w = JsonWriter::object();
+        let kind = match self {
+            Need::Http(_) => "http",
+            Need::Wait { .. } => "wait",
+            Need::Tell { .. } => "tell",
+            Need::Done(_) => "done",
+            Need::Fail(_) => "fail",
+        };
+        w.field_str("kind", kind);
+        w.key("wake");
+        w.array_start();
+        for id in wake {
+            w.raw(&crate::text::decimal(u64::from(*id)));
+        }
+        w.array_end();
+        let number = |ms: Option<f64>| ms.map_or_else(|| "null".into(), wait_ms);
+        match self {
+            Need::Http(s) => {
+                w.field_str("url", &s.url);
+                w.field_str("method", s.method);
+                w.key("headers");
+                w.object_start();
+                for (name, value) in &s.headers {
+                    w.field_str(name, value);
+                }
+                w.object_end();
+                match &s.body {
+                    Some(body) => w.field_str("body", body),
+                    None => w.field_raw("body", "null"),
+                }
+                w.field_raw("manual", bool_json(s.manual));
+                w.field_raw("bytes", bool_json(s.bytes));
+                w.field_raw("parse", bool_json(s.parse));
+                w.field_raw("attemptMs", &number(s.attempt_ms));
+            }
+            Need::Wait { ms, call } => {
+                w.field_raw("ms", &number(*ms));
+                w.field_raw("call", &call.map_or_else(|| "null".into(), |id| crate::text::decimal(u64::from(id))));
+            }
+            Need::Tell { client, event } => {
+                w.field_raw("client", bool_json(*client));
+                w.field_raw("event", event);
+            }
+            Need::Done(value) => w.field_raw("value", value),
+            Need::Fail(e) => w.field_raw("error", &crate::api::call::error_json(e)),
+        }
+        w.finish()
+    }
+}
+
+fn bool_json(b: bool) -> &'static str {
+    if b {
+        "true"
+    } else {
+        "false"
+    }
+}
+
+/// A call's event as the client's `onEvent` is told it: `{"type", "method", "path", "delayMs", "attempt"?,
+/// "error"?}`.
+pub fn event_json(event: &Event, request: Option<&HttpRequest>) -> String {
+    let mut w = JsonWriter::object();
+    let (kind, delay, retry) = match event {
+        Event::Wait { delay_ms } => ("wait", delay_ms, None),
+        Event::Retry { delay_ms, attempt, error } => ("retry", delay_ms, Some((attempt, error))),
+    };
+    w.field_str("type", kind);
+    if let Some(request) = request {
+        w.field_str("method", request.method.as_str());
+        w.field_str("path", &request.path);
+    }
+    w.field_raw("delayMs", &wait_ms(delay.round()));
+    if let Some((attempt, error)) = retry {
+        w.field_raw("attempt", &crate::text::decimal(u64::from(*attempt)));
+        w.field_raw("error", &crate::api::call::error_json(error));
+    }
+    w.finish()
+}
+
+#[cfg(test)]
+#[path = "task_tests.rs"]
+pub(crate) mod tests;
