@@ -9,7 +9,7 @@ use base64::engine::DecodePaddingMode;
 use base64::Engine;
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
-use zeroize::{Zeroize, Zeroizing};
+use zeroize::Zeroizing;
 
 use crate::error::{Error, ErrorCode};
 
@@ -129,13 +129,6 @@ impl Credentials {
     /// dropped; it is sent only on the socket).
     pub fn user_subscription(&self, markets: &[String]) -> Zeroizing<String> {
         user_subscription(markets, &self.api_key, &self.secret, &self.passphrase)
-    }
-
-    /// Zeroes the secret material now, before the value is dropped.
-    pub fn wipe(&mut self) {
-        self.key.zeroize();
-        self.secret.zeroize();
-        self.passphrase.zeroize();
     }
 }
 
