@@ -189,9 +189,7 @@ fn start(
         timeout_ms: options.timeout_ms,
         attempt_timeout_ms: options.attempt_timeout_ms,
     };
-    let Ok(mut calls) = inner.calls.try_borrow_mut() else {
-        return super::interop::rejected(Error::new(ErrorCode::Decode, "the client's calls were busy"));
-    };
+    let Ok(mut calls) = inner.calls.try_borrow_mut() else { return super::interop::rejected(busy_error()) };
     let work = Work::Call { task: task::Task::call_of(&mut calls, request, expect, limits), shape, sink };
     drop(calls);
     // A call keeps its client's state until it ends.
@@ -244,9 +242,13 @@ pub struct Task {
     last_now: Cell<f64>,
 }
 
-/// The task's machines were busy (a step re-entered them): the task ends rather than wait for ever.
+/// The client's calls were busy (a step re-entered them): the task ends rather than wait for ever.
+fn busy_error() -> Error {
+    Error::new(ErrorCode::Decode, "the client's calls were busy")
+}
+
 fn busy() -> String {
-    Need::Fail(Error::new(ErrorCode::Decode, "the client's calls were busy")).to_json(&[])
+    Need::Fail(busy_error()).to_json(&[])
 }
 
 impl Task {

@@ -57,7 +57,7 @@ const guarded = Symbol("predictkit.guarded");
  * @returns {Method}
  */
 export function live(method, glue) {
-  // Fixed parameters rather than rest and apply (nine: a call handle's `supply`, the most any export takes):
+  // Fixed parameters rather than rest and apply (nine: a task's `reply`, the most any export takes):
   // this wraps the book's hot getters. An export that takes more fails every load, not some calls.
   if (method.length > 9) throw new Error(`${method.name} takes more arguments than the guard passes on`);
   return function (a, b, c, d, e, f, g, h, i) {
