@@ -17,6 +17,12 @@ pub enum Product {
     /// A heartbeat's answer (`trade::heartbeat`).
     #[cfg(feature = "trade")]
     Heartbeat(crate::trade::heartbeat::Answer),
+    /// A balance read's answer, for the account doctor (None: not a balance).
+    #[cfg(feature = "trade")]
+    Holding(Option<crate::trade::doctor::Holding>),
+    /// A key route's answer (`trade::keys`): it never leaves Rust.
+    #[cfg(feature = "trade")]
+    Key(crate::trade::keys::KeyAnswer),
 }
 
 /// GET /book's answer, read into its book.
@@ -31,6 +37,15 @@ pub fn order_read(kind: u8) -> Expect<Product> {
     Expect::Read(|kind, body| crate::trade::placing::parse_answer(kind, body).map(Product::Order), kind)
 }
 
+/// The read's answer in a product.
+#[cfg(feature = "trade")]
+pub fn order_answer(product: Product) -> Option<crate::trade::placing::Answer> {
+    match product {
+        Product::Order(answer) => Some(answer),
+        _ => None,
+    }
+}
+
 /// A heartbeat's answer, read whatever its status (a 400 names the id the service expects).
 #[cfg(feature = "trade")]
 pub const HEARTBEAT: Expect<Product> = Expect::Any(
@@ -43,6 +58,40 @@ pub const HEARTBEAT: Expect<Product> = Expect::Any(
 pub fn heartbeat_answer(product: Product) -> Option<crate::trade::heartbeat::Answer> {
     match product {
         Product::Heartbeat(answer) => Some(answer),
+        _ => None,
+    }
+}
+
+/// A key route's answer, read and its bytes zeroed.
+#[cfg(feature = "trade")]
+pub const KEY: Expect<Product> = Expect::Read(
+    |_, mut body| {
+        let key = crate::trade::keys::read_key(&body);
+        zeroize::Zeroize::zeroize(&mut body);
+        key.map(Product::Key)
+    },
+    0,
+);
+
+/// The key answer in a product.
+#[cfg(feature = "trade")]
+pub fn key_answer(product: Product) -> Option<crate::trade::keys::KeyAnswer> {
+    match product {
+        Product::Key(key) => Some(key),
+        _ => None,
+    }
+}
+
+/// A balance read's answer, for the account doctor (`trade::doctor::Examination`).
+#[cfg(feature = "trade")]
+pub const HOLDING: Expect<Product> =
+    Expect::Read(|_, body| Ok(Product::Holding(crate::trade::doctor::read_holding(&body))), 0);
+
+/// The holding in a product.
+#[cfg(feature = "trade")]
+pub fn holding(product: Product) -> Option<crate::trade::doctor::Holding> {
+    match product {
+        Product::Holding(holding) => holding,
         _ => None,
     }
 }

@@ -1,21 +1,30 @@
 //! The one protocol of every machine the JS driver runs (`run` in src/js/driver.js). A task answers what it
-//! needs next, a [`Need`] (an HTTP attempt, a wait, something to tell, done, failed), and is told what became of
-//! it, an [`Outcome`] (go on, the attempt's reply, aborted). The machine inside ([`Machine`]) speaks in REST
+//! needs next, a [`Need`] (an HTTP attempt, a signature, a wallet provider's answer, a wait, something to tell,
+//! done, failed), and is told what became of it, an [`Outcome`] (go on, the attempt's reply, what the wallet
+//! said, aborted). The machine inside ([`Machine`]) speaks in REST
 //! calls, not attempts: the task runs each call through the client's call machine (`api::call::Calls`: its
 //! budgets, queues, signing, retries and deadline) and hands the machine the answer's typed product, all in
 //! Rust. A plain REST call is a task too ([`OneCall`]); so is the dead-man switch (`trade::heartbeat`).
 
 use crate::api::call::{CallLimits, Calls, Event, Expect, Need as CallNeed, Reply, Send};
 use crate::api::HttpRequest;
+#[cfg(feature = "trade")]
+use crate::api::{with_extra_query, Params};
 use crate::auth::Credentials;
 use crate::error::{Error, ErrorCode};
-use crate::json::JsonWriter;
+use crate::json::{JsonWriter, Value};
 
 /// What the driver does next.
 #[derive(Debug, PartialEq)]
 pub enum Need {
     /// Send one HTTP attempt, then tell its [`Outcome::Reply`].
     Http(Send),
+    /// Ask the task's signer to sign this typed data (JSON, `eth_signTypedData_v4`), waiting at most `ms` (none:
+    /// for ever); then tell [`Outcome::Said`].
+    Sign { typed: String, ms: Option<f64> },
+    /// Ask the task's wallet provider (EIP-1193 `request({ method, params })`, `params` JSON), waiting at most
+    /// `ms`; then tell [`Outcome::Said`].
+    Rpc { method: &'static str, params: String, ms: Option<f64> },
     /// Wait this long (none: until woken or aborted), then go on. `call` is the call whose wake ends it early.
     Wait { ms: Option<f64>, call: Option<u32> },
     /// Tell this event (JSON) to the client's `onEvent` (`client`), else to the task's own listener; then go on.
@@ -33,8 +42,21 @@ pub enum Outcome<'a> {
     Go,
     /// How the HTTP attempt ended.
     Reply(Reply<'a>),
+    /// What the signer or the wallet provider said.
+    Said(Said),
     /// The task's signal aborted, or its client is gone.
     Abort(Why),
+}
+
+/// What a signer or a wallet provider said to a [`Need::Sign`] or [`Need::Rpc`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum Said {
+    /// It answered this (read within the binding's bounds).
+    Answer(Value),
+    /// It did not answer within the need's `ms`.
+    Late,
+    /// It threw or refused (the driver keeps its error as the cause).
+    Threw,
 }
 
 /// Why a task is aborted.
@@ -57,6 +79,8 @@ pub enum Got<P> {
     Answer { result: String, product: Option<P> },
     /// The call it asked for failed.
     Failed(Error),
+    /// What the signer or the wallet provider said.
+    Said(Said),
     /// Aborted; `error` is the error of the call it stopped, if one was on its way.
     Abort { why: Why, error: Option<Error> },
 }
@@ -81,20 +105,36 @@ const MAX_STEPS: u32 = 64;
 /// A machine and the call it is in.
 pub struct Task<M> {
     pub machine: M,
+    run: Run,
+}
+
+/// What a task keeps besides its machine: one copy of the loop serves every machine (`&mut dyn Machine`).
+struct Run {
     /// The call on its way (an id in the client's call machine).
     call: Option<u32>,
     /// Needs told before the one the driver has: a call's event, the service's rate-limit notice.
     queued: Vec<Need>,
+    /// Query parameters the interface does not list, added to every request of the task (`extraQuery`).
+    #[cfg(feature = "trade")]
+    extra: Params,
 }
 
 impl<M> Task<M> {
     pub fn new(machine: M) -> Self {
-        Task { machine, call: None, queued: Vec::new() }
+        Task { machine, run: Run::new(None) }
+    }
+
+    /// The task, `extra` added to every request it makes (refused, as that call's failure, if it names a
+    /// parameter the request takes).
+    #[cfg(feature = "trade")]
+    pub fn with_extra_query(mut self, extra: Params) -> Self {
+        self.run.extra = extra;
+        self
     }
 
     /// The call on its way, if any.
     pub fn call(&self) -> Option<u32> {
-        self.call
+        self.run.call
     }
 
     /// What the task needs after `outcome`, at `now`. `calls` is the client's call machine (none once the client
@@ -109,10 +149,40 @@ impl<M> Task<M> {
     where
         M: Machine<P>,
     {
+        self.run.next(&mut self.machine, calls, outcome, now, credentials)
+    }
+
+    /// The task is over for its driver, however it ended: the call on its way gives back what it holds.
+    pub fn end<P>(&mut self, calls: &mut Calls<P>, now: f64) {
+        if let Some(id) = self.run.call.take() {
+            calls.finish(id, now);
+        }
+        self.run.queued.clear();
+    }
+}
+
+impl Run {
+    fn new(call: Option<u32>) -> Self {
+        Run {
+            call,
+            queued: Vec::new(),
+            #[cfg(feature = "trade")]
+            extra: Params::default(),
+        }
+    }
+
+    fn next<P>(
+        &mut self,
+        machine: &mut dyn Machine<P>,
+        calls: Option<&mut Calls<P>>,
+        outcome: Outcome<'_>,
+        now: f64,
+        credentials: Option<&Credentials>,
+    ) -> Need {
         let Some(calls) = calls else {
             self.call = None;
             self.queued.clear();
-            return match self.machine.step(Got::Abort { why: Why::Freed, error: None }, now) {
+            return match machine.step(Got::Abort { why: Why::Freed, error: None }, now) {
                 Step::Do(need) => need,
                 Step::Call { .. } => Need::Fail(Error::decode("the client was freed")),
             };
@@ -122,10 +192,13 @@ impl<M> Task<M> {
         }
         self.queued.clear();
         let mut outcome = outcome;
+        // What the machine is told without asking the call machine: a call it could not start.
+        let mut told = None;
         // One site for each of the call machine's steps: a call the machine starts is asked at once (`Go`).
         for _ in 0..MAX_STEPS {
-            let got = match (self.call, outcome) {
-                (Some(id), Outcome::Abort(why)) => {
+            let got = match (told.take(), self.call, outcome) {
+                (Some(got), _, _) => got,
+                (None, Some(id), Outcome::Abort(why)) => {
                     let error = match calls.stop(id, false, now) {
                         CallNeed::Fail(e) => Some(e),
                         _ => None,
@@ -134,9 +207,11 @@ impl<M> Task<M> {
                     self.call = None;
                     Got::Abort { why, error }
                 }
-                (Some(id), outcome) => {
+                (None, Some(id), outcome) => {
                     let need = match outcome {
                         Outcome::Reply(reply) => calls.supply(id, now, reply),
+                        // The wallet's answer while a call is on its way: the driver is out of step.
+                        Outcome::Said(_) => CallNeed::Fail(out_of_step()),
                         _ => calls.next(id, now, credentials),
                     };
                     if let Some(event) = calls.take_notice() {
@@ -147,28 +222,25 @@ impl<M> Task<M> {
                         Err(got) => got,
                     }
                 }
-                (None, Outcome::Go) => Got::Go,
-                (None, Outcome::Abort(why)) => Got::Abort { why, error: None },
+                (None, None, Outcome::Go) => Got::Go,
+                (None, None, Outcome::Abort(why)) => Got::Abort { why, error: None },
+                (None, None, Outcome::Said(said)) => Got::Said(said),
                 // An answer with no call on its way: the driver is out of step.
-                (None, Outcome::Reply(_)) => Got::Failed(out_of_step()),
+                (None, None, Outcome::Reply(_)) => Got::Failed(out_of_step()),
             };
-            match self.machine.step(got, now) {
+            outcome = Outcome::Go;
+            match machine.step(got, now) {
                 Step::Do(need) => return self.first(need),
-                Step::Call { request, expect, limits } => {
-                    self.call = Some(calls.start(request, expect, limits));
-                    outcome = Outcome::Go;
-                }
+                #[cfg(feature = "trade")]
+                Step::Call { request, expect, limits } => match with_extra_query(request, &self.extra) {
+                    Ok(request) => self.call = Some(calls.start(request, expect, limits)),
+                    Err(e) => told = Some(Got::Failed(e)),
+                },
+                #[cfg(not(feature = "trade"))]
+                Step::Call { request, expect, limits } => self.call = Some(calls.start(request, expect, limits)),
             }
         }
         Need::Fail(Error::new(ErrorCode::Decode, "the task's calls kept ending at once"))
-    }
-
-    /// The task is over for its driver, however it ended: the call on its way gives back what it holds.
-    pub fn end<P>(&mut self, calls: &mut Calls<P>, now: f64) {
-        if let Some(id) = self.call.take() {
-            calls.finish(id, now);
-        }
-        self.queued.clear();
     }
 
     /// `need`, after the needs queued before it.
@@ -206,6 +278,14 @@ impl<M> Task<M> {
     }
 }
 
+/// The error of a task aborted while its machine waited: the call's on its way, else the signal's while the
+/// wallet was asked.
+pub fn abort_error(error: Option<Error>) -> Error {
+    error.unwrap_or_else(|| {
+        Error::new(ErrorCode::Aborted, "the call was aborted by its AbortSignal while the wallet was asked")
+    })
+}
+
 fn out_of_step() -> Error {
     Error::new(ErrorCode::Decode, "the task was told of an answer it did not ask for")
 }
@@ -221,11 +301,7 @@ pub struct OneCall<P> {
 impl<P> Task<OneCall<P>> {
     /// The task of one call, started in `calls`.
     pub fn call_of(calls: &mut Calls<P>, request: HttpRequest, expect: Expect<P>, limits: CallLimits) -> Self {
-        Task {
-            machine: OneCall { product: None },
-            call: Some(calls.start(request, expect, limits)),
-            queued: Vec::new(),
-        }
+        Task { machine: OneCall { product: None }, run: Run::new(Some(calls.start(request, expect, limits))) }
     }
 }
 
@@ -239,7 +315,7 @@ impl<P> Machine<P> for OneCall<P> {
             Got::Failed(e) => Need::Fail(e),
             Got::Abort { error: Some(e), .. } => Need::Fail(e),
             // (Its call is started with it: nothing else comes.)
-            Got::Go | Got::Abort { error: None, .. } => Need::Fail(out_of_step()),
+            Got::Go | Got::Said(_) | Got::Abort { error: None, .. } => Need::Fail(out_of_step()),
         })
     }
 }
@@ -251,12 +327,15 @@ pub fn wait_ms(ms: f64) -> String {
 
 impl Need {
     /// The need as the JSON object the driver reads (`TaskNeed` in src/js/driver.js), with the calls to wake:
-    /// `{"kind":"http","wake",url,method,headers,body,manual,bytes,parse,attemptMs}`, `{"kind":"wait","wake",ms,
-    /// call}`, `{"kind":"tell","wake",client,event}`, `{"kind":"done","wake",value}`, `{"kind":"fail","wake",error}`.
+    /// `{"kind":"http","wake",url,method,headers,body,manual,bytes,parse,attemptMs}`, `{"kind":"sign","wake",
+    /// typedData,ms}`, `{"kind":"rpc","wake",method,params,ms}`, `{"kind":"wait","wake",ms,call}`, `{"kind":"tell",
+    /// "wake",client,event}`, `{"kind":"done","wake",value}`, `{"kind":"fail","wake",error}`.
     pub fn to_json(&self, wake: &[u32]) -> String {
         let mut w = JsonWriter::object();
         let kind = match self {
             Need::Http(_) => "http",
+            Need::Sign { .. } => "sign",
+            Need::Rpc { .. } => "rpc",
             Need::Wait { .. } => "wait",
             Need::Tell { .. } => "tell",
             Need::Done(_) => "done",
@@ -288,6 +367,15 @@ impl Need {
                 w.field_raw("bytes", bool_json(s.bytes));
                 w.field_raw("parse", bool_json(s.parse));
                 w.field_raw("attemptMs", &number(s.attempt_ms));
+            }
+            Need::Sign { typed, ms } => {
+                w.field_raw("typedData", typed);
+                w.field_raw("ms", &number(*ms));
+            }
+            Need::Rpc { method, params, ms } => {
+                w.field_str("method", method);
+                w.field_raw("params", params);
+                w.field_raw("ms", &number(*ms));
             }
             Need::Wait { ms, call } => {
                 w.field_raw("ms", &number(*ms));

@@ -495,7 +495,8 @@ fn a_fak_buy_on_a_fine_tick_is_cut_to_four_decimals() {
 #[test]
 fn the_doctor_finds_the_form_each_kind_of_deposit_wallet_takes() {
     use predictkit::api::Value as V;
-    use predictkit::trade::doctor::{Doctor, Need, Wallets as LibWallets};
+    use predictkit::task::Said;
+    use predictkit::trade::doctor::{Ask, Doctor, Heard, Wallets as LibWallets};
     use predictkit::trade::settings::TradingSettings;
     use predictkit_emulator::trading::wallets::{Kind, Setup, Wallets};
     use predictkit_emulator::trading::{deposit, wallet};
@@ -525,29 +526,31 @@ fn the_doctor_finds_the_form_each_kind_of_deposit_wallet_takes() {
         let mut d = Doctor::new(&settings, owner, Some(owner), true);
         let (mut signed, mut asked) = (0, 0);
         let json = loop {
-            let (answer, failed) = match d.need() {
-                Need::Done(json) => break json,
-                Need::End => panic!("the examination ended"),
-                Need::Sign(typed) => {
+            let said = |v: String| Heard::Said(Said::Answer(V::Str(v)));
+            let heard = match d.need() {
+                Ask::Done(json) => break json,
+                Ask::End => panic!("the examination ended"),
+                Ask::Sign(typed) => {
                     signed += 1;
                     let doc: Value = serde_json::from_str(&typed).unwrap();
-                    (V::Str(sign(signer, &typed_data::digest(&doc).unwrap().0)), false)
+                    said(sign(signer, &typed_data::digest(&doc).unwrap().0))
                 }
-                Need::Rpc { method: "eth_call", params } => {
+                Ask::Rpc { method: "eth_call", params } => {
                     asked += 1;
                     match wallet::eth_call(&wallets, &serde_json::from_str(&params).unwrap()) {
-                        Ok(Value::String(word)) => (V::Str(word), false),
+                        Ok(Value::String(word)) => said(word),
                         other => panic!("{other:?}"),
                     }
                 }
-                Need::Rpc { method: "eth_chainId", .. } => (V::Str("0x89".into()), false),
-                Need::Rpc { params, .. } => {
+                Ask::Rpc { method: "eth_chainId", .. } => said("0x89".into()),
+                Ask::Rpc { params, .. } => {
                     let code = params.contains(&wallet_address.checksummed());
-                    (V::Str(if code { "0x60".into() } else { "0x".into() }), false)
+                    said(if code { "0x60".into() } else { "0x".into() })
                 }
-                Need::Balance(_) => (V::Other, true),
+                // (No service here: the balance is unknown.)
+                Ask::Balance(_) => Heard::Read(None),
             };
-            d.supply(&answer, failed);
+            d.hear(heard);
         };
         assert_eq!(d.deposit_form(), found, "plain {plain}: {json}");
         let expected = match found {

@@ -1,8 +1,9 @@
 // @ts-check
 // The one driver of every task: a REST call (reads, pages, trading steps, the clock, a stream's snapshots) or
-// a machine that makes calls (the dead-man switch). `run` asks the task's machine in wasm what it needs
-// (`next`), does it (an HTTP attempt, a timer or a wait for its turn, telling a listener), and tells the
-// machine what became of it (`reply`, `abort`). Every decision (budgets, queue order, signing, redirects,
+// a machine that makes calls and asks the wallet (the dead-man switch, the account doctor). `run` asks the
+// task's machine in wasm what it needs (`next`), does it (an HTTP attempt, a signature or a provider's answer,
+// a timer or a wait for its turn, telling a listener), and tells the machine what became of it (`reply`,
+// `said`, `abort`). Every decision (budgets, queue order, signing, redirects,
 // what an answer means, retries, backoff and deadlines) is the core's (src/task.rs, src/api/call.rs); this
 // file does the I/O and the abort signal, and makes the PredictKitError the caller sees.
 //
@@ -21,6 +22,8 @@
  *   `attemptMs`; `flags`: 1 an opaque redirect, 2 redirected, 4 the JSON body parsed here; `headers`: the `Date`
  *   header, then, when the answer has any, the Poly-RateLimit Remaining, Reset, Tier and Warning values, a line
  *   each).
+ * @property {(kind: number, value: unknown, now: number) => string} said What the signer or the provider said
+ *   (`kind`: 0 it answered `value`, 1 not within the need's `ms`, 2 it threw or refused).
  * @property {(stopped: boolean, now: number) => string} abort The task's signal aborted (`stopped`: its owner
  *   stopped it).
  * @property {(now: number) => Uint32Array} end The task is over: what it still holds is given back; the ids of
@@ -50,11 +53,14 @@
 /**
  * What a task needs (src/task.rs: Need::to_json), with the ids of the calls to wake: an HTTP attempt
  * (`manual`: redirects are not followed; `bytes`: a 2xx body is read as bytes; `parse`: a 2xx text is parsed
- * here; `attemptMs`: abandon the attempt then, and reply kind 4), a wait (`ms` null: until woken or aborted;
- * `call`: the call whose wake ends it), an event to tell (to the client's `onEvent`, or to the task's own
- * listener), its result, or its error.
+ * here; `attemptMs`: abandon the attempt then, and reply kind 4), a signature of typed data, a provider's
+ * answer (`ms` null: waited for for ever), a wait (`ms` null: until woken or aborted; `call`: the call whose wake
+ * ends it), an event to tell (to the client's `onEvent`, or to the task's own listener), its result, or its
+ * error.
  * @typedef {{ kind: "http", wake: number[], url: string, method: string, headers: Record<string, string>,
  *     body: string | null, manual: boolean, bytes: boolean, parse: boolean, attemptMs: number | null }
+ *   | { kind: "sign", wake: number[], typedData: unknown, ms: number | null }
+ *   | { kind: "rpc", wake: number[], method: string, params: unknown[], ms: number | null }
  *   | { kind: "wait", wake: number[], ms: number | null, call: number | null }
  *   | { kind: "tell", wake: number[], client: boolean, event: any }
  *   | { kind: "done", wake: number[], value: unknown }
@@ -68,6 +74,14 @@
  * @property {unknown} onEvent the client's listener
  * @property {Waiters} waiters
  * @property {(event: any) => void} [tell] the task's own listener
+ */
+
+/**
+ * What a task asks of the user's wallet: its signer's `signTypedData` and its provider's `request`, each bound to
+ * its object (trade.mjs: walletOf). Either may throw, return anything, or never settle.
+ * @typedef {object} Wallet
+ * @property {(typedData: unknown) => unknown} sign
+ * @property {((request: { method: string, params: unknown[] }) => unknown) | undefined} rpc
  */
 
 /**
@@ -408,9 +422,10 @@ export function clientIo(fetch, onEvent) {
  * @param {Task} task
  * @param {Io} io
  * @param {AbortSignal | undefined | null} signal
+ * @param {Wallet} [wallet] the signer and provider the task asks
  * @returns {Promise<unknown>}
  */
-export async function run(task, io, signal) {
+export async function run(task, io, signal, wallet) {
   const { fetch: fetchFn, waiters } = io;
   /** @type {unknown} */
   let body;
@@ -470,6 +485,12 @@ export async function run(task, io, signal) {
         const given = bytes && r.body instanceof Uint8Array ? r.body : undefined;
         const told = r.rateLimit === undefined ? r.date : `${r.date ?? ""}\n${r.rateLimit}`;
         need = parse(task.reply(r.kind, status, flags, r.retryAfter, told, said, given, r.sent, dateNow()));
+      } else if (need.kind === "sign" || need.kind === "rpc") {
+        const r = need.kind === "sign"
+          ? await ask(wallet?.sign, need.typedData, signal, need.ms ?? Infinity)
+          : await ask(wallet?.rpc, { method: need.method, params: need.params }, signal, need.ms ?? Infinity);
+        cause = r.cause;
+        need = parse(r.kind === 3 || aborted() ? abort() : task.said(r.kind, r.value, dateNow()));
       } else if (need.kind === "wait") {
         const going = await pause(need.ms, signal, waiters, need.call);
         // What follows a wait is not the last attempt's doing.
@@ -483,7 +504,7 @@ export async function run(task, io, signal) {
         return task.result(body, need.value);
       } else {
         const code = need.error.code;
-        throw makeError(need.error, code === "NETWORK" || code === "DECODE" ? cause : undefined);
+        throw makeError(need.error, code === "NETWORK" || code === "DECODE" || code === "SIGNER" ? cause : undefined);
       }
     }
   } finally {
@@ -503,70 +524,60 @@ export function randomSalt() {
   return (words[0] & 0x1fffff) * 0x100000000 + words[1];
 }
 
-// The wallet's side lives in this module rather than a snippet of its own: with a fourth snippet file, the page
-// wasm-bindgen-test-runner serves to headless Chromium hung while loading in 3 runs of 4 (its server stalls on
-// the browser's parallel module fetches); with three, 5 runs of 5 loaded.
+// The wallet's side (`ask`) lives in this module rather than a snippet of its own: with a fourth snippet file, the
+// page wasm-bindgen-test-runner serves to headless Chromium hung while loading in 3 runs of 4 (its server stalls
+// on the browser's parallel module fetches); with three, 5 runs of 5 loaded.
 
 /**
- * Asks a wallet to sign `typedData` (an `eth_signTypedData_v4` document) with `signTypedData` called on
- * `signer`. The call's signal stops the wait, and so does `timeoutMs` (Infinity waits for ever): a wallet
- * that never answers cannot hold a call for ever. Rejects with a PredictKitError only: ABORTED, TIMEOUT, or
- * SIGNER (the wallet threw or refused; its error is the cause).
- * @param {(this: unknown, typedData: unknown) => unknown} signTypedData
- * @param {unknown} signer
- * @param {unknown} typedData
- * @param {AbortSignal | undefined} signal a genuine AbortSignal (checked by the call's start)
- * @param {number} timeoutMs
- * @returns {Promise<unknown>}
+ * What a wallet's function did (`ask`): 0 answered `value`, 1 not within its time, 2 threw or refused (`cause`),
+ * 3 the signal aborted first.
+ * @typedef {{ kind: 0 | 1 | 2 | 3, value?: unknown, cause?: unknown }} Asked
  */
-export function askSigner(signTypedData, signer, typedData, signal, timeoutMs) {
-  return new Promise((resolve, reject) => {
+
+/**
+ * Asks a wallet (`fn`: its signer's `signTypedData` or its provider's `request`, bound) `arg`, waiting at most `ms`
+ * (Infinity: for ever) or until `signal` aborts: a wallet that never answers cannot hold a task. Never rejects.
+ * @param {((arg: any) => unknown) | undefined} fn
+ * @param {unknown} arg
+ * @param {AbortSignal | undefined | null} signal a genuine AbortSignal (checked by the call's start)
+ * @param {number} ms
+ * @returns {Promise<Asked>}
+ */
+function ask(fn, arg, signal, ms) {
+  return new Promise((resolve) => {
     /** @type {Later | undefined} */
     let timer;
     let forget = ignore;
     let settled = false;
-    /**
-     * @param {(value: any) => void} how
-     * @param {unknown} value
-     */
-    const settle = (how, value) => {
+    /** @param {Asked} r */
+    const settle = (r) => {
       if (settled) return;
       settled = true;
       clearLater(timer);
       forget();
-      how(value);
+      resolve(r);
     };
-    /**
-     * @param {string} code
-     * @param {string} message
-     * @param {unknown} [cause]
-     */
-    const fail = (code, message, cause) => settle(reject, makeError({ code, message }, cause));
-    const onAbort = () => fail("ABORTED", "the call was aborted by its AbortSignal while the signer was asked");
-    if (signal) {
-      // (trade.mjs passes a signal its call checked; anything else that reaches here is refused, typed.)
-      try {
-        if (abortedOf.call(signal)) return onAbort();
-        // Listening before the wallet is asked: it may abort the call while it is being asked.
-        forget = onAbortOf(signal, onAbort);
-      } catch (e) {
-        return fail("INVALID_PARAMS", "signal: must be an AbortSignal", e);
-      }
+    try {
+      if (signal && abortedOf.call(signal)) return settle({ kind: 3 });
+      // Listening before the wallet is asked: it may abort the call while it is being asked.
+      if (signal) forget = onAbortOf(signal, () => settle({ kind: 3 }));
+    } catch (cause) {
+      // (Not a genuine AbortSignal: the call's start refuses those.)
+      return settle({ kind: 2, cause });
     }
-    if (Number.isFinite(timeoutMs)) {
-      timer = later(() => fail("TIMEOUT", "the signer did not answer within signTimeoutMs"), timeoutMs);
-    }
+    if (Number.isFinite(ms)) timer = later(() => settle({ kind: 1 }), ms);
     let answer;
     try {
-      answer = signTypedData.call(signer, typedData);
-    } catch (e) {
-      return fail("SIGNER", "the signer threw", e);
+      if (typeof fn !== "function") throw new TypeError("the task has no wallet to ask");
+      answer = fn(arg);
+    } catch (cause) {
+      return settle({ kind: 2, cause });
     }
     // A thenable's `then` may throw or never settle: the Promise constructor catches the first, the timer
     // and the signal the second.
     new Promise((inner) => inner(answer)).then(
-      (signature) => settle(resolve, signature),
-      (e) => fail("SIGNER", "the signer refused or failed to sign", e),
+      (value) => settle({ kind: 0, value }),
+      (cause) => settle({ kind: 2, cause }),
     );
   });
 }
@@ -654,5 +665,5 @@ export function facts(e) {
 
 /** What the package's trading methods take from the driver (src/wasm/trade.rs: driverTools). */
 export function tools() {
-  return { askSigner, makeError, later, clearLater, dateNow, onAbortOf, isAborted, facts };
+  return { makeError, later, clearLater, dateNow, onAbortOf, isAborted, facts };
 }

@@ -2,7 +2,7 @@
 //! orders need, whether the client's API key is the signer's, and what the service sees of its collateral,
 //! each problem a finding with the one fix. It sends no order: a state machine that asks for what it needs
 //! (the wallet provider's `eth_chainId` and `eth_getCode`, the service's balance reads) and decides from the
-//! answers.
+//! answers, run as a task ([`Examination`]: the balance reads are its calls, read in Rust).
 //!
 //! A deposit wallet's signature form: deployed deposit wallets that take only their owner's plain signature of
 //! the order's digest, and refuse the ERC-7739 form the upstream clients send, are reported by a production
@@ -31,8 +31,12 @@
 use super::eip712::{decode_hex, hex, keccak, parse_signature, Address, Domain, U256};
 use super::order::{domain, Exchanges, Order, SignatureType, Version};
 use super::settings::TradingSettings;
+use crate::api::call::{CallLimits, Expect};
+use crate::api::Params;
+use crate::error::Error;
 use crate::json::JsonWriter;
 use crate::json::Value;
+use crate::task::{Got, Machine, Need, Said, Step};
 
 /// How long the wallet provider may take to answer a read (no person approves it).
 pub const PROVIDER_TIMEOUT_MS: u32 = 30_000;
@@ -121,8 +125,8 @@ impl Wallets {
 
 /// What the doctor needs next.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Need {
-    /// Ask the wallet provider (EIP-1193 `request`): the method, its params as JSON, and how long to wait.
+pub enum Ask {
+    /// Ask the wallet provider (EIP-1193 `request`): the method and its params as JSON.
     Rpc { method: &'static str, params: String },
     /// Read the collateral balance and allowances the service sees for a signature type.
     Balance(SignatureType),
@@ -130,7 +134,7 @@ pub enum Need {
     Sign(String),
     /// The diagnosis, as JSON (`AccountDiagnosis` in trade.d.ts).
     Done(String),
-    /// The examination ends with the last failure (the driver throws it): see [`ends_examination`].
+    /// The examination ends with the last balance read's failure: see [`ends_examination`].
     End,
 }
 
@@ -199,13 +203,13 @@ impl Probe {
         }
     }
 
-    fn need(&self) -> Option<(Need, Asked)> {
+    fn need(&self) -> Option<(Ask, Asked)> {
         if !matches!(self.tried.as_slice(), [] | [Some(false)]) {
             return None;
         }
         let order = self.order();
         let Some(signature) = &self.signature else {
-            return Some((Need::Sign(order.typed_data_to_sign(&self.domain)), Asked::Sign));
+            return Some((Ask::Sign(order.typed_data_to_sign(&self.domain)), Asked::Sign));
         };
         // eth_call of isValidSignature(hash, signature): the ABI's head (the hash, the bytes' offset), then the
         // bytes' length and the bytes, padded to a whole word.
@@ -224,16 +228,16 @@ impl Probe {
             &hex(&data),
             "\"},\"latest\"]",
         ]);
-        Some((Need::Rpc { method: "eth_call", params }, Asked::Valid))
+        Some((Ask::Rpc { method: "eth_call", params }, Asked::Valid))
     }
 
-    fn supply(&mut self, asked: Asked, answer: &Value, failed: bool) {
+    fn supply(&mut self, asked: Asked, answer: Option<&Value>) {
         match (asked, answer) {
-            (Asked::Sign, Value::Str(text)) if !failed => match parse_signature(text) {
+            (Asked::Sign, Some(Value::Str(text))) => match parse_signature(text) {
                 Ok(signature) => self.signature = Some(signature),
                 Err(_) => self.tried.push(None),
             },
-            (Asked::Valid, Value::Str(text)) if !failed => {
+            (Asked::Valid, Some(Value::Str(text))) => {
                 // The ABI-encoded `bytes4`: one word, the magic value for a valid signature. Anything else is
                 // no answer (unknown), not a refusal.
                 let word =
@@ -336,57 +340,67 @@ impl Doctor {
         }
     }
 
-    /// The answer to the last need (`failed`: the provider or the read failed, `answer` then holds the
-    /// failure's `{ status, body }` when the service answered).
-    pub fn supply(&mut self, answer: &Value, failed: bool) {
-        if failed {
-            let code = match answer.field("code") {
-                Some(Value::Str(code)) => code.as_str(),
-                _ => "",
-            };
-            if ends_examination(matches!(self.asked, Some(Asked::Balance(_))), code) {
+    /// What came back for the last need.
+    pub fn hear(&mut self, heard: Heard) {
+        if let Heard::Failed(e) = &heard {
+            if ends_examination(true, e.code.as_str()) {
                 self.ended = true;
             }
         }
+        // The provider gave up on a question (it did not answer in time): it is not asked again.
+        let late = matches!(heard, Heard::Said(Said::Late));
+        let said = match &heard {
+            Heard::Said(Said::Answer(answer)) => Some(answer),
+            _ => None,
+        };
         match self.asked.take() {
             Some(Asked::Chain) => {
-                self.chain = Some(if failed { None } else { chain_id(answer) });
+                self.chain = Some(said.and_then(chain_id));
                 // The wallet on another chain: its code says nothing of this one's wallets.
-                if matches!(self.chain, Some(Some(c)) if c != self.chain_id) || gave_up(answer, failed) {
+                if matches!(self.chain, Some(Some(c)) if c != self.chain_id) || late {
                     self.asked_codes = self.probes.len();
                 }
             }
             Some(Asked::Code(i)) => {
                 if let Some((_, code)) = self.probes.get_mut(i) {
-                    *code = if failed { None } else { has_code(answer) };
+                    *code = said.and_then(has_code);
                 }
-                if gave_up(answer, failed) {
+                if late {
                     self.asked_codes = self.probes.len();
                 }
             }
-            Some(Asked::Balance(t)) => self.seen.push((t, if failed { refusal(answer) } else { holding(answer) })),
+            Some(Asked::Balance(t)) => self.seen.push((
+                t,
+                match heard {
+                    Heard::Read(Some(Holding { balance, allowances })) => Seen::Held { balance, allowances },
+                    Heard::Failed(e) if e.status.is_some() => {
+                        Seen::Refused { status: e.status, body: e.body.unwrap_or_default().chars().take(512).collect() }
+                    }
+                    _ => Seen::Unknown,
+                },
+            )),
             Some(asked @ (Asked::Sign | Asked::Valid)) => {
                 if let Some(probe) = self.probe.as_mut() {
-                    probe.supply(asked, answer, failed);
+                    probe.supply(asked, said);
                 }
             }
             None => {}
         }
     }
 
-    pub fn need(&mut self) -> Need {
+    pub fn need(&mut self) -> Ask {
         if self.ended {
-            return Need::End;
+            return Ask::End;
         }
         if self.provider && self.chain.is_none() && self.asked.is_none() {
             self.asked = Some(Asked::Chain);
-            return Need::Rpc { method: "eth_chainId", params: "[]".into() };
+            return Ask::Rpc { method: "eth_chainId", params: "[]".into() };
         }
         if let Some((address, _)) = self.probes.get(self.asked_codes) {
             let params = crate::text::concat(&["[\"", &address.checksummed(), "\",\"latest\"]"]);
             self.asked = Some(Asked::Code(self.asked_codes));
             self.asked_codes += 1;
-            return Need::Rpc { method: "eth_getCode", params };
+            return Ask::Rpc { method: "eth_getCode", params };
         }
         // The wallet's code is known now: deployed, it is asked which form it takes.
         if let Some((wallet, domain)) = self.wallet.take() {
@@ -400,9 +414,9 @@ impl Doctor {
         }
         if let Some(t) = self.reads.get(self.seen.len()).copied() {
             self.asked = Some(Asked::Balance(t));
-            return Need::Balance(t);
+            return Ask::Balance(t);
         }
-        Need::Done(self.diagnosis().to_json(self))
+        Ask::Done(self.diagnosis().to_json(self))
     }
 
     /// The deposit wallet the test found to take its owner's plain signature, and whether the test told
@@ -537,11 +551,6 @@ impl Doctor {
 }
 
 /// A provider that did not answer in time: it is not asked again (each question would wait as long).
-fn gave_up(answer: &Value, failed: bool) -> bool {
-    failed && matches!(answer.field("code"), Some(Value::Str(code)) if code == "TIMEOUT")
-}
-
-/// The `eth_chainId` answer: a hex quantity.
 fn chain_id(answer: &Value) -> Option<u64> {
     let Value::Str(text) = answer else { return None };
     let digits = text.strip_prefix("0x")?;
@@ -562,39 +571,111 @@ fn has_code(answer: &Value) -> Option<bool> {
 }
 
 /// Decimal digits, as the service writes base units (at most 78: a uint256).
-fn units(value: &Value) -> Option<String> {
-    match value {
-        Value::Str(s) if !s.is_empty() && s.len() <= 78 && s.bytes().all(|b| b.is_ascii_digit()) => Some(s.clone()),
-        _ => None,
+fn units(text: &str) -> Option<String> {
+    (!text.is_empty() && text.len() <= 78 && text.bytes().all(|b| b.is_ascii_digit())).then(|| text.to_owned())
+}
+
+/// What the service sees of an account's collateral: its balance and the exchanges' allowances (base units).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Holding {
+    balance: String,
+    allowances: Vec<(String, String)>,
+}
+
+/// A balance read's answer, `{ balance, allowances: { spender: amount } }` (at most 16 allowances; one that is not
+/// base units is left out); None when it is not one.
+pub fn read_holding(body: &[u8]) -> Option<Holding> {
+    let mut scanner = crate::json::Scanner::new(body);
+    let mut balance = None;
+    let mut allowances = Vec::new();
+    scanner
+        .object(|s, key| match key {
+            b"balance" if s.peek_kind() == Some(b'"') => {
+                balance = units(&s.string()?);
+                Ok(())
+            }
+            b"allowances" if s.peek_kind() == Some(b'{') => s.object(|s, spender| {
+                let spender = crate::json::unescape(spender)?;
+                let amount =
+                    if s.peek_kind() == Some(b'"') { units(&s.string()?) } else { s.skip_value().map(|_| None)? };
+                if let Some(amount) = amount.filter(|_| allowances.len() < 16) {
+                    allowances.push((spender, amount));
+                }
+                Ok(())
+            }),
+            _ => s.skip_value(),
+        })
+        .ok()?;
+    scanner.finish().ok()?;
+    Some(Holding { balance: balance?, allowances })
+}
+
+/// What came back for a doctor's need.
+#[derive(Debug)]
+pub enum Heard {
+    /// What the provider or the signer said.
+    Said(Said),
+    /// A balance read's answer (None: not a balance).
+    Read(Option<Holding>),
+    /// A balance read that failed.
+    Failed(Error),
+}
+
+/// An examination as a task (`crate::task`): the provider's and the signer's questions are the driver's, the
+/// balance reads are calls of `api::balance_allowance`, read by `read` into the owner's product, from which `held`
+/// takes the holding.
+pub struct Examination<P> {
+    pub doctor: Doctor,
+    read: Expect<P>,
+    held: fn(P) -> Option<Holding>,
+    /// The limits of each balance read (the call's).
+    limits: CallLimits,
+    /// How long the signer may take (`signTimeoutMs`).
+    sign_ms: f64,
+}
+
+impl<P> Examination<P> {
+    pub fn new(
+        doctor: Doctor,
+        read: Expect<P>,
+        held: fn(P) -> Option<Holding>,
+        limits: CallLimits,
+        sign_ms: f64,
+    ) -> Self {
+        Examination { doctor, read, held, limits, sign_ms }
     }
 }
 
-/// A balance read's answer `{ balance, allowances: { spender: amount } }`.
-fn holding(answer: &Value) -> Seen {
-    let Some(balance) = answer.field("balance").and_then(units) else { return Seen::Unknown };
-    let allowances = match answer.field("allowances") {
-        Some(Value::Object(list)) => {
-            list.iter().take(16).filter_map(|(spender, a)| Some((spender.clone(), units(a)?))).collect()
+impl<P> Machine<P> for Examination<P> {
+    fn step(&mut self, got: Got<P>, _now: f64) -> Step<P> {
+        match got {
+            Got::Go => {}
+            Got::Said(said) => self.doctor.hear(Heard::Said(said)),
+            Got::Answer { product, .. } => self.doctor.hear(Heard::Read(product.and_then(self.held))),
+            // A service out of reach ends the examination with that failure.
+            Got::Failed(e) if ends_examination(true, e.code.as_str()) => return Step::Do(Need::Fail(e)),
+            Got::Failed(e) => self.doctor.hear(Heard::Failed(e)),
+            // The call's own end ends the examination.
+            Got::Abort { error, .. } => return Step::Do(Need::Fail(crate::task::abort_error(error))),
         }
-        _ => Vec::new(),
-    };
-    Seen::Held { balance, allowances }
-}
-
-/// A failed read as the driver hands it: `{ status, body }` when the service answered.
-fn refusal(answer: &Value) -> Seen {
-    let status = match answer.field("status") {
-        Some(Value::Number(n)) if (100.0..600.0).contains(n) && n.fract() == 0.0 => Some(*n as u16),
-        _ => None,
-    };
-    let body = match answer.field("body") {
-        Some(Value::Str(s)) => s.chars().take(512).collect(),
-        _ => String::new(),
-    };
-    if status.is_none() {
-        return Seen::Unknown;
+        Step::Do(match self.doctor.need() {
+            Ask::Rpc { method, params } => Need::Rpc { method, params, ms: Some(f64::from(PROVIDER_TIMEOUT_MS)) },
+            Ask::Sign(typed) => Need::Sign { typed, ms: Some(self.sign_ms).filter(|ms| ms.is_finite()) },
+            Ask::Balance(t) => {
+                let params = Params(vec![
+                    ("asset_type".into(), Value::Str("COLLATERAL".into())),
+                    ("signature_type".into(), Value::Number(f64::from(t as u8))),
+                ]);
+                match crate::api::balance_allowance(&params) {
+                    Ok(request) => return Step::Call { request, expect: self.read, limits: self.limits },
+                    Err(e) => Need::Fail(e),
+                }
+            }
+            Ask::Done(diagnosis) => Need::Done(diagnosis),
+            // (Only a failure that ends it ends it, above.)
+            Ask::End => Need::Fail(Error::decode("the examination ended")),
+        })
     }
-    Seen::Refused { status, body }
 }
 
 /// The service's words for an owner without a deposit wallet (py-clob-client-v2 issue 104), as the refusals'

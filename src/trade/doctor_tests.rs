@@ -1,4 +1,5 @@
 use super::*;
+use crate::error::ErrorCode;
 use crate::json::Value;
 use crate::trade::order::SignatureType::{Eoa, Poly1271, PolyGnosisSafe, PolyProxy};
 
@@ -70,12 +71,60 @@ fn settings(t: SignatureType, funder: Option<Address>) -> TradingSettings {
     TradingSettings { chain_id: 137, signature_type: t, funder, exchanges: None, sign_timeout_ms: 1.0 }
 }
 
+impl Doctor {
+    /// Tells the doctor an answer as the tests write it: a provider's or a signer's answer as a value (failed:
+    /// `{ code }`, TIMEOUT for one that did not answer in time), a balance read's as the JSON the service sends
+    /// (read as the call machine reads it), a failed one as `{ code, status, body }`.
+    fn supply(&mut self, answer: &Value, failed: bool) {
+        let text = |name| match answer.field(name) {
+            Some(Value::Str(text)) => text.clone(),
+            _ => String::new(),
+        };
+        let heard = match (matches!(self.asked, Some(Asked::Balance(_))), failed) {
+            (true, false) => Heard::Read(read_holding(json_text(answer).as_bytes())),
+            (true, true) => {
+                let code = match text("code").as_str() {
+                    "NETWORK" => ErrorCode::Network,
+                    "TIMEOUT" => ErrorCode::Timeout,
+                    _ => ErrorCode::Api,
+                };
+                let mut e = Error::new(code, "failed");
+                e.status = match answer.field("status") {
+                    Some(Value::Number(n)) if (100.0..600.0).contains(n) && n.fract() == 0.0 => Some(*n as u16),
+                    _ => None,
+                };
+                e.body = Some(text("body"));
+                Heard::Failed(e)
+            }
+            (false, false) => Heard::Said(Said::Answer(answer.clone())),
+            (false, true) if text("code") == "TIMEOUT" => Heard::Said(Said::Late),
+            (false, true) => Heard::Said(Said::Threw),
+        };
+        self.hear(heard);
+    }
+}
+
+/// A value as JSON text.
+fn json_text(value: &Value) -> String {
+    fn to_serde(value: &Value) -> serde_json::Value {
+        match value {
+            Value::Str(s) => s.clone().into(),
+            Value::Number(n) => (*n).into(),
+            Value::Bool(b) => (*b).into(),
+            Value::Array(items) => items.iter().map(to_serde).collect(),
+            Value::Object(fields) => fields.iter().map(|(k, v)| (k.clone(), to_serde(v))).collect(),
+            _ => serde_json::Value::Null,
+        }
+    }
+    to_serde(value).to_string()
+}
+
 fn obj(fields: &[(&str, Value)]) -> Value {
     Value::Object(fields.iter().map(|(k, v)| ((*k).to_owned(), v.clone())).collect())
 }
 
 /// Runs a doctor against a world; returns what it asked and its diagnosis (as JSON text).
-fn examine(s: &TradingSettings, key: Option<Address>, world: World) -> (Vec<Need>, String) {
+fn examine(s: &TradingSettings, key: Option<Address>, world: World) -> (Vec<Ask>, String) {
     let owner = addr(OWNER);
     let wallets = Wallets::of(s.chain_id, &owner);
     let mut d = Doctor::new(s, owner, key, world.provider);
@@ -83,25 +132,25 @@ fn examine(s: &TradingSettings, key: Option<Address>, world: World) -> (Vec<Need
     for _ in 0..20 {
         let need = d.need();
         let (answer, failed) = match &need {
-            Need::Done(json) => return (needs, json.clone()),
-            Need::End => panic!("the examination ended"),
-            Need::Rpc { method: "eth_chainId", .. } => (Value::Str(format!("0x{:x}", world.chain)), false),
-            Need::Sign(_) if !world.signs => (obj(&[("code", Value::Str("SIGNER".into()))]), true),
-            Need::Sign(_) => (Value::Str(SIGNATURE.into()), false),
-            Need::Rpc { method: "eth_call", params } => {
+            Ask::Done(json) => return (needs, json.clone()),
+            Ask::End => panic!("the examination ended"),
+            Ask::Rpc { method: "eth_chainId", .. } => (Value::Str(format!("0x{:x}", world.chain)), false),
+            Ask::Sign(_) if !world.signs => (obj(&[("code", Value::Str("SIGNER".into()))]), true),
+            Ask::Sign(_) => (Value::Str(SIGNATURE.into()), false),
+            Ask::Rpc { method: "eth_call", params } => {
                 let wrapped = params.contains(&order_type_hex());
                 let taken = if wrapped { world.takes.0 } else { world.takes.1 };
                 let word = if taken { "1626ba7e" } else { "ffffffff" };
                 (Value::Str(format!("0x{word}{}", "0".repeat(56))), false)
             }
-            Need::Rpc { params, .. } => {
+            Ask::Rpc { params, .. } => {
                 let code = world
                     .deployed
                     .iter()
                     .any(|t| wallets.of_type(owner, *t).is_some_and(|w| params.contains(&w.checksummed())));
                 (Value::Str(if code { "0x6080".into() } else { "0x".into() }), false)
             }
-            Need::Balance(t) => {
+            Ask::Balance(t) => {
                 if world.key_refused {
                     (
                         obj(&[
@@ -223,7 +272,7 @@ fn it_reads_only_what_it_needs() {
     assert!(json.contains(&format!("\"safe\":{{\"address\":\"{}\",\"deployed\":true}}", w.safe.unwrap().checksummed())));
     assert_eq!(
         needs[1],
-        Need::Rpc { method: "eth_getCode", params: format!("[\"{}\",\"latest\"]", w.deposit.checksummed()) }
+        Ask::Rpc { method: "eth_getCode", params: format!("[\"{}\",\"latest\"]", w.deposit.checksummed()) }
     );
     // Another address's key reads no balance (it would read another account); no provider asks no chain.
     let stranger = addr("0x70997970C51812dc3A010C7d01b50e0d17dc79C8");
@@ -235,21 +284,21 @@ fn it_reads_only_what_it_needs() {
         Some(owner),
         World { provider: false, service_deposit: true, ..WORLD },
     );
-    assert_eq!(needs, [Need::Balance(Poly1271)]);
+    assert_eq!(needs, [Ask::Balance(Poly1271)]);
 }
 
 #[test]
 fn a_provider_that_does_not_answer_in_time_is_not_asked_again() {
     let owner = addr(OWNER);
     let mut d = Doctor::new(&settings(Eoa, None), owner, None, true);
-    assert!(matches!(d.need(), Need::Rpc { method: "eth_chainId", .. }));
+    assert!(matches!(d.need(), Ask::Rpc { method: "eth_chainId", .. }));
     d.supply(&obj(&[("code", Value::Str("TIMEOUT".into()))]), true);
-    assert!(matches!(d.need(), Need::Done(_)), "no eth_getCode after a timeout");
+    assert!(matches!(d.need(), Ask::Done(_)), "no eth_getCode after a timeout");
     // Another failure (a refusal) goes on to the next question.
     let mut d = Doctor::new(&settings(Eoa, None), owner, None, true);
     d.need();
     d.supply(&obj(&[("code", Value::Str("SIGNER".into()))]), true);
-    assert!(matches!(d.need(), Need::Rpc { method: "eth_getCode", .. }));
+    assert!(matches!(d.need(), Ask::Rpc { method: "eth_getCode", .. }));
 }
 
 #[test]
@@ -272,7 +321,7 @@ fn hostile_answers_are_unknowns_not_findings() {
                 rounds += 1;
                 assert!(rounds < 20);
                 match d.need() {
-                    Need::Done(json) => break json,
+                    Ask::Done(json) => break json,
                     _ => d.supply(&answer, failed),
                 }
             };
@@ -286,14 +335,14 @@ fn hostile_answers_are_unknowns_not_findings() {
 }
 
 /// The methods a doctor asked for, in order.
-fn asked(needs: &[Need]) -> Vec<String> {
+fn asked(needs: &[Ask]) -> Vec<String> {
     needs
         .iter()
         .map(|n| match n {
-            Need::Rpc { method, .. } => (*method).to_owned(),
-            Need::Balance(t) => format!("balance {}", type_name(*t)),
-            Need::Sign(_) => "sign".into(),
-            Need::Done(_) | Need::End => unreachable!(),
+            Ask::Rpc { method, .. } => (*method).to_owned(),
+            Ask::Balance(t) => format!("balance {}", type_name(*t)),
+            Ask::Sign(_) => "sign".into(),
+            Ask::Done(_) | Ask::End => unreachable!(),
         })
         .collect()
 }
@@ -321,14 +370,14 @@ fn a_deposit_wallet_is_asked_which_form_of_signature_it_takes() {
         assert_eq!(field(&json, "depositSignature"), form, "{takes:?}: {json}");
         // The ERC-7739 form first (what the upstream clients send), then the owner's plain signature of the order.
         let signs: Vec<&String> =
-            needs.iter().filter_map(|n| if let Need::Sign(t) = n { Some(t) } else { None }).collect();
+            needs.iter().filter_map(|n| if let Ask::Sign(t) = n { Some(t) } else { None }).collect();
         assert!(signs[0].contains("\"primaryType\":\"TypedDataSign\""), "{}", signs[0]);
         if let Some(plain) = signs.get(1) {
             assert!(plain.contains("\"primaryType\":\"Order\""), "{plain}");
         }
         // Each eth_call asks the wallet itself, with the test order's digest and the signature in that form.
         for need in &needs {
-            if let Need::Rpc { method: "eth_call", params } = need {
+            if let Ask::Rpc { method: "eth_call", params } = need {
                 let to = format!("[{{\"to\":\"{}\",\"data\":\"0x1626ba7e", deposit.checksummed());
                 assert!(params.starts_with(&to) && params.ends_with("\"},\"latest\"]"), "{params}");
             }
@@ -361,21 +410,21 @@ fn the_form_found_is_the_one_the_clients_orders_are_signed_in() {
         for _ in 0..20 {
             let need = d.need();
             let answer = match &need {
-                Need::Done(_) | Need::End => break,
-                Need::Rpc { method: "eth_chainId", .. } => Value::Str("0x89".into()),
-                Need::Sign(_) => Value::Str(SIGNATURE.into()),
-                Need::Rpc { method: "eth_call", params } => {
+                Ask::Done(_) | Ask::End => break,
+                Ask::Rpc { method: "eth_chainId", .. } => Value::Str("0x89".into()),
+                Ask::Sign(_) => Value::Str(SIGNATURE.into()),
+                Ask::Rpc { method: "eth_call", params } => {
                     let taken = if params.contains(&order_type_hex()) { takes.0 } else { takes.1 };
                     Value::Str(format!("0x{}{}", if taken { "1626ba7e" } else { "ffffffff" }, "0".repeat(56)))
                 }
-                Need::Rpc { params, .. } => Value::Str(
+                Ask::Rpc { params, .. } => Value::Str(
                     if params.contains(&wallets.deposit.checksummed()) && world.deployed.contains(&Poly1271) {
                         "0x6080".into()
                     } else {
                         "0x".into()
                     },
                 ),
-                Need::Balance(_) => obj(&[("balance", Value::Str("1".into()))]),
+                Ask::Balance(_) => obj(&[("balance", Value::Str("1".into()))]),
             };
             d.supply(&answer, false);
         }
@@ -415,15 +464,15 @@ fn only_the_calls_own_end_or_a_service_out_of_reach_ends_the_examination() {
     // A balance read the network could not carry: the examination ends there, nothing more asked.
     let owner = addr(OWNER);
     let mut d = Doctor::new(&settings(Eoa, None), owner, Some(owner), false);
-    assert!(matches!(d.need(), Need::Balance(_)));
+    assert!(matches!(d.need(), Ask::Balance(_)));
     d.supply(&obj(&[("code", Value::Str("NETWORK".into()))]), true);
-    assert_eq!(d.need(), Need::End);
-    assert_eq!(d.need(), Need::End);
+    assert_eq!(d.need(), Ask::End);
+    assert_eq!(d.need(), Ask::End);
     // The provider's timeout only makes the wallets unknown.
     let mut d = Doctor::new(&settings(Eoa, None), owner, Some(owner), true);
-    assert!(matches!(d.need(), Need::Rpc { method: "eth_chainId", .. }));
+    assert!(matches!(d.need(), Ask::Rpc { method: "eth_chainId", .. }));
     d.supply(&obj(&[("code", Value::Str("TIMEOUT".into()))]), true);
-    assert!(matches!(d.need(), Need::Balance(_)));
+    assert!(matches!(d.need(), Ask::Balance(_)));
 }
 
 #[test]
@@ -450,17 +499,175 @@ fn a_deposit_wallets_hostile_answers_are_unknowns_not_findings() {
             asked += 1;
             assert!(asked < 20);
             let answer = match d.need() {
-                Need::Done(json) => break json,
-                Need::End => panic!("ended"),
-                Need::Rpc { method: "eth_chainId", .. } => Value::Str("0x89".into()),
-                Need::Rpc { method: "eth_call", .. } => word.clone(),
-                Need::Rpc { .. } => Value::Str("0x6080".into()),
-                Need::Sign(_) => signature.clone(),
-                Need::Balance(_) => obj(&[("balance", Value::Str("1".into()))]),
+                Ask::Done(json) => break json,
+                Ask::End => panic!("ended"),
+                Ask::Rpc { method: "eth_chainId", .. } => Value::Str("0x89".into()),
+                Ask::Rpc { method: "eth_call", .. } => word.clone(),
+                Ask::Rpc { .. } => Value::Str("0x6080".into()),
+                Ask::Sign(_) => signature.clone(),
+                Ask::Balance(_) => obj(&[("balance", Value::Str("1".into()))]),
             };
             d.supply(&answer, false);
         };
         assert_eq!(field(&json, "depositSignature"), form, "{signature:?} {word:?}: {json}");
         assert!(!json.contains("SIGNATURE_REFUSED"), "{signature:?} {word:?}: {json}");
+    }
+}
+
+#[test]
+fn a_balance_answer_is_read_from_the_services_bytes() {
+    let full =
+        r#"{"balance":"10000000","allowances":{"0xE111180000d2663C0091e4f400237545B87B996B":"0","0x\u0041b":"5"}}"#;
+    let held = read_holding(full.as_bytes()).unwrap();
+    assert_eq!(held.balance, "10000000");
+    assert_eq!(
+        held.allowances,
+        [
+            ("0xE111180000d2663C0091e4f400237545B87B996B".to_owned(), "0".to_owned()),
+            ("0xAb".to_owned(), "5".to_owned())
+        ]
+    );
+    // Fields it does not know are skipped; an allowance that is not base units is left out.
+    let odd = r#"{"x":[1,{"y":2}],"balance":"7","allowances":{"a":1,"b":"-1","c":"12"}}"#;
+    assert_eq!(read_holding(odd.as_bytes()).unwrap().allowances, [("c".to_owned(), "12".to_owned())]);
+    // At most 16 allowances are kept.
+    let many: Vec<String> = (0..40).map(|i| format!("\"s{i}\":\"{i}\"")).collect();
+    let many = format!("{{\"balance\":\"1\",\"allowances\":{{{}}}}}", many.join(","));
+    assert_eq!(read_holding(many.as_bytes()).unwrap().allowances.len(), 16);
+    // Not a balance: no holding (an unknown, never a finding).
+    for bad in [
+        "",
+        "[]",
+        "{}",
+        r#"{"balance":5}"#,
+        r#"{"balance":""}"#,
+        r#"{"balance":"1e3"}"#,
+        r#"{"balance":"1"} x"#,
+        r#"{"balance":"1","allowances":{"a":"1""#,
+        &format!("{{\"balance\":\"{}\"}}", "9".repeat(79)),
+    ] {
+        assert_eq!(read_holding(bad.as_bytes()), None, "{bad}");
+    }
+}
+
+mod as_a_task {
+    use super::*;
+    use crate::api::call::{Calls, Reply};
+    use crate::task::tests::{answer, calls, creds, T0};
+    use crate::task::{Need as TaskNeed, Outcome, Task, Why};
+
+    const LIMITS: CallLimits = CallLimits { max_retries: 0, timeout_ms: 10_000.0, attempt_timeout_ms: None };
+
+    /// The product of a balance read, as the binding's is (`crate::product::HOLDING`, in tests a plain holding).
+    const READ: Expect<Option<Holding>> = Expect::Read(|_, body| Ok(read_holding(&body)), 0);
+
+    fn examination(s: &TradingSettings, key: Option<Address>, provider: bool) -> Task<Examination<Option<Holding>>> {
+        let doctor = Doctor::new(s, addr(OWNER), key, provider);
+        Task::new(Examination::new(doctor, READ, |held| held, LIMITS, 5_000.0))
+    }
+
+    fn bytes(body: &str) -> Reply<'static> {
+        Reply { bytes: Some(body.as_bytes().to_vec()), parsed: false, ..answer(200, None) }
+    }
+
+    const HELD: &str = r#"{"balance":"10000000","allowances":{"0xE111180000d2663C0091e4f400237545B87B996B":"1"}}"#;
+
+    #[test]
+    fn the_balance_reads_are_signed_calls_read_in_rust_and_the_diagnosis_is_its_result() {
+        let (mut c, creds) = (calls::<Option<Holding>>(), creds());
+        let owner = addr(OWNER);
+        let mut t = examination(&settings(Eoa, None), Some(owner), false);
+        let TaskNeed::Http(first) = t.next(Some(&mut c), Outcome::Go, T0, Some(&creds)) else { panic!("a read") };
+        assert!(first.url.ends_with("/balance-allowance?asset_type=COLLATERAL&signature_type=0"), "{}", first.url);
+        assert!(first.headers.iter().any(|(n, _)| *n == "SERVICE_SIGNATURE"), "signed");
+        assert!(first.bytes, "read as bytes, in Rust");
+        let TaskNeed::Http(second) = t.next(Some(&mut c), Outcome::Reply(bytes(HELD)), T0 + 1.0, Some(&creds)) else {
+            panic!("the deposit wallet's read")
+        };
+        assert!(second.url.ends_with("signature_type=3"), "{}", second.url);
+        let refused = answer(400, Some(r#"{"error":"no deposit wallet found for owner"}"#));
+        let TaskNeed::Done(json) = t.next(Some(&mut c), Outcome::Reply(refused), T0 + 2.0, Some(&creds)) else {
+            panic!("the diagnosis")
+        };
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!((&v["ok"], &v["findings"]), (&true.into(), &serde_json::json!([])), "{json}");
+        assert_eq!(v["collateral"]["balance"], "10000000", "{json}");
+        assert_eq!(t.call(), None);
+    }
+
+    #[test]
+    fn the_wallet_is_asked_through_the_driver_each_with_its_time() {
+        let mut c = calls::<Option<Holding>>();
+        let owner = addr(OWNER);
+        let deposit = Wallets::of(137, &owner).deposit;
+        let mut t = examination(&settings(Poly1271, Some(deposit)), None, true);
+        let need = t.next(Some(&mut c), Outcome::Go, T0, None);
+        assert_eq!(need, TaskNeed::Rpc { method: "eth_chainId", params: "[]".into(), ms: Some(30_000.0) });
+        let v: serde_json::Value = serde_json::from_str(&need.to_json(&[])).unwrap();
+        assert_eq!(
+            v,
+            serde_json::json!({"kind": "rpc", "wake": [], "method": "eth_chainId", "params": [], "ms": 30000})
+        );
+        let said = |v: &str| Outcome::Said(Said::Answer(Value::Str(v.into())));
+        let TaskNeed::Rpc { method: "eth_getCode", params, .. } = t.next(Some(&mut c), said("0x89"), T0, None) else {
+            panic!("the wallet's code")
+        };
+        assert!(params.contains(&deposit.checksummed()));
+        // Deployed: the owner signs a test order, within the client's signTimeoutMs.
+        let mut need = t.next(Some(&mut c), said("0x6080"), T0, None);
+        while let TaskNeed::Rpc { method: "eth_getCode", .. } = need {
+            need = t.next(Some(&mut c), said("0x"), T0, None);
+        }
+        let TaskNeed::Sign { typed, ms: Some(ms) } = &need else { panic!("a signature: {need:?}") };
+        assert_eq!(*ms, 5_000.0);
+        let v: serde_json::Value = serde_json::from_str(&need.to_json(&[])).unwrap();
+        assert_eq!(v["kind"], "sign");
+        assert_eq!(v["typedData"]["primaryType"], "TypedDataSign", "the ERC-7739 form first: {typed}");
+        // A signer that declines leaves the form unknown, and the examination goes on to its diagnosis.
+        let TaskNeed::Done(json) = t.next(Some(&mut c), Outcome::Said(Said::Threw), T0, None) else { panic!("done") };
+        assert!(json.contains("\"kind\":\"POLY_1271\""), "{json}");
+        assert_eq!(t.machine.doctor.deposit_form(), None);
+    }
+
+    #[test]
+    fn an_abort_or_a_service_out_of_reach_fails_the_examination() {
+        let (mut c, creds) = (calls::<Option<Holding>>(), creds());
+        let owner = addr(OWNER);
+        // Aborted while the provider is asked.
+        let mut t = examination(&settings(Eoa, None), Some(owner), true);
+        assert!(matches!(t.next(Some(&mut c), Outcome::Go, T0, Some(&creds)), TaskNeed::Rpc { .. }));
+        let TaskNeed::Fail(e) = t.next(Some(&mut c), Outcome::Abort(Why::Signal), T0, Some(&creds)) else { panic!() };
+        assert_eq!(e.code, ErrorCode::Aborted);
+        // Aborted during a balance read: the call's own error, and the call is given back.
+        let mut t = examination(&settings(Eoa, None), Some(owner), false);
+        assert!(matches!(t.next(Some(&mut c), Outcome::Go, T0, Some(&creds)), TaskNeed::Http(_)));
+        let TaskNeed::Fail(e) = t.next(Some(&mut c), Outcome::Abort(Why::Signal), T0, Some(&creds)) else { panic!() };
+        assert_eq!(e.code, ErrorCode::Aborted);
+        assert_eq!(t.call(), None);
+        // A balance read the network could not carry ends it with that failure.
+        let mut t = examination(&settings(Eoa, None), Some(owner), false);
+        t.next(Some(&mut c), Outcome::Go, T0, Some(&creds));
+        let cut = Reply { ended: Some(crate::api::call::Ended::Network), ..Reply::default() };
+        let TaskNeed::Fail(e) = t.next(Some(&mut c), Outcome::Reply(cut), T0, Some(&creds)) else { panic!() };
+        assert_eq!(e.code, ErrorCode::Network);
+        // The client freed under it.
+        let mut t = examination(&settings(Eoa, None), Some(owner), false);
+        let TaskNeed::Fail(e) = t.next(None::<&mut Calls<Option<Holding>>>, Outcome::Go, T0, None) else { panic!() };
+        assert_eq!(e.code, ErrorCode::Aborted);
+    }
+
+    #[test]
+    #[cfg(feature = "trade")]
+    fn the_calls_extra_query_goes_with_every_read_and_one_it_cannot_take_is_that_reads_failure() {
+        let (mut c, creds) = (calls::<Option<Holding>>(), creds());
+        let owner = addr(OWNER);
+        let extra = |name: &str| crate::api::Params(vec![(name.into(), Value::Str("1".into()))]);
+        let mut t = examination(&settings(Eoa, None), Some(owner), false).with_extra_query(extra("probe"));
+        let TaskNeed::Http(read) = t.next(Some(&mut c), Outcome::Go, T0, Some(&creds)) else { panic!() };
+        assert!(read.url.ends_with("&probe=1"), "{}", read.url);
+        // A parameter the read takes: refused before anything is sent, an unknown for the doctor.
+        let mut t = examination(&settings(Eoa, None), Some(owner), false).with_extra_query(extra("asset_type"));
+        let TaskNeed::Done(json) = t.next(Some(&mut c), Outcome::Go, T0, Some(&creds)) else { panic!("no read sent") };
+        assert!(!json.contains("\"collateral\":{"), "{json}");
     }
 }

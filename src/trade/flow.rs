@@ -1,5 +1,5 @@
-//! The decisions of the trading flows that the package's JS driver (`src/js/package/trade.mjs`) sequences:
-//! what a placing does after the service refused its order, and when a missing key is created.
+//! The decisions of the trading tasks: what a placing does after the service refused its order
+//! (`placing::Ordering`), and when a missing key is created (`keys::Keying`).
 
 /// What `placeOrder` does after the service refused the order it posted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,11 +43,6 @@ pub mod answers {
     /// GET /version: 1, 2 or 3.
     pub fn version(body: &[u8]) -> Result<String, Error> {
         Ok(Version::from_answer(body)?.number().into())
-    }
-
-    /// A key route's answer, read later by `credentials_from_answer` (the bytes are cleared once read).
-    pub fn key(_: &[u8]) -> Result<String, Error> {
-        Ok("null".into())
     }
 }
 

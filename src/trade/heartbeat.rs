@@ -318,7 +318,8 @@ impl<P> Switch<P> {
 impl<P> Machine<P> for Switch<P> {
     fn step(&mut self, got: Got<P>, now: f64) -> task::Step<P> {
         match got {
-            Got::Go => {}
+            // (A switch asks no wallet.)
+            Got::Go | Got::Said(_) => {}
             Got::Answer { product, .. } => {
                 let answer = product.and_then(self.answer).unwrap_or(Answer::Failed(None));
                 self.beats.answered(answer, now);

@@ -1,11 +1,16 @@
 //! API keys from the user's wallet (L1): the `ClobAuth` message the wallet signs, the headers that carry
-//! the signature, and the answer that holds the new credentials.
+//! the signature, and the answer that holds the new credentials, run as a task ([`Keying`]).
 
 use super::eip712::{digest, typed_data_json, Address, Domain, Struct, Value, U256};
+use super::flow::create_after_derive;
+use super::placing::signature_of;
+use crate::api::call::{CallLimits, Expect};
 use crate::api::{HttpRequest, Method, Surface};
 use crate::auth::Credentials;
 use crate::error::Error;
 use crate::json::Scanner;
+use crate::task::{Got, Machine, Need, Step};
+use zeroize::Zeroizing;
 
 /// The statement the wallet signs.
 pub const MESSAGE: &str = "This message attests that I control the given wallet";
@@ -61,9 +66,16 @@ impl ClobAuth {
     }
 }
 
-/// The credentials in a key route's answer `{ apiKey, secret, passphrase }`, for `address`. Nothing of the
-/// answer is kept but the credentials; an answer without them is a `DECODE` error naming no value.
-pub fn credentials_from_answer(address: &Address, body: &[u8]) -> Result<Credentials, Error> {
+/// A key route's answer `{ apiKey, secret, passphrase }`, read: nothing else of it is kept, and its secret and
+/// passphrase are zeroed when it is dropped.
+pub struct KeyAnswer {
+    api_key: Zeroizing<String>,
+    secret: Zeroizing<String>,
+    passphrase: Zeroizing<String>,
+}
+
+/// Reads a key route's answer; one without the three is a `DECODE` error naming no value.
+pub fn read_key(body: &[u8]) -> Result<KeyAnswer, Error> {
     let (mut api_key, mut secret, mut passphrase) = (None, None, None);
     let mut s = Scanner::new(body);
     s.object(|s, key| {
@@ -73,19 +85,114 @@ pub fn credentials_from_answer(address: &Address, body: &[u8]) -> Result<Credent
             b"passphrase" => &mut passphrase,
             _ => return s.skip_value(),
         };
-        *slot = Some(zeroize::Zeroizing::new(s.string()?.into_owned()));
+        *slot = Some(Zeroizing::new(s.string()?.into_owned()));
         Ok(())
     })?;
     let (Some(api_key), Some(secret), Some(passphrase)) = (api_key, secret, passphrase) else {
         return Err(Error::decode("the key answer lacks apiKey, secret or passphrase"));
     };
-    Credentials::new(&address.checksummed(), &api_key, &secret, &passphrase).map_err(|e| {
-        Error::decode(if e.param.as_deref() == Some("secret") {
-            "the key answer's secret is not base64"
-        } else {
-            "the key answer's apiKey or passphrase is malformed"
+    Ok(KeyAnswer { api_key, secret, passphrase })
+}
+
+impl KeyAnswer {
+    /// The credentials of the key, for `address`.
+    pub fn credentials(&self, address: &Address) -> Result<Credentials, Error> {
+        Credentials::new(&address.checksummed(), &self.api_key, &self.secret, &self.passphrase).map_err(|e| {
+            Error::decode(if e.param.as_deref() == Some("secret") {
+                "the key answer's secret is not base64"
+            } else {
+                "the key answer's apiKey or passphrase is malformed"
+            })
         })
-    })
+    }
+}
+
+/// The credentials in a key route's answer, for `address`.
+pub fn credentials_from_answer(address: &Address, body: &[u8]) -> Result<Credentials, Error> {
+    read_key(body)?.credentials(address)
+}
+
+/// Which key routes a [`Keying`] asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyRoute {
+    /// `createApiKey`: POST /auth/api-key.
+    Create,
+    /// `deriveApiKey`: GET /auth/derive-api-key.
+    Derive,
+    /// `createOrDeriveApiKey`: derive, and create when the wallet has no key yet ([`create_after_derive`]), with
+    /// the same signature: the wallet is asked once.
+    DeriveOrCreate,
+}
+
+/// An API key from the wallet, as a task (`crate::task`): the wallet signs the challenge, the key route's answer
+/// is read by `read` into the owner's product (from which `key` takes it) and never leaves Rust; done with
+/// `{ address, apiKey }`, the credentials kept in [`Keying::credentials`] for the client.
+pub struct Keying<P> {
+    auth: ClobAuth,
+    route: KeyRoute,
+    read: Expect<P>,
+    key: fn(P) -> Option<KeyAnswer>,
+    limits: CallLimits,
+    sign_ms: f64,
+    signature: Option<String>,
+    /// The route on its way creates the key.
+    creating: bool,
+    /// The key, once read.
+    pub credentials: Option<Credentials>,
+}
+
+impl<P> Keying<P> {
+    pub fn new(
+        auth: ClobAuth,
+        route: KeyRoute,
+        read: Expect<P>,
+        key: fn(P) -> Option<KeyAnswer>,
+        limits: CallLimits,
+        sign_ms: f64,
+    ) -> Self {
+        Keying { auth, route, read, key, limits, sign_ms, signature: None, creating: false, credentials: None }
+    }
+
+    fn ask(&mut self, create: bool) -> Result<Step<P>, Error> {
+        let signature = self.signature.as_deref().ok_or_else(|| Error::decode("the challenge is not signed"))?;
+        self.creating = create;
+        Ok(Step::Call { request: self.auth.request(create, signature), expect: self.read, limits: self.limits })
+    }
+
+    fn advance(&mut self, got: Got<P>) -> Result<Step<P>, Error> {
+        match got {
+            Got::Go => {
+                let ms = Some(self.sign_ms).filter(|ms| ms.is_finite());
+                Ok(Step::Do(Need::Sign { typed: self.auth.typed_data(), ms }))
+            }
+            Got::Said(said) => {
+                self.signature = Some(signature_of(said)?);
+                self.ask(self.route == KeyRoute::Create)
+            }
+            Got::Answer { product, .. } => {
+                let key = product.and_then(self.key).ok_or_else(|| Error::decode("the key answer was not read"))?;
+                let credentials = key.credentials(&self.auth.address)?;
+                let mut w = crate::json::JsonWriter::object();
+                w.field_str("address", credentials.address());
+                w.field_str("apiKey", credentials.api_key());
+                self.credentials = Some(credentials);
+                Ok(Step::Do(Need::Done(w.finish())))
+            }
+            Got::Failed(e)
+                if self.route == KeyRoute::DeriveOrCreate && !self.creating && create_after_derive(e.status) =>
+            {
+                self.ask(true)
+            }
+            Got::Failed(e) => Err(e),
+            Got::Abort { error, .. } => Err(crate::task::abort_error(error)),
+        }
+    }
+}
+
+impl<P> Machine<P> for Keying<P> {
+    fn step(&mut self, got: Got<P>, _now: f64) -> Step<P> {
+        self.advance(got).unwrap_or_else(|e| Step::Do(Need::Fail(e)))
+    }
 }
 
 #[cfg(test)]

@@ -1,16 +1,23 @@
 //! An order from its params to the service's answer, as a machine its driver runs (`buildOrder`,
 //! `placeOrder` and their market twins): which reads its draft still needs (what the client has learnt of
 //! the service spares the others), the wallet's signature, the POST, and what follows a refusal. The order
-//! is read once, and stays here from its params to the POST body; each answer is parsed once.
+//! is read once, and stays here from its params to the POST body; each answer is parsed once. It runs as a
+//! task ([`Ordering`]): its reads and its POST are calls of the client's call machine, read in Rust.
+
+use std::cell::RefCell;
+use std::rc::Rc;
 
 use super::draft::{Draft, DraftInputs, Kind, MarketInfo, OrderRequest};
-use super::eip712::Address;
+use super::eip712::{parse_signature, Address};
 use super::flow::{after_refusal, AfterRefusal};
 use super::order::{domain, order_body, Order, Placement, Version};
 use super::settings::TradingSettings;
+use crate::api::call::{CallLimits, Expect};
 use crate::api::{self, HttpRequest};
 use crate::book::OrderBook;
 use crate::error::{Error, ErrorCode};
+use crate::json::Value;
+use crate::task::{Got, Machine, Need, Said};
 
 /// The markets (and fee rates) a client remembers; beyond this one is forgotten.
 const MAX_MARKETS: usize = 256;
@@ -363,6 +370,149 @@ impl Placing {
             }
             AfterRefusal::Fail => false,
         }
+    }
+}
+
+/// A wallet's answer to a signature request as the order's signature; anything else is the signer's fault
+/// (`SIGNER`, naming what came back), or its time's (`TIMEOUT`).
+pub fn signature_of(said: Said) -> Result<String, Error> {
+    let kind = match said {
+        Said::Answer(Value::Str(text)) => {
+            return parse_signature(&text).map_err(|_| {
+                Error::new(ErrorCode::Signer, "the signer answered a string that is not a 65-byte signature")
+            })
+        }
+        Said::Late => return Err(Error::new(ErrorCode::Timeout, "the signer did not answer within signTimeoutMs")),
+        Said::Threw => return Err(Error::new(ErrorCode::Signer, "the signer refused or failed to sign")),
+        Said::Answer(Value::Undefined) => "undefined",
+        Said::Answer(Value::Null) => "null",
+        Said::Answer(Value::Bool(_)) => "boolean",
+        Said::Answer(Value::Number(_)) => "number",
+        Said::Answer(Value::Array(_) | Value::Object(_)) => "object",
+        Said::Answer(Value::Other) => "a value that is not a string",
+    };
+    Err(Error::new(
+        ErrorCode::Signer,
+        crate::text::concat(&["the signer answered ", kind, " instead of a signature string"]),
+    ))
+}
+
+/// What an order's task is given at its start: the client's settings, what it has learnt, who signs, for which
+/// API key, and the call's limits.
+pub struct OrderContext {
+    pub learnt: Rc<RefCell<Learnt>>,
+    pub settings: TradingSettings,
+    /// The signer's address (none for a draft).
+    pub signer: Option<Address>,
+    /// The API key the order is posted for (none for a draft).
+    pub owner: Option<String>,
+    /// The order's salt.
+    pub salt: u64,
+    /// What the client's clock is off the service's (the order's timestamp is the service's time).
+    pub clock_offset_ms: f64,
+    pub limits: CallLimits,
+}
+
+/// An order as a task (`crate::task`): its reads and its POST are calls, each read by `read(kind)` into the
+/// owner's product (from which `answer` takes the read's); the wallet's signature is the driver's to ask. Done
+/// with the draft (JSON) for `buildOrder`, or with the POST's answer (the body the driver holds: `null`).
+pub struct Ordering<P> {
+    pub placing: Placing,
+    cx: OrderContext,
+    read: fn(u8) -> Expect<P>,
+    answer: fn(P) -> Option<Answer>,
+    /// The POST is on its way.
+    posting: bool,
+}
+
+impl<P> Ordering<P> {
+    pub fn new(placing: Placing, cx: OrderContext, read: fn(u8) -> Expect<P>, answer: fn(P) -> Option<Answer>) -> Self {
+        Ordering { placing, cx, read, answer, posting: false }
+    }
+
+    fn advance(&mut self, learnt: &mut Learnt, got: Got<P>, now: f64) -> Result<crate::task::Step<P>, Error> {
+        use crate::task::Step as Task;
+        let posted = std::mem::take(&mut self.posting);
+        match got {
+            Got::Go => {}
+            Got::Said(said) => self.placing.signed(signature_of(said)?),
+            Got::Answer { result, .. } if posted => return Ok(Task::Do(Need::Done(result))),
+            Got::Answer { product, .. } => {
+                let answer =
+                    product.and_then(self.answer).ok_or_else(|| Error::decode("the read was not the order's"))?;
+                self.placing.learn(learnt, answer)?;
+            }
+            // A version change rebuilds the order and has it signed once more; a 400 forgets the token's market.
+            Got::Failed(e) if posted => {
+                if !self.placing.refused(learnt, e.status, e.body.as_deref()) {
+                    return Err(e);
+                }
+            }
+            Got::Failed(e) => return Err(e),
+            Got::Abort { error, .. } => return Err(crate::task::abort_error(error)),
+        }
+        let cx = &self.cx;
+        Ok(match self.placing.next(learnt, &cx.settings, cx.signer, now + cx.clock_offset_ms, cx.salt)? {
+            Step::Read(read) => Task::Call {
+                request: self.placing.request(&read)?,
+                expect: (self.read)(read.kind()),
+                limits: cx.limits,
+            },
+            Step::Sign(typed) => {
+                let ms = Some(cx.settings.sign_timeout_ms).filter(|ms| ms.is_finite());
+                Task::Do(Need::Sign { typed, ms })
+            }
+            Step::Post => {
+                let owner = cx.owner.as_deref().ok_or_else(crate::auth::missing_credentials)?;
+                let request = self.placing.post_request(owner)?;
+                self.posting = true;
+                Task::Call { request, expect: Expect::Json, limits: cx.limits }
+            }
+            Step::Drafted(draft) => Task::Do(Need::Done(draft)),
+        })
+    }
+}
+
+impl<P> Machine<P> for Ordering<P> {
+    fn step(&mut self, got: Got<P>, now: f64) -> crate::task::Step<P> {
+        let learnt = self.cx.learnt.clone();
+        let Ok(mut learnt) = learnt.try_borrow_mut() else {
+            return crate::task::Step::Do(Need::Fail(Error::decode("the client's orders were busy")));
+        };
+        self.advance(&mut learnt, got, now).unwrap_or_else(|e| crate::task::Step::Do(Need::Fail(e)))
+    }
+}
+
+/// A caller's draft signed (`signOrder`), as a task: the wallet is asked once; done with the signed order (JSON),
+/// its signature as the exchange takes it (a deposit wallet's wrapped).
+pub struct Signing {
+    pub order: Order,
+    pub domain: super::eip712::Domain,
+    pub order_type: crate::book::OrderType,
+    pub post_only: bool,
+    /// How long the signer may take (`signTimeoutMs`).
+    pub sign_ms: f64,
+}
+
+impl<P> Machine<P> for Signing {
+    fn step(&mut self, got: Got<P>, _now: f64) -> crate::task::Step<P> {
+        let need = match got {
+            Got::Go => {
+                let ms = Some(self.sign_ms).filter(|ms| ms.is_finite());
+                Need::Sign { typed: self.order.typed_data_to_sign(&self.domain), ms }
+            }
+            Got::Said(said) => match signature_of(said) {
+                Ok(signature) => {
+                    let signature = self.order.wrapped_signature(&self.domain, &signature);
+                    Need::Done(super::draft::signed_json(&self.order, &signature, self.order_type, self.post_only))
+                }
+                Err(e) => Need::Fail(e),
+            },
+            Got::Abort { error, .. } => Need::Fail(crate::task::abort_error(error)),
+            // (It makes no calls.)
+            Got::Answer { .. } | Got::Failed(_) => Need::Fail(Error::decode("the signing was told of a call")),
+        };
+        crate::task::Step::Do(need)
     }
 }
 

@@ -271,3 +271,167 @@ fn a_new_tick_size_is_learnt_from_streams_and_a_price_refused_for_the_old_one_is
     assert_eq!(reads, [Read::Version, Read::Book, Read::Market("0xc0".into())]);
     assert_eq!(step.unwrap_err().param.as_deref(), Some("price"));
 }
+
+mod as_a_task {
+    use super::*;
+    use crate::api::call::{Calls, Reply};
+    use crate::task::tests::{answer, calls, creds};
+    use crate::task::{Need, Outcome, Said, Task, Why};
+
+    const LIMITS: CallLimits = CallLimits { max_retries: 0, timeout_ms: 10_000.0, attempt_timeout_ms: None };
+    const CONDITION: &str = "0xc0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0";
+
+    /// The book, naming a market whose condition id can be asked for.
+    fn book() -> Vec<u8> {
+        String::from_utf8_lossy(BOOK).replace("\"0xc0\"", &format!("\"{CONDITION}\"")).into_bytes()
+    }
+    /// A 65-byte signature, as a wallet answers one.
+    const SIGNATURE: &str = "0x111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111b";
+
+    fn read(kind: u8) -> Expect<Answer> {
+        Expect::Read(parse_answer, kind)
+    }
+
+    fn ordering(place: bool, learnt: &Rc<RefCell<Learnt>>) -> Task<Ordering<Answer>> {
+        let cx = OrderContext {
+            learnt: learnt.clone(),
+            settings: settings(),
+            signer: place.then(signer).flatten(),
+            owner: place.then(|| "key".to_owned()),
+            salt: 7,
+            clock_offset_ms: 0.0,
+            limits: LIMITS,
+        };
+        Task::new(Ordering::new(Placing::new(limit(), place), cx, read, Some))
+    }
+
+    fn bytes(body: &[u8]) -> Reply<'static> {
+        Reply { bytes: Some(body.to_vec()), parsed: false, ..answer(200, None) }
+    }
+
+    /// Answers the reads as the service would, until the order needs something else; the paths read.
+    fn reads(t: &mut Task<Ordering<Answer>>, c: &mut Calls<Answer>, first: Need) -> (Vec<String>, Need) {
+        let creds = creds();
+        let mut paths = Vec::new();
+        let mut need = first;
+        while let Need::Http(send) = &need {
+            let path = send.url.split_once("8787").map(|(_, p)| p.to_owned()).unwrap_or_default();
+            let body: Vec<u8> = match path.split('?').next().unwrap_or_default() {
+                "/version" => br#"{"version":2}"#.to_vec(),
+                "/book" => book(),
+                _ if path.starts_with("/clob-markets/") => MARKET.to_vec(),
+                _ => break,
+            };
+            paths.push(path);
+            need = t.next(Some(c), Outcome::Reply(bytes(&body)), T0, Some(&creds));
+        }
+        (paths, need)
+    }
+
+    #[test]
+    fn a_draft_reads_in_rust_and_is_the_tasks_result() {
+        let (mut c, creds, learnt) = (calls::<Answer>(), creds(), Rc::default());
+        let mut t = ordering(false, &learnt);
+        let first = t.next(Some(&mut c), Outcome::Go, T0, Some(&creds));
+        let (paths, need) = reads(&mut t, &mut c, first);
+        assert_eq!(paths[0], "/version");
+        assert!(paths[1].starts_with("/book?token_id="), "{paths:?}");
+        assert_eq!(paths[2], format!("/clob-markets/{CONDITION}"));
+        let Need::Done(draft) = need else { panic!("the draft: {need:?}") };
+        let v: serde_json::Value = serde_json::from_str(&draft).unwrap();
+        assert_eq!(v["tokenId"], TOKEN, "{draft}");
+        // What was read is the client's: the next order reads nothing.
+        let mut again = ordering(false, &learnt);
+        assert!(matches!(again.next(Some(&mut c), Outcome::Go, T0, Some(&creds)), Need::Done(_)));
+    }
+
+    #[test]
+    fn a_placing_asks_the_wallet_then_posts_and_is_done_with_the_answer_the_driver_holds() {
+        let (mut c, creds, learnt) = (calls::<Answer>(), creds(), Rc::default());
+        let mut t = ordering(true, &learnt);
+        let first = t.next(Some(&mut c), Outcome::Go, T0, Some(&creds));
+        let (_, need) = reads(&mut t, &mut c, first);
+        let Need::Sign { typed, ms } = &need else { panic!("a signature: {need:?}") };
+        assert!(typed.contains("\"primaryType\":\"Order\""), "{typed}");
+        assert_eq!(*ms, Some(settings().sign_timeout_ms).filter(|ms| ms.is_finite()));
+        let said = Outcome::Said(Said::Answer(Value::Str(SIGNATURE.into())));
+        let Need::Http(post) = t.next(Some(&mut c), said, T0, Some(&creds)) else { panic!("the POST") };
+        assert_eq!((post.method, post.url.ends_with("/order")), ("POST", true));
+        assert!(post.body.as_deref().is_some_and(|b| b.contains(&SIGNATURE[2..]) && b.contains("\"owner\":\"key\"")));
+        let Need::Done(result) = t.next(Some(&mut c), Outcome::Reply(answer(200, None)), T0, Some(&creds)) else {
+            panic!("done")
+        };
+        assert_eq!(result, "null", "the body is the driver's");
+    }
+
+    #[test]
+    fn a_version_change_signs_once_more_and_a_second_refusal_fails() {
+        let (mut c, creds, learnt) = (calls::<Answer>(), creds(), Rc::default());
+        let mut t = ordering(true, &learnt);
+        let first = t.next(Some(&mut c), Outcome::Go, T0, Some(&creds));
+        let (_, _) = reads(&mut t, &mut c, first);
+        let said = || Outcome::Said(Said::Answer(Value::Str(SIGNATURE.into())));
+        t.next(Some(&mut c), said(), T0, Some(&creds));
+        let mismatch = || answer(400, Some(r#"{"error":"order_version_mismatch"}"#));
+        // The version is read afresh, and the order signed again.
+        let need = t.next(Some(&mut c), Outcome::Reply(mismatch()), T0, Some(&creds));
+        let (paths, need) = reads(&mut t, &mut c, need);
+        assert_eq!(paths, ["/version"]);
+        assert!(matches!(need, Need::Sign { .. }), "{need:?}");
+        t.next(Some(&mut c), said(), T0, Some(&creds));
+        let Need::Fail(e) = t.next(Some(&mut c), Outcome::Reply(mismatch()), T0, Some(&creds)) else { panic!() };
+        assert_eq!((e.code, e.status), (ErrorCode::Api, Some(400)));
+    }
+
+    #[test]
+    fn what_the_wallet_says_instead_of_a_signature_is_its_fault_and_nothing_is_posted() {
+        let cases: [(Said, ErrorCode, &str); 6] = [
+            (
+                Said::Answer(Value::Undefined),
+                ErrorCode::Signer,
+                "the signer answered undefined instead of a signature string",
+            ),
+            (Said::Answer(Value::Null), ErrorCode::Signer, "the signer answered null instead of a signature string"),
+            (
+                Said::Answer(Value::Number(1.0)),
+                ErrorCode::Signer,
+                "the signer answered number instead of a signature string",
+            ),
+            (
+                Said::Answer(Value::Str("0x1234".into())),
+                ErrorCode::Signer,
+                "the signer answered a string that is not a 65-byte signature",
+            ),
+            (Said::Late, ErrorCode::Timeout, "the signer did not answer within signTimeoutMs"),
+            (Said::Threw, ErrorCode::Signer, "the signer refused or failed to sign"),
+        ];
+        for (said, code, message) in cases {
+            let (mut c, creds, learnt) = (calls::<Answer>(), creds(), Rc::default());
+            let mut t = ordering(true, &learnt);
+            let first = t.next(Some(&mut c), Outcome::Go, T0, Some(&creds));
+            let (_, need) = reads(&mut t, &mut c, first);
+            assert!(matches!(need, Need::Sign { .. }));
+            let Need::Fail(e) = t.next(Some(&mut c), Outcome::Said(said), T0, Some(&creds)) else { panic!() };
+            assert_eq!((e.code, e.message.as_ref()), (code, message));
+            assert_eq!(t.call(), None, "nothing posted");
+        }
+        // Aborted while the wallet is asked.
+        let (mut c, creds, learnt) = (calls::<Answer>(), creds(), Rc::default());
+        let mut t = ordering(true, &learnt);
+        let first = t.next(Some(&mut c), Outcome::Go, T0, Some(&creds));
+        reads(&mut t, &mut c, first);
+        let Need::Fail(e) = t.next(Some(&mut c), Outcome::Abort(Why::Signal), T0, Some(&creds)) else { panic!() };
+        assert_eq!(e.code, ErrorCode::Aborted);
+    }
+
+    #[test]
+    fn a_read_that_fails_fails_the_order() {
+        let (mut c, creds, learnt) = (calls::<Answer>(), creds(), Rc::default());
+        let mut t = ordering(false, &learnt);
+        t.next(Some(&mut c), Outcome::Go, T0, Some(&creds));
+        let Need::Fail(e) = t.next(Some(&mut c), Outcome::Reply(answer(404, Some("{}"))), T0, Some(&creds)) else {
+            panic!()
+        };
+        assert_eq!(e.code, ErrorCode::NotFound);
+    }
+}

@@ -23,9 +23,9 @@ use crate::task::{self, Need, OneCall, Outcome, Why};
 #[wasm_bindgen(module = "/src/js/driver.js")]
 extern "C" {
     /// Never throws: runs the task to its end, under `signal`, and settles the promise it returns
-    /// (src/js/driver.js).
+    /// (src/js/driver.js). `wallet`: the task's signer and provider (`{ sign, rpc }`), or undefined.
     #[wasm_bindgen(js_name = run)]
-    fn run_task(task: Task, io: &JsValue, signal: &JsValue) -> Promise;
+    pub(super) fn run_task(task: Task, io: &JsValue, signal: &JsValue, wallet: &JsValue) -> Promise;
 
     /// What a client's tasks do their I/O with: its `fetch`, its `onEvent` and the wake-up of its waiting calls.
     #[wasm_bindgen(js_name = clientIo)]
@@ -44,7 +44,7 @@ extern "C" {
 
 /// What a call's promise resolves to.
 #[derive(Clone, Copy)]
-#[cfg_attr(not(feature = "trade"), allow(dead_code))]
+#[cfg_attr(not(feature = "stream"), allow(dead_code))]
 pub enum Shape {
     /// The JSON body, parsed by the engine (or the body's bytes, as read).
     Body,
@@ -54,9 +54,6 @@ pub enum Shape {
     Result,
     /// The `OrderBook`s the machine read (an array).
     Books,
-    /// Nothing: what the answer was read into goes to the call's owner (`run_into`).
-    #[cfg(feature = "trade")]
-    Kept,
 }
 
 /// The settings of one call: the client's, overridden by the call's options.
@@ -89,7 +86,7 @@ pub struct Inner {
     pub calls: RefCell<Calls<Product>>,
     /// What the client has learnt of the service for its orders.
     #[cfg(feature = "trade")]
-    pub learnt: RefCell<crate::trade::placing::Learnt>,
+    pub learnt: Rc<RefCell<crate::trade::placing::Learnt>>,
     /// Held only in Rust memory; zeroed when the client is freed.
     pub credentials: RefCell<Option<Credentials>>,
     /// Trading settings (`chainId`, `signatureType`, `funder`, `exchanges`, `signTimeoutMs`).
@@ -158,22 +155,7 @@ pub fn run(
     expect: Expect<Product>,
     shape: Shape,
 ) -> Promise {
-    start(inner, request, options, expect, shape, None)
-}
-
-/// Where a call's product goes when it is done.
-pub type Sink = Rc<RefCell<Option<Product>>>;
-
-/// As [`run`], the answer's product (`Expect::Read`, `Expect::Any`) going to `sink` when the call is done.
-#[cfg(feature = "trade")]
-pub fn run_into(
-    inner: &Rc<Inner>,
-    request: HttpRequest,
-    options: &CallOptions,
-    expect: Expect<Product>,
-    sink: Sink,
-) -> Promise {
-    start(inner, request, options, expect, Shape::Kept, Some(sink))
+    start(inner, request, options, expect, shape)
 }
 
 fn start(
@@ -182,7 +164,6 @@ fn start(
     options: &CallOptions,
     expect: Expect<Product>,
     shape: Shape,
-    sink: Option<Sink>,
 ) -> Promise {
     let limits = CallLimits {
         max_retries: options.max_retries,
@@ -190,20 +171,32 @@ fn start(
         attempt_timeout_ms: options.attempt_timeout_ms,
     };
     let Ok(mut calls) = inner.calls.try_borrow_mut() else { return super::interop::rejected(busy_error()) };
-    let work = Work::Call { task: task::Task::call_of(&mut calls, request, expect, limits), shape, sink };
+    let work = Work::Call { task: task::Task::call_of(&mut calls, request, expect, limits), shape };
     drop(calls);
     // A call keeps its client's state until it ends.
-    run_task(Task::new(inner, work, true), &inner.io, &options.signal)
+    run_task(Task::new(inner, work, true), &inner.io, &options.signal, &JsValue::UNDEFINED)
 }
 
 /// What a task runs. (One per task, moved once: not worth a box.)
 #[allow(clippy::large_enum_variant)]
 pub(super) enum Work {
-    /// One REST call: what it resolves to, and where its product goes.
-    Call { task: task::Task<OneCall<Product>>, shape: Shape, sink: Option<Sink> },
+    /// One REST call, and what it resolves to.
+    Call { task: task::Task<OneCall<Product>>, shape: Shape },
     /// A dead-man switch.
     #[cfg(feature = "trade")]
     Switch(task::Task<crate::trade::heartbeat::Switch<Product>>),
+    /// An account's examination (`diagnoseAccount`).
+    #[cfg(feature = "trade")]
+    Doctor(task::Task<crate::trade::doctor::Examination<Product>>),
+    /// An order, to its draft or (`place`) to the service's answer.
+    #[cfg(feature = "trade")]
+    Order { task: task::Task<crate::trade::placing::Ordering<Product>>, place: bool },
+    /// A caller's draft signed (`signOrder`).
+    #[cfg(feature = "trade")]
+    Sign(task::Task<crate::trade::placing::Signing>),
+    /// An API key from the wallet.
+    #[cfg(feature = "trade")]
+    Key(task::Task<crate::trade::keys::Keying<Product>>),
 }
 
 impl Work {
@@ -218,6 +211,14 @@ impl Work {
             Work::Call { task, .. } => task.next(calls, outcome, now, creds),
             #[cfg(feature = "trade")]
             Work::Switch(task) => task.next(calls, outcome, now, creds),
+            #[cfg(feature = "trade")]
+            Work::Doctor(task) => task.next(calls, outcome, now, creds),
+            #[cfg(feature = "trade")]
+            Work::Order { task, .. } => task.next(calls, outcome, now, creds),
+            #[cfg(feature = "trade")]
+            Work::Sign(task) => task.next(calls, outcome, now, creds),
+            #[cfg(feature = "trade")]
+            Work::Key(task) => task.next(calls, outcome, now, creds),
         }
     }
 
@@ -226,6 +227,14 @@ impl Work {
             Work::Call { task, .. } => task.end(calls, now),
             #[cfg(feature = "trade")]
             Work::Switch(task) => task.end(calls, now),
+            #[cfg(feature = "trade")]
+            Work::Doctor(task) => task.end(calls, now),
+            #[cfg(feature = "trade")]
+            Work::Order { task, .. } => task.end(calls, now),
+            #[cfg(feature = "trade")]
+            Work::Sign(task) => task.end(calls, now),
+            #[cfg(feature = "trade")]
+            Work::Key(task) => task.end(calls, now),
         }
     }
 }
@@ -317,10 +326,30 @@ impl Task {
                 RateLimitNotice::parse(next(), next(), next(), next())
             }),
             text: text.as_deref(),
-            bytes: bytes.map(|b| b.to_vec()),
+            bytes: bytes.map(|b| {
+                let read = b.to_vec();
+                // A key route's answer holds the key's secret: the driver's copy is zeroed once read.
+                #[cfg(feature = "trade")]
+                if matches!(self.work.try_borrow().as_deref(), Ok(Work::Key(_))) {
+                    b.fill(0, 0, b.length());
+                }
+                read
+            }),
             sent,
         };
         self.step(Outcome::Reply(reply), now)
+    }
+
+    /// What the signer or the wallet provider said (`kind`: 0 it answered `value`, 1 not in time, 2 it threw or
+    /// refused); what the task needs next.
+    #[cfg(feature = "trade")]
+    pub fn said(&self, kind: u32, value: JsValue, now: f64) -> String {
+        let said = match kind {
+            0 => task::Said::Answer(super::interop::to_value(&value, "answer").unwrap_or(crate::json::Value::Other)),
+            1 => task::Said::Late,
+            _ => task::Said::Threw,
+        };
+        self.step(Outcome::Said(said), now)
     }
 
     /// The task's signal aborted (`stopped`: its owner stopped it); what the task needs next.
@@ -344,10 +373,35 @@ impl Task {
     /// machine's result `value`, or what the answer was read into.
     pub fn result(&self, body: JsValue, value: JsValue) -> JsValue {
         let Ok(mut work) = self.work.try_borrow_mut() else { return JsValue::UNDEFINED };
-        let (product, shape, sink) = match &mut *work {
-            Work::Call { task, shape, sink } => (task.machine.product.take(), *shape, sink.take()),
+        let (product, shape) = match &mut *work {
+            Work::Call { task, shape } => (task.machine.product.take(), *shape),
             #[cfg(feature = "trade")]
             Work::Switch(_) => return JsValue::UNDEFINED,
+            #[cfg(feature = "trade")]
+            Work::Doctor(task) => {
+                // The form the account's deposit wallet takes is the one its orders are signed in from now on.
+                let inner = self.inner.upgrade();
+                let learnt = inner.as_ref().and_then(|i| i.learnt.try_borrow_mut().ok());
+                if let (Some(plain), Some(mut learnt)) = (task.machine.doctor.deposit_form(), learnt) {
+                    learnt.plain_wallet = plain;
+                }
+                return value;
+            }
+            // A placed order resolves to the service's answer, a draft to itself.
+            #[cfg(feature = "trade")]
+            Work::Order { place, .. } => return if *place { body } else { value },
+            #[cfg(feature = "trade")]
+            Work::Sign(_) => return value,
+            // The key becomes the client's credentials.
+            #[cfg(feature = "trade")]
+            Work::Key(task) => {
+                let inner = self.inner.upgrade();
+                let slot = inner.as_ref().and_then(|i| i.credentials.try_borrow_mut().ok());
+                if let (Some(credentials), Some(mut slot)) = (task.machine.credentials.take(), slot) {
+                    *slot = Some(credentials);
+                }
+                return value;
+            }
         };
         match (shape, product) {
             (Shape::Body, _) => body,
@@ -356,13 +410,8 @@ impl Task {
             (Shape::Books, Some(Product::Books(books))) => {
                 books.into_iter().map(|b| JsValue::from(OrderBook::from(b))).collect::<js_sys::Array>().into()
             }
-            (_, product) => {
-                // (Kept:) what the answer was read into goes to the call's owner.
-                if let Some(slot) = sink.as_ref().and_then(|s| s.try_borrow_mut().ok()).as_mut() {
-                    **slot = product;
-                }
-                JsValue::UNDEFINED
-            }
+            // (A book's call whose answer was not a book: the call machine failed it already.)
+            _ => JsValue::UNDEFINED,
         }
     }
 }

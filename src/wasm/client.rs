@@ -236,7 +236,7 @@ fn read_options(options: &JsValue) -> Result<Inner, Error> {
             seed: (js_sys::Math::random() * 9_007_199_254_740_992.0) as u64,
         })),
         #[cfg(feature = "trade")]
-        learnt: RefCell::new(crate::trade::placing::Learnt::default()),
+        learnt: Rc::default(),
         credentials: RefCell::new(credentials),
         #[cfg(feature = "trade")]
         trading,

@@ -4,8 +4,8 @@
 // caller gets, the waits and wake-ups, the tells (to the client's `onEvent` or the task's own listener), the
 // signal and the attempt timeout, fetches and bodies that misbehave, and that the handle is freed once and last
 // however the task ends; the dead-man switch's loop (`runHeartbeats`) over a fake task; `exchange()` and
-// `makeError()` by themselves; and the wallet's side (`askSigner`), with its timeout, signal and misbehaving
-// signers.
+// `makeError()` by themselves; and the wallet's rows (`sign`, `rpc`), with their time, signal and misbehaving
+// wallets.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { clientIo, exchange, makeError, run, runHeartbeats } from "../../src/js/driver.js";
@@ -28,6 +28,8 @@ const wait = (ms, { call = null, wake = [] } = {}) => ({ kind: "wait", wake, ms,
 const tell = (event, { client = true, wake = [] } = {}) => ({ kind: "tell", wake, client, event });
 const done = (value = null, wake = []) => ({ kind: "done", wake, value });
 const fail = (error, wake = []) => ({ kind: "fail", wake, error });
+const sign = (typedData, ms = null, wake = []) => ({ kind: "sign", wake, typedData, ms });
+const rpc = (method, params, ms = null, wake = []) => ({ kind: "rpc", wake, method, params, ms });
 
 /**
  * A task whose machine follows `script`: each `next`, `reply` or `abort` takes the next entry (a need, a
@@ -50,6 +52,7 @@ function fakeTask(script, { wakes = [], result = (body, value) => value ?? body 
     next: (now) => answer("next", [now]),
     reply: (...args) => answer("reply", args),
     abort: (stopped, now) => answer("abort", [stopped, now]),
+    said: (kind, value, now) => answer("said", [kind, value, now]),
     end: (now) => (log.push(["end", now]), Uint32Array.from(wakes)),
     result: (body, value) => (log.push(["result", body, value]), result(body, value)),
     free: () => void log.push(["free"]),
@@ -75,11 +78,11 @@ const endless = (status = 200) => new Response(new ReadableStream({ start() {} }
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Runs `run` over `task`'s handle with a client's I/O (`clientIo`), its waiters and listener overridable. */
-function runTask(task, fetch, { signal, onEvent, waiters, tell: own } = {}) {
+function runTask(task, fetch, { signal, onEvent, waiters, tell: own, wallet } = {}) {
   const io = clientIo(fetch, onEvent);
   if (waiters) io.waiters = waiters;
   if (own) io.tell = own;
-  return run(task.handle, io, signal);
+  return run(task.handle, io, signal, wallet);
 }
 
 /** `promise`, or a rejection after `ms` (a task that hangs fails its test rather than the run's end). */
@@ -788,75 +791,89 @@ test("runHeartbeats: a switch whose task fails is told stopped (freed), with wha
   freedOnce(task);
 });
 
-// --- The wallet's side (askSigner) -----------------------------------------------------------------
+// --- The wallet's rows: sign and rpc ------------------------------------------------------------------
 
-const { askSigner } = await import("../../src/js/driver.js");
-const signerDone = (promise) => promise.then((value) => ({ value }), (error) => ({ error }));
+const saids = (task) => task.log.filter(([step]) => step === "said").map(([, kind, value]) => [kind, value]);
 
-test("askSigner: the signer is called on its own object with the typed data, and its answer (or a thenable's) comes back", async () => {
-  const calls = [];
-  const signer = { name: "w" };
-  function signTypedData(typedData) {
-    calls.push([this, typedData]);
-    return { then: (resolve) => resolve("0xsig") };
-  }
-  assert.equal(await askSigner(signTypedData, signer, { t: 1 }, undefined, 1000), "0xsig");
-  assert.deepEqual(calls, [[signer, { t: 1 }]]);
+test("sign and rpc: the wallet is asked what the task wrote, and what it said is told (`said` 0 with the value)", async () => {
+  const asked = [];
+  const wallet = {
+    sign: (typedData) => (asked.push(["sign", typedData]), Promise.resolve("0xsig")),
+    rpc: (request) => (asked.push(["rpc", request]), "0x89"),
+  };
+  const task = fakeTask([rpc("eth_chainId", [], 1000), sign({ primaryType: "Order" }, 1000), done({ ok: true })]);
+  const fetch = fakeFetch(() => assert.fail("nothing is fetched"));
+  assert.deepEqual(await within(runTask(task, fetch.fetch, { wallet })), { ok: true });
+  assert.deepEqual(asked, [["rpc", { method: "eth_chainId", params: [] }], ["sign", { primaryType: "Order" }]]);
+  assert.deepEqual(saids(task), [[0, "0x89"], [0, "0xsig"]]);
+  freedOnce(task);
 });
 
-test("askSigner: a signer that throws, rejects, or whose thenable's then throws is SIGNER with the wallet's error as cause", async () => {
-  const boom = new Error("boom");
-  const cases = [
-    [() => { throw boom; }, "the signer threw"],
-    [() => Promise.reject(boom), "the signer refused or failed to sign"],
-    [() => ({ get then() { throw boom; } }), "the signer refused or failed to sign"],
-  ];
-  for (const [sign, message] of cases) {
-    const { error } = await signerDone(askSigner(sign, {}, {}, undefined, 1000));
-    assert.equal(error.name, "PredictKitError");
-    assert.equal(error.code, "SIGNER");
-    assert.equal(error.message, message);
-    assert.equal(error.cause, boom);
+test("sign: a wallet that throws, rejects or is missing is `said` 2, and its error is the cause of a SIGNER failure", async () => {
+  const boom = new Error("user rejected");
+  for (const [wallet, cause] of [
+    [{ sign: () => { throw boom; } }, boom],
+    [{ sign: () => Promise.reject(boom) }, boom],
+    [{ sign: () => ({ then() { throw boom; } }) }, boom],
+    [undefined, undefined],
+  ]) {
+    const task = fakeTask([sign({}), fail({ code: "SIGNER", message: "the signer refused or failed to sign" })]);
+    const e = await within(rejection(runTask(task, undefined, { wallet })));
+    assert.equal(e.code, "SIGNER");
+    assert.deepEqual(saids(task), [[2, undefined]]);
+    if (cause) assert.equal(e.cause, cause);
+    else assert.ok(e.cause instanceof TypeError, "no wallet: a TypeError says so");
+    freedOnce(task);
   }
 });
 
-test("askSigner: a wallet that never answers is TIMEOUT after timeoutMs; Infinity waits until the signal aborts", async () => {
+test("sign: a wallet that never answers is `said` 1 at the need's ms; a null ms waits until the signal aborts", async () => {
+  const task = fakeTask([sign({}, 30), done("late")]);
   const started = Date.now();
-  const { error } = await signerDone(askSigner(pending, {}, {}, undefined, 30));
-  assert.equal(error.code, "TIMEOUT");
-  assert.ok(Date.now() - started >= 25);
+  assert.equal(await within(runTask(task, undefined, { wallet: { sign: pending } })), "late");
+  assert.ok(Date.now() - started >= 25, "waited its ms");
+  assert.deepEqual(saids(task), [[1, undefined]]);
   const controller = new AbortController();
-  const asked = signerDone(askSigner(pending, {}, {}, controller.signal, Infinity));
-  setTimeout(() => controller.abort(), 20);
-  const aborted = await asked;
-  assert.equal(aborted.error.code, "ABORTED");
+  const forever = fakeTask([sign({}), fail({ code: "ABORTED", message: "aborted" })]);
+  const running = runTask(forever, undefined, { wallet: { sign: pending }, signal: controller.signal });
+  await sleep(40);
+  assert.deepEqual(forever.steps(), ["next"], "still waiting");
+  controller.abort();
+  assert.equal((await within(rejection(running))).code, "ABORTED");
+  assert.deepEqual(forever.steps(), ["next", "abort", "end", "free"]);
 });
 
-test("askSigner: an aborted signal refuses before the wallet is asked; an abort from inside the wallet's call is heard", async () => {
+test("rpc: an abort from inside the provider's call is heard, and the provider's late answer is dropped", async () => {
+  const controller = new AbortController();
+  let answer;
+  const wallet = { rpc: () => (controller.abort(), new Promise((resolve) => (answer = resolve))) };
+  const task = fakeTask([rpc("eth_getCode", ["0x1", "latest"]), fail({ code: "ABORTED", message: "aborted" })]);
+  assert.equal((await within(rejection(runTask(task, undefined, { wallet, signal: controller.signal })))).code, "ABORTED");
+  answer("0x");
+  await sleep(5);
+  assert.deepEqual(task.steps(), ["next", "abort", "end", "free"]);
+});
+
+// --- The wallet's rows against hostile signals ------------------------------------------------------
+
+test("sign: a signal aborted before the wallet is asked stops the task, and the wallet is never asked", async () => {
+  const controller = new AbortController();
   let asked = 0;
-  const { error } = await signerDone(askSigner(() => asked++, {}, {}, AbortSignal.abort(), 1000));
-  assert.equal(error.code, "ABORTED");
+  // The task's own listener aborts the signal: the sign need that follows is never put to the wallet.
+  const task = fakeTask([tell({ n: 1 }, { client: false }), sign({}), fail({ code: "ABORTED", message: "aborted" })]);
+  const running = runTask(task, undefined, { signal: controller.signal, tell: () => controller.abort(), wallet: { sign: () => asked++ } });
+  assert.equal((await within(rejection(running))).code, "ABORTED");
   assert.equal(asked, 0);
-  const controller = new AbortController();
-  const during = await signerDone(askSigner(() => (controller.abort(), pending()), {}, {}, controller.signal, 1000));
-  assert.equal(during.error.code, "ABORTED");
+  assert.deepEqual(task.steps(), ["next", "next", "abort", "end", "free"]);
 });
 
-test("askSigner: a signal that is not an AbortSignal is INVALID_PARAMS, and the wallet is not asked", async () => {
-  let asked = 0;
-  for (const signal of [{ aborted: false }, new Proxy({}, { get() { throw new Error("trap"); } }), Object.create(AbortSignal.prototype)]) {
-    const { error } = await signerDone(askSigner(() => asked++, {}, {}, /** @type {any} */ (signal), 1000));
-    assert.equal(error.name, "PredictKitError");
-    assert.equal(error.code, "INVALID_PARAMS");
-  }
-  assert.equal(asked, 0);
-});
-
-test("askSigner: a signal's own aborted property or listeners are never used: the platform's are", async () => {
+test("sign: a signal's own aborted property or listeners are never used: the platform's are", async () => {
   const controller = new AbortController();
+  const task = fakeTask([sign({}), fail({ code: "ABORTED", message: "aborted" })]);
+  const running = runTask(task, undefined, { signal: controller.signal, wallet: { sign: pending } });
   Object.defineProperty(controller.signal, "aborted", { get: () => { throw new Error("own getter"); } });
   controller.signal.addEventListener = () => { throw new Error("own method"); };
-  const asked = signerDone(askSigner(pending, {}, {}, controller.signal, 1000));
+  await sleep(5);
   controller.abort();
-  assert.equal((await asked).error.code, "ABORTED");
+  assert.equal((await within(rejection(running))).code, "ABORTED");
 });

@@ -265,14 +265,12 @@ export function makeKit() {
       nextPageArgument: s(4, () => ["getEvents", { limit: 1 }, [{}], 2]),
       // The trading driver's steps (src/js/package/trade.mjs calls them; they are public all the same).
       tradeCall: s(3, () => [req(), false, data.creds.address]),
-      tradeWork: s(3, () => [order(), false, false]),
-      tradeOrderToSign: s(2, () => [orderDraft(), data.creds.address]),
-      tradeKeyToSign: s(2, () => [data.creds.address, 0]),
-      tradeSignature: s(2, () => ["0x" + "11".repeat(64) + "1b", "00ba"]),
-      tradeKey: s(2, () => [[data.creds.address, "1", "0"], enc('{"apiKey":"k","secret":"c2VjcmV0","passphrase":"p"}')]),
-      tradeNext: s(1, () => [Object.assign(new Error("refused"), { status: 404, body: "not found" })]),
+      tradeOrder: s(6, () => [order(), false, false, undefined, req(), undefined]),
+      tradeSign: s(4, () => [orderDraft(), data.creds.address, req(), { sign: async () => "0x" + "11".repeat(64) + "1b" }]),
+      // A key from a wallet that answers: its route reaches the in-memory stub, whose 404 fails it.
+      tradeApiKey: s(5, () => [data.creds.address, 0, 2, req(), { sign: async () => "0x" + "11".repeat(64) + "1b" }]),
       tradeSend: s(4, () => ["version", undefined, undefined, req()]),
-      tradeDoctor: s(2, () => [data.creds.address, true]),
+      tradeDoctor: s(4, () => [data.creds.address, req(), true, { sign: async () => "0x", rpc: async () => "0x" }]),
       // A switch that starts (its heartbeats reach the in-memory stub, whose 404 stops it).
       heartbeats: s(1, () => [{ intervalMs: 8000, onStatus: () => {} }]),
       tradeHeartbeats: s(2, () => [{ intervalMs: 8000 }, {}]),
@@ -309,13 +307,8 @@ export function makeKit() {
       "OrderBook.fromJson": s(1, () => [data.bookJson]),
       "OrderBook.fromObject": s(1, () => [book()]),
       "OrderBook.listFromBytes": s(1, () => [enc("[" + data.bookJson + "]")]),
-      // An order on its way (a real one, from tradeWork): the wallet's address and answer, the call's options, a refusal.
-      "OrderWork#next": s(2, () => [data.creds.address, undefined]),
-      "OrderWork#send": s(1, () => [req()]),
-      "AccountWork#next": s(2, () => ["0x", false]),
       "TrackWork#observe": s(2, () => [2, { event_type: "trade", id: "t1", taker_order_id: data.orderId, status: "MINED" }]),
       "TrackWork#next": s(1, () => [Date.now()]),
-      "OrderWork#refused": s(1, () => [Object.assign(new Error("refused"), { status: 400, body: "order_version_mismatch" })]),
       "OrderBook#applyPriceChange": s(2, () => [{ side: "BUY", price: "0.1", size: "125" }, undefined]),
       "OrderBook#depth": s(2, () => ["BUY", { within: 0.02 }]),
       "OrderBook#ladder": s(1, () => [{ levels: 5 }]),
@@ -503,17 +496,9 @@ export async function sweep({ pk, kit, base, data, start = 0, only = null, shard
   const makeInstance = {
     Client: () => new pk.Client({ baseUrl: base, fetch: stubFetch, rateLimits: false, maxRetries: 0, timeoutMs: 4000, credentials: { ...data.creds } }),
     OrderBook: () => pk.OrderBook.fromJson(data.bookJson),
-    // Only builds that trade have it; its reads and its POST reach the in-memory stub.
-    OrderWork: () =>
-      new pk.Client({ baseUrl: base, fetch: stubFetch, rateLimits: false, maxRetries: 0, timeoutMs: 4000, credentials: { ...data.creds } })
-        .tradeWork({ tokenId: data.token, side: "BUY", price: 0.5, size: 10 }, false, true),
-    // An account's examination (the doctor): its balance reads reach the in-memory stub.
     TrackWork: () =>
       new pk.Client({ baseUrl: base, fetch: stubFetch, rateLimits: false, maxRetries: 0, timeoutMs: 4000, credentials: { ...data.creds } })
         .tradeTracker(data.orderId, false, undefined)[0],
-    AccountWork: () =>
-      new pk.Client({ baseUrl: base, fetch: stubFetch, rateLimits: false, maxRetries: 0, timeoutMs: 4000, credentials: { ...data.creds } })
-        .tradeDoctor(data.creds.address, true),
   };
   const cases = kit.sweepCases(pk, { ...data, base }, makeInstance, stubFetch);
   const { hugeAllocated } = kit.hostileValues();

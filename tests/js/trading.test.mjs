@@ -90,10 +90,39 @@ test("API keys: created from the wallet's signature, refused twice, derived, and
   const other = newClient();
   assert.equal((await other.deriveApiKey(signer)).apiKey, created.apiKey, "derived: the same key");
   assert.equal((await other.createOrDeriveApiKey(signer)).apiKey, created.apiKey);
-  // A fresh nonce has no key yet: createOrDerive creates it.
-  const fresh = await newClient().createOrDeriveApiKey(signer, 7);
+  // A fresh nonce has no key yet: createOrDerive creates it, with the one signature the wallet was asked for
+  // (the derivation's 404, then the creation, both carrying it).
+  let signatures = 0;
+  const counting = { address: signer.address, signTypedData: (td) => (signatures++, signer.signTypedData(td)) };
+  const since = (await admin("GET", "/__admin/requests")).requests.length;
+  const fresh = await newClient().createOrDeriveApiKey(counting, 7);
   assert.notEqual(fresh.apiKey, created.apiKey);
+  assert.equal(signatures, 1, "the wallet is asked once");
+  const routes = (await admin("GET", "/__admin/requests")).requests.slice(since).map((r) => `${r.method} ${r.path}`);
+  // (The wallet's signature is the emulator's development wallet's: POST /wallet.)
+  assert.deepEqual(routes, ["POST /wallet", "GET /auth/derive-api-key", "POST /auth/api-key"]);
   await rejectsWith(assert, newClient().deriveApiKey(signer, 8), "NOT_FOUND");
+
+  // The key route's answer is read in wasm, and the bytes the page's fetch handed over are zeroed there.
+  const read = [];
+  const spying = newClient({
+    fetch: async (url, init) => {
+      const r = await fetch(url, init);
+      const arrayBuffer = r.arrayBuffer.bind(r);
+      r.arrayBuffer = async () => {
+        const b = await arrayBuffer();
+        read.push([String(url), b]);
+        return b;
+      };
+      return r;
+    },
+  });
+  await spying.createOrDeriveApiKey(signer, 9);
+  const keyAnswers = read.filter(([url]) => url.includes("/auth/"));
+  assert.ok(keyAnswers.length >= 1, "the key's answer was read as bytes");
+  for (const [url, b] of keyAnswers) {
+    assert.ok(b.byteLength > 0 && new Uint8Array(b).every((x) => x === 0), `${url}: zeroed`);
+  }
 
   // A signer that claims another address: the service recovers the real one and refuses.
   const liar = { address: accounts[1], signTypedData: (td) => signer.signTypedData(td) };

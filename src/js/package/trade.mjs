@@ -1,10 +1,10 @@
 // @ts-check
-// The Client's trading methods: API keys from the user's wallet, orders built, signed and placed. This
-// file sequences the steps and waits for the wallet; every rule is the core's, through the binding's
-// `trade*` entries (src/wasm/trade.rs): params and drafts are read there, amounts computed, typed data
-// written, signatures checked, requests built and sent (with the client's budgets, retries, signal and
-// timeout), and what follows a refusal decided (src/trade/flow.rs). Their declarations are in
-// src/wasm/trade.d.ts.
+// The Client's trading methods: API keys from the user's wallet, orders built, signed and placed, the account
+// doctor. Each is a task of the core (src/trade: Keying, Ordering, Signing, Examination) that the one driver
+// runs (src/js/driver.js: run), through the binding's `trade*` entries (src/wasm/trade.rs): this file reads the
+// caller's signer and provider and hands them over as the task's wallet (`walletOf`); every rule (params,
+// amounts, typed data, signatures, requests, what follows a refusal) is the core's. The order tracker still
+// runs its own loop here (`follow`). Their declarations are in src/wasm/trade.d.ts.
 
 import { live } from "./guard.mjs";
 
@@ -17,21 +17,16 @@ const SIGNER_RULE = "must be { address, signTypedData(typedData) } (see walletSi
  * @property {(options: unknown, needsKey?: boolean, address?: string)
  *   => [signal: AbortSignal | undefined, signTimeoutMs: number]} tradeCall
  *   A call's start: its options checked (and the signer's address, and the credentials when `needsKey`).
- * @property {(params: unknown, market: boolean, place: boolean) => OrderWork} tradeWork
- *   An order on its way, from its params (read once) to the service's answer or its draft.
- * @property {(draft: unknown, address: string) => [typedData: unknown, signed: { signature: string }, tail: string]} tradeOrderToSign
- *   What the wallet signs for a draft, and the signed order but for its signature.
- * @property {(address: string, nonce: unknown) => [typedData: unknown, auth: unknown]} tradeKeyToSign
- *   What the wallet signs for its API key, and the challenge for `tradeSend`.
- * @property {(answer: unknown, tail?: string) => string} tradeSignature A wallet's answer as the order's
- *   signature (`tail`: what a deposit wallet's wrapping adds, from `tradeOrderToSign`).
- * @property {(auth: unknown, answer: Uint8Array) => unknown} tradeKey A key route's answer kept as the credentials.
- * @property {(error: unknown) => boolean} tradeNext
- *   Whether a failed derivation means the wallet has no key yet (one is created then).
+ * @property {(params: unknown, market: boolean, place: boolean, address: string | undefined, options: unknown,
+ *   wallet: unknown) => Promise<unknown>} tradeOrder
+ *   An order, a task from its params (read once) to the service's answer (signed by `wallet`) or its draft.
+ * @property {(draft: unknown, address: string, options: unknown, wallet: unknown) => Promise<unknown>} tradeSign
+ *   A draft signed by `wallet`, a task.
+ * @property {(address: string, nonce: unknown, route: number, options: unknown, wallet: unknown) => Promise<unknown>} tradeApiKey
+ *   The wallet's API key, a task that keeps it as the client's credentials.
  * @property {TradeSend} tradeSend One trading step's request.
- * @property {(address: string, provider: boolean) => AccountWork} tradeDoctor
- *   An account's examination (src/trade/doctor.rs), for the signer at `address`.
- * @property {(params: unknown, options: unknown) => Promise<unknown>} getBalanceAllowance
+ * @property {(address: string, options: unknown, provider: boolean, wallet: unknown) => Promise<unknown>} tradeDoctor
+ *   An account's examination (src/trade/doctor.rs), for the signer at `address`, run as a task.
  * @property {(order: unknown, settleOnly: boolean, options: unknown)
  *   => [work: TrackWork, onUpdate: ((u: unknown) => void) | undefined, stream: boolean, timeoutMs: number | undefined]} tradeTracker
  *   An order followed (src/trade/tracking.rs).
@@ -54,19 +49,9 @@ const SIGNER_RULE = "must be { address, signTypedData(typedData) } (see walletSi
  */
 
 /**
- * An account's examination (src/wasm/trade.rs: AccountWork): given the answer to its last need, it says the
- * next (`["rpc", method, params, timeoutMs]`, `["sign", typedData]`, `["balance", signatureType]` or
- * `["done", diagnosis]`, as JSON; `["end"]`: the last failure ends it).
- * @typedef {object} AccountWork
- * @property {(answer: unknown, failed: boolean) => string} next
- * @property {() => void} free
- */
-
-/**
  * The trading steps' requests and what each resolves to.
  * @typedef {{
  *   (step: "version", a: undefined, b: undefined, options: unknown): Promise<1 | 2 | 3>;
- *   (step: "createKey" | "deriveKey", auth: unknown, signature: unknown, options: unknown): Promise<Uint8Array>;
  *   (step: "post" | "postBatch", orders: unknown, orderType: unknown, options: unknown): Promise<unknown>;
  * }} TradeSend
  */
@@ -82,8 +67,6 @@ const SIGNER_RULE = "must be { address, signTypedData(typedData) } (see walletSi
 /**
  * What the one JS driver lends the trading methods (src/js/driver.js): the wallet's wait and the error maker.
  * @typedef {object} DriverTools
- * @property {(signTypedData: Function, signer: unknown, typedData: unknown, signal: AbortSignal | undefined,
- *   timeoutMs: number) => Promise<unknown>} askSigner
  * @property {(d: { code: string, message: string, param?: string }, cause?: unknown) => PredictKitError} makeError
  * @property {(fn: () => void, ms: number) => unknown} later
  * @property {(handle: unknown) => void} clearLater
@@ -101,17 +84,6 @@ let driver = /** @type {DriverTools} */ (/** @type {unknown} */ (undefined));
 /**
  * A caller's signer as read once (`readSigner`).
  * @typedef {{ address: string, signTypedData: Function, signer: object }} ReadSigner
- */
-
-/**
- * An order on its way (src/wasm/trade.rs: OrderWork, over the core's src/trade/placing.rs): what it needs
- * next (`["read"]`, `["sign", typedData]`, `["post"]` or `["draft", draft]`, as JSON; the wallet's answer to
- * a `sign` comes with the next call), what it needs sent (a read, or the order), and a refusal told.
- * @typedef {object} OrderWork
- * @property {(address: string | undefined, answer: unknown) => string} next
- * @property {(options: unknown) => Promise<unknown>} send
- * @property {(error: unknown) => boolean} refused true when the order is to be rebuilt and signed again.
- * @property {() => void} free
  */
 
 /**
@@ -148,7 +120,7 @@ const methods = {
    * @param {unknown} options
    */
   async createApiKey(signer, nonce, options) {
-    return apiKey(this, readSigner(signer), nonce, options, "createKey");
+    return apiKey(this, readSigner(signer), nonce, options, 0);
   },
   /**
    * @this {TradingClient}
@@ -157,7 +129,7 @@ const methods = {
    * @param {unknown} options
    */
   async deriveApiKey(signer, nonce, options) {
-    return apiKey(this, readSigner(signer), nonce, options, "deriveKey");
+    return apiKey(this, readSigner(signer), nonce, options, 1);
   },
   /**
    * @this {TradingClient}
@@ -166,13 +138,8 @@ const methods = {
    * @param {unknown} options
    */
   async createOrDeriveApiKey(signer, nonce, options) {
-    const s = readSigner(signer);
-    try {
-      return await apiKey(this, s, nonce, options, "deriveKey");
-    } catch (e) {
-      if (!this.tradeNext(e)) throw e;
-      return apiKey(this, s, nonce, options, "createKey");
-    }
+    // Derived, else created when the wallet has none yet (src/trade/flow.rs), with one signature.
+    return apiKey(this, readSigner(signer), nonce, options, 2);
   },
   /**
    * @this {TradingClient}
@@ -180,7 +147,7 @@ const methods = {
    * @param {unknown} options
    */
   async buildOrder(params, options) {
-    return build(this, params, false, options);
+    return this.tradeOrder(params, false, false, undefined, options, undefined);
   },
   /**
    * @this {TradingClient}
@@ -188,7 +155,7 @@ const methods = {
    * @param {unknown} options
    */
   async buildMarketOrder(params, options) {
-    return build(this, params, true, options);
+    return this.tradeOrder(params, true, false, undefined, options, undefined);
   },
   /**
    * @this {TradingClient}
@@ -198,8 +165,7 @@ const methods = {
    */
   async signOrder(orderDraft, signer, options) {
     const s = readSigner(signer);
-    const [signal, timeoutMs] = this.tradeCall(options);
-    return sign(this, orderDraft, s, signal, timeoutMs);
+    return this.tradeSign(orderDraft, s.address, options, walletOf(s, undefined));
   },
   /**
    * @this {TradingClient}
@@ -242,7 +208,11 @@ const methods = {
    * @param {unknown} options
    */
   async diagnoseAccount(signer, options) {
-    return diagnose(this, readSigner(signer), options);
+    // The examination is a task (src/trade/doctor.rs: Examination): the provider's reads, the signer's
+    // signatures of a deposit wallet's test order and the service's balance reads the core asks for.
+    const s = readSigner(signer);
+    const provider = readProvider(options);
+    return this.tradeDoctor(s.address, options, provider !== undefined, walletOf(s, provider));
   },
   /**
    * @this {TradingClient}
@@ -464,49 +434,16 @@ function follow(client, work, signal, onUpdate, useStream, timeoutMs) {
 }
 
 /**
- * What `diagnoseAccount` sees of the account of `s` (read): the provider's reads, the signer's signatures of a
- * deposit wallet's test order and the service's balance reads the core asks for, each answer handed back; a
- * failed read is an unknown, unless it is the call's own end (its signal, or a read's timeout or network
- * failure), which ends the examination.
- * @param {TradingClient} client
+ * What a task asks of the wallet (src/js/driver.js: Wallet): the signer's `signTypedData` and the provider's
+ * `request`, each called on its own object.
  * @param {ReadSigner} s
- * @param {unknown} options
+ * @param {{ request: Function, provider: object } | undefined} provider
  */
-async function diagnose(client, s, options) {
-  const provider = readProvider(options);
-  const [signal, signTimeoutMs] = client.tradeCall(options, false, s.address);
-  const work = client.tradeDoctor(s.address, provider !== undefined);
-  try {
-    /** @type {unknown} */
-    let answer;
-    let failed = false;
-    /** @type {unknown} */
-    let last;
-    for (;;) {
-      const need = JSON.parse(work.next(answer, failed));
-      answer = undefined;
-      failed = false;
-      if (need[0] === "done") return need[1];
-      // The core's rule (doctor::ends_examination): the call's own end, or a service out of reach.
-      if (need[0] === "end") throw last;
-      try {
-        if (need[0] === "rpc" && provider) {
-          const ask = { method: need[1], params: need[2] };
-          answer = await driver.askSigner(provider.request, provider.provider, ask, signal, need[3]);
-        } else if (need[0] === "sign") {
-          answer = await driver.askSigner(s.signTypedData, s.signer, need[1], signal, signTimeoutMs);
-        } else {
-          answer = await client.getBalanceAllowance({ asset_type: "COLLATERAL", signature_type: need[1] }, options);
-        }
-      } catch (e) {
-        last = e;
-        answer = driver.facts(e);
-        failed = true;
-      }
-    }
-  } finally {
-    work.free();
-  }
+function walletOf(s, provider) {
+  return {
+    sign: (/** @type {unknown} */ typedData) => s.signTypedData.call(s.signer, typedData),
+    rpc: provider && ((/** @type {unknown} */ request) => provider.request.call(provider.provider, request)),
+  };
 }
 
 /**
@@ -531,67 +468,22 @@ function readProvider(options) {
 }
 
 /**
- * An order's draft: the order (read once, `tradeWork`) asks for the reads it still needs (what the client
- * has learnt of the service, kept in wasm, spares the others), each sent with the call's options.
- * @param {TradingClient} client
- * @param {unknown} params
- * @param {boolean} market
- * @param {unknown} options
- */
-async function build(client, params, market, options) {
-  const work = client.tradeWork(params, market, false);
-  try {
-    client.tradeCall(options);
-    for (;;) {
-      const need = JSON.parse(work.next(undefined, undefined));
-      if (need[0] !== "read") return need[1];
-      await work.send(options);
-    }
-  } finally {
-    work.free();
-  }
-}
-
-/**
- * Has the signer sign a draft; resolves to the signed order.
- * @param {TradingClient} client
- * @param {unknown} orderDraft
- * @param {ReadSigner} s
- * @param {AbortSignal | undefined} signal
- * @param {number} timeoutMs
- */
-async function sign(client, orderDraft, s, signal, timeoutMs) {
-  const [typedData, signed, tail] = client.tradeOrderToSign(orderDraft, s.address);
-  const answer = await driver.askSigner(s.signTypedData, s.signer, typedData, signal, timeoutMs);
-  signed.signature = client.tradeSignature(answer, tail);
-  return signed;
-}
-
-/**
- * Creates or derives the key of the signer `s` (read) and `nonce`, and keeps it as the client's credentials.
+ * Creates or derives the key of the signer `s` (read) and `nonce`, a task (src/trade/keys.rs: Keying) that keeps
+ * it as the client's credentials; resolves to `{ address, apiKey }`.
  * @param {TradingClient} client
  * @param {ReadSigner} s
  * @param {unknown} nonce
  * @param {unknown} options
- * @param {"createKey" | "deriveKey"} step
+ * @param {0 | 1 | 2} route create, derive, or derive and else create
  */
-async function apiKey(client, s, nonce, options, step) {
-  const [signal, timeoutMs] = client.tradeCall(options);
-  const [typedData, auth] = client.tradeKeyToSign(s.address, nonce);
-  const signature = await driver.askSigner(s.signTypedData, s.signer, typedData, signal, timeoutMs);
-  const answer = await client.tradeSend(step, auth, signature, options);
-  try {
-    return client.tradeKey(auth, answer);
-  } finally {
-    // The answer holds the key's secret and passphrase.
-    answer.fill(0);
-  }
+function apiKey(client, s, nonce, options, route) {
+  return client.tradeApiKey(s.address, nonce, route, options, walletOf(s, undefined));
 }
 
 /**
- * Builds, signs and places an order: the order (`tradeWork`, in wasm from its params to the POST body) says
- * what it needs next; a version change rebuilds and signs it once more, a 400 forgets the token's market
- * (src/trade/placing.rs).
+ * Builds, signs and places an order, a task (src/trade/placing.rs: Ordering): from its params to the POST in
+ * wasm, the wallet asked for its signature; a version change rebuilds and signs it once more, a 400 forgets the
+ * token's market.
  * @param {TradingClient} client
  * @param {unknown} params
  * @param {unknown} signer
@@ -599,29 +491,8 @@ async function apiKey(client, s, nonce, options, step) {
  * @param {boolean} market
  */
 async function place(client, params, signer, options, market) {
-  const work = client.tradeWork(params, market, true);
-  try {
-    const s = readSigner(signer);
-    // Everything is checked before the first request: the options, the signer's address, the credentials.
-    const [signal, timeoutMs] = client.tradeCall(options, true, s.address);
-    /** @type {unknown} */
-    let answer;
-    for (;;) {
-      const need = JSON.parse(work.next(s.address, answer));
-      answer = undefined;
-      if (need[0] === "sign") answer = await driver.askSigner(s.signTypedData, s.signer, need[1], signal, timeoutMs);
-      else if (need[0] === "read") await work.send(options);
-      else {
-        try {
-          return await work.send(options);
-        } catch (e) {
-          if (!work.refused(e)) throw e;
-        }
-      }
-    }
-  } finally {
-    work.free();
-  }
+  const s = readSigner(signer);
+  return client.tradeOrder(params, market, true, s.address, options, walletOf(s, undefined));
 }
 
 /**
