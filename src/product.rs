@@ -23,6 +23,9 @@ pub enum Product {
     /// A key route's answer (`trade::keys`): it never leaves Rust.
     #[cfg(feature = "trade")]
     Key(crate::trade::keys::KeyAnswer),
+    /// An answer as a value tree (an order's or a trade's, for `trade::tracking`).
+    #[cfg(feature = "trade")]
+    Value(crate::json::Value),
 }
 
 /// GET /book's answer, read into its book.
@@ -78,6 +81,19 @@ pub const KEY: Expect<Product> = Expect::Read(
 pub fn key_answer(product: Product) -> Option<crate::trade::keys::KeyAnswer> {
     match product {
         Product::Key(key) => Some(key),
+        _ => None,
+    }
+}
+
+/// An answer read as a value tree (`trade::tracking::Following`).
+#[cfg(feature = "trade")]
+pub const VALUE: Expect<Product> = Expect::Read(|_, body| crate::json::Value::parse(&body).map(Product::Value), 0);
+
+/// The value tree in a product.
+#[cfg(feature = "trade")]
+pub fn value(product: Product) -> Option<crate::json::Value> {
+    match product {
+        Product::Value(value) => Some(value),
         _ => None,
     }
 }

@@ -44,6 +44,9 @@ pub enum Outcome<'a> {
     Reply(Reply<'a>),
     /// What the signer or the wallet provider said.
     Said(Said),
+    /// Go on, with something a source the task follows said (a user channel's event): told where [`Outcome::Go`]
+    /// would be (after a wait or a tell), and given to the machine once no call of it is on its way.
+    Heard(Value),
     /// The task's signal aborted, or its client is gone.
     Abort(Why),
 }
@@ -81,6 +84,8 @@ pub enum Got<P> {
     Failed(Error),
     /// What the signer or the wallet provider said.
     Said(Said),
+    /// Something a source the task follows said ([`Outcome::Heard`]).
+    Heard(Value),
     /// Aborted; `error` is the error of the call it stopped, if one was on its way.
     Abort { why: Why, error: Option<Error> },
 }
@@ -102,6 +107,9 @@ pub trait Machine<P> {
 /// cannot hold the page.
 const MAX_STEPS: u32 = 64;
 
+/// How much of what its sources said a task holds for its machine.
+const MAX_HEARD: usize = 1_000;
+
 /// A machine and the call it is in.
 pub struct Task<M> {
     pub machine: M,
@@ -114,6 +122,8 @@ struct Run {
     call: Option<u32>,
     /// Needs told before the one the driver has: a call's event, the service's rate-limit notice.
     queued: Vec<Need>,
+    /// What its sources said, for the machine once no call is on its way (at most [`MAX_HEARD`]: the oldest go).
+    heard: Vec<Value>,
     /// Query parameters the interface does not list, added to every request of the task (`extraQuery`).
     #[cfg(feature = "trade")]
     extra: Params,
@@ -166,6 +176,7 @@ impl Run {
         Run {
             call,
             queued: Vec::new(),
+            heard: Vec::new(),
             #[cfg(feature = "trade")]
             extra: Params::default(),
         }
@@ -186,6 +197,16 @@ impl Run {
                 Step::Do(need) => need,
                 Step::Call { .. } => Need::Fail(Error::decode("the client was freed")),
             };
+        };
+        let outcome = match outcome {
+            Outcome::Heard(value) => {
+                if self.heard.len() >= MAX_HEARD {
+                    self.heard.remove(0);
+                }
+                self.heard.push(value);
+                Outcome::Go
+            }
+            outcome => outcome,
         };
         if matches!(outcome, Outcome::Go) && !self.queued.is_empty() {
             return self.queued.remove(0);
@@ -222,7 +243,8 @@ impl Run {
                         Err(got) => got,
                     }
                 }
-                (None, None, Outcome::Go) => Got::Go,
+                (None, None, Outcome::Go) if !self.heard.is_empty() => Got::Heard(self.heard.remove(0)),
+                (None, None, Outcome::Go | Outcome::Heard(_)) => Got::Go,
                 (None, None, Outcome::Abort(why)) => Got::Abort { why, error: None },
                 (None, None, Outcome::Said(said)) => Got::Said(said),
                 // An answer with no call on its way: the driver is out of step.
@@ -286,6 +308,11 @@ pub fn abort_error(error: Option<Error>) -> Error {
     })
 }
 
+/// A machine told of a source it does not follow: the driver is out of step.
+pub fn not_followed() -> Error {
+    Error::new(ErrorCode::Decode, "the task was told of a source it does not follow")
+}
+
 fn out_of_step() -> Error {
     Error::new(ErrorCode::Decode, "the task was told of an answer it did not ask for")
 }
@@ -315,7 +342,7 @@ impl<P> Machine<P> for OneCall<P> {
             Got::Failed(e) => Need::Fail(e),
             Got::Abort { error: Some(e), .. } => Need::Fail(e),
             // (Its call is started with it: nothing else comes.)
-            Got::Go | Got::Said(_) | Got::Abort { error: None, .. } => Need::Fail(out_of_step()),
+            Got::Go | Got::Said(_) | Got::Heard(_) | Got::Abort { error: None, .. } => Need::Fail(out_of_step()),
         })
     }
 }

@@ -22,8 +22,9 @@
  *   `attemptMs`; `flags`: 1 an opaque redirect, 2 redirected, 4 the JSON body parsed here; `headers`: the `Date`
  *   header, then, when the answer has any, the Poly-RateLimit Remaining, Reset, Tier and Warning values, a line
  *   each).
- * @property {(kind: number, value: unknown, now: number) => string} said What the signer or the provider said
- *   (`kind`: 0 it answered `value`, 1 not within the need's `ms`, 2 it threw or refused).
+ * @property {(kind: number, value: unknown, now: number) => string} said What a source of the task said (`kind`:
+ *   the signer or the provider 0 answered `value`, 1 not within the need's `ms`, 2 threw or refused; 3 a source
+ *   the task follows said `value`).
  * @property {(stopped: boolean, now: number) => string} abort The task's signal aborted (`stopped`: its owner
  *   stopped it).
  * @property {(now: number) => Uint32Array} end The task is over: what it still holds is given back; the ids of
@@ -73,15 +74,19 @@
  * @property {FetchLike | undefined} fetch the caller's, else the global one (read at each attempt)
  * @property {unknown} onEvent the client's listener
  * @property {Waiters} waiters
- * @property {(event: any) => void} [tell] the task's own listener
  */
 
 /**
- * What a task asks of the user's wallet: its signer's `signTypedData` and its provider's `request`, each bound to
- * its object (trade.mjs: walletOf). Either may throw, return anything, or never settle.
- * @typedef {object} Wallet
- * @property {(typedData: unknown) => unknown} sign
- * @property {((request: { method: string, params: unknown[] }) => unknown) | undefined} rpc
+ * A task's own I/O, besides its client's: the user's wallet (its signer's `signTypedData` and its provider's
+ * `request`, each bound to its object: trade.mjs, walletOf; either may throw, return anything, or never
+ * settle), its own listener, and its inbox (what a source it follows said, told as `said` 3: whoever pushes to it
+ * calls `poke`, which `run` sets while it waits).
+ * @typedef {object} Own
+ * @property {(typedData: unknown) => unknown} [sign]
+ * @property {((request: { method: string, params: unknown[] }) => unknown) | undefined} [rpc]
+ * @property {(event: any) => void} [tell]
+ * @property {unknown[]} [inbox]
+ * @property {() => void} [poke]
  */
 
 /**
@@ -349,17 +354,20 @@ export async function exchange(fetchFn, url, init, bytes, signal) {
 }
 
 /**
- * Waits `ms` (null: until woken or aborted), or until the machine wakes the call `id` (`waiters`). Resolves to
- * false if `signal` aborted meanwhile.
+ * Waits `ms` (null: until woken or aborted), or until the machine wakes the call `id` (`waiters`), or the task's
+ * inbox is poked. Resolves to false if `signal` aborted meanwhile.
  * @param {number | null} ms
  * @param {AbortSignal | undefined | null} signal
  * @param {Waiters} waiters
  * @param {number | null} id
+ * @param {Own | undefined} own
  * @returns {Promise<boolean>}
  */
-function pause(ms, signal, waiters, id) {
+function pause(ms, signal, waiters, id, own) {
   return new Promise((resolve) => {
     if (signal && abortedOf.call(signal)) return resolve(false);
+    // Something heard ends a wait at once.
+    if (own?.inbox?.length) return resolve(true);
     /** @type {Later | undefined} */
     let timer;
     /** @param {boolean} going */
@@ -367,12 +375,14 @@ function pause(ms, signal, waiters, id) {
       clearLater(timer);
       forget();
       if (id !== null && waiters.get(id) === wake) waiters.delete(id);
+      if (own?.poke === wake) own.poke = undefined;
       resolve(going);
     };
     const wake = () => done(true);
     const forget = signal ? onAbortOf(signal, () => done(false)) : ignore;
     if (ms !== null) timer = later(wake, ms);
     if (id !== null) waiters.set(id, wake);
+    if (own?.inbox) own.poke = wake;
   });
 }
 
@@ -422,11 +432,15 @@ export function clientIo(fetch, onEvent) {
  * @param {Task} task
  * @param {Io} io
  * @param {AbortSignal | undefined | null} signal
- * @param {Wallet} [wallet] the signer and provider the task asks
+ * @param {Own} [own] the task's own I/O
  * @returns {Promise<unknown>}
  */
-export async function run(task, io, signal, wallet) {
+export async function run(task, io, signal, own) {
   const { fetch: fetchFn, waiters } = io;
+  const tellOwn = own?.tell;
+  const inbox = own?.inbox;
+  /** Go on: with what a followed source said first, if anything. */
+  const go = () => (inbox?.length ? task.said(3, inbox.shift(), dateNow()) : task.next(dateNow()));
   /** @type {unknown} */
   let body;
   /** @type {unknown} */
@@ -437,7 +451,7 @@ export async function run(task, io, signal, wallet) {
   try {
     // An aborted task sends nothing.
     /** @type {TaskNeed} */
-    let need = parse(aborted() ? abort() : task.next(dateNow()));
+    let need = parse(aborted() ? abort() : go());
     for (;;) {
       wakeAll(waiters, need.wake);
       if (need.kind === "http") {
@@ -487,19 +501,19 @@ export async function run(task, io, signal, wallet) {
         need = parse(task.reply(r.kind, status, flags, r.retryAfter, told, said, given, r.sent, dateNow()));
       } else if (need.kind === "sign" || need.kind === "rpc") {
         const r = need.kind === "sign"
-          ? await ask(wallet?.sign, need.typedData, signal, need.ms ?? Infinity)
-          : await ask(wallet?.rpc, { method: need.method, params: need.params }, signal, need.ms ?? Infinity);
+          ? await ask(own?.sign, need.typedData, signal, need.ms ?? Infinity)
+          : await ask(own?.rpc, { method: need.method, params: need.params }, signal, need.ms ?? Infinity);
         cause = r.cause;
         need = parse(r.kind === 3 || aborted() ? abort() : task.said(r.kind, r.value, dateNow()));
       } else if (need.kind === "wait") {
-        const going = await pause(need.ms, signal, waiters, need.call);
+        const going = await pause(need.ms, signal, waiters, need.call, own);
         // What follows a wait is not the last attempt's doing.
         cause = undefined;
-        need = parse(going && !aborted() ? task.next(dateNow()) : abort());
+        need = parse(going && !aborted() ? go() : abort());
       } else if (need.kind === "tell") {
         // (Told once, then on: an abort is heard at the next attempt or wait, never asked twice in a row.)
-        tell(need.client ? io.onEvent : io.tell, need.event, cause);
-        need = parse(task.next(dateNow()));
+        tell(need.client ? io.onEvent : tellOwn, need.event, cause);
+        need = parse(go());
       } else if (need.kind === "done") {
         return task.result(body, need.value);
       } else {
@@ -515,6 +529,21 @@ export async function run(task, io, signal, wallet) {
       task.free();
     }
   }
+}
+
+/**
+ * `run`, its promise handled here: an order's tracking, whose end its handle reports (trade.mjs: follow), and
+ * which an internal entry hands out inside an array.
+ * @param {Task} task
+ * @param {Io} io
+ * @param {AbortSignal | undefined | null} signal
+ * @param {Own} own
+ * @returns {Promise<unknown>}
+ */
+export function runHandled(task, io, signal, own) {
+  const running = run(task, io, signal, own);
+  running.catch(ignore);
+  return running;
 }
 
 /** 53 random bits from the platform's cryptographic generator: an order's salt, the backoff's seed. */
@@ -631,7 +660,7 @@ export function runHeartbeats(task, io, onStatus, signal, client) {
     // The caller hears its first status after it has the handle.
     await null;
     try {
-      if (holding !== null) await run(task, { ...io, tell: tellStatus }, controller.signal);
+      if (holding !== null) await run(task, io, controller.signal, { tell: tellStatus });
       else task.free();
     } catch {
       // The switch can no longer run (its client freed under it): the finally says so, never silently.
@@ -665,5 +694,5 @@ export function facts(e) {
 
 /** What the package's trading methods take from the driver (src/wasm/trade.rs: driverTools). */
 export function tools() {
-  return { makeError, later, clearLater, dateNow, onAbortOf, isAborted, facts };
+  return { makeError, later, clearLater, dateNow, onAbortOf, isAborted, facts, stop: STOP };
 }

@@ -134,8 +134,6 @@ pub enum Ask {
     Sign(String),
     /// The diagnosis, as JSON (`AccountDiagnosis` in trade.d.ts).
     Done(String),
-    /// The examination ends with the last balance read's failure: see [`ends_examination`].
-    End,
 }
 
 /// Whether a failed question ends the examination instead of leaving its answer unknown: the call's own end
@@ -283,7 +281,6 @@ pub struct Doctor {
     reads: Vec<SignatureType>,
     seen: Vec<(SignatureType, Seen)>,
     asked: Option<Asked>,
-    ended: bool,
     /// The deposit wallet to test, until its code is known (then the test, if it is deployed).
     wallet: Option<(Address, Domain)>,
     probe: Option<Probe>,
@@ -323,7 +320,6 @@ impl Doctor {
         Self {
             wallet,
             probe: None,
-            ended: false,
             chain_id: settings.chain_id,
             owner,
             signature_type: settings.signature_type,
@@ -342,11 +338,6 @@ impl Doctor {
 
     /// What came back for the last need.
     pub fn hear(&mut self, heard: Heard) {
-        if let Heard::Failed(e) = &heard {
-            if ends_examination(true, e.code.as_str()) {
-                self.ended = true;
-            }
-        }
         // The provider gave up on a question (it did not answer in time): it is not asked again.
         let late = matches!(heard, Heard::Said(Said::Late));
         let said = match &heard {
@@ -389,9 +380,6 @@ impl Doctor {
     }
 
     pub fn need(&mut self) -> Ask {
-        if self.ended {
-            return Ask::End;
-        }
         if self.provider && self.chain.is_none() && self.asked.is_none() {
             self.asked = Some(Asked::Chain);
             return Ask::Rpc { method: "eth_chainId", params: "[]".into() };
@@ -585,29 +573,23 @@ pub struct Holding {
 /// A balance read's answer, `{ balance, allowances: { spender: amount } }` (at most 16 allowances; one that is not
 /// base units is left out); None when it is not one.
 pub fn read_holding(body: &[u8]) -> Option<Holding> {
-    let mut scanner = crate::json::Scanner::new(body);
-    let mut balance = None;
-    let mut allowances = Vec::new();
-    scanner
-        .object(|s, key| match key {
-            b"balance" if s.peek_kind() == Some(b'"') => {
-                balance = units(&s.string()?);
-                Ok(())
-            }
-            b"allowances" if s.peek_kind() == Some(b'{') => s.object(|s, spender| {
-                let spender = crate::json::unescape(spender)?;
-                let amount =
-                    if s.peek_kind() == Some(b'"') { units(&s.string()?) } else { s.skip_value().map(|_| None)? };
-                if let Some(amount) = amount.filter(|_| allowances.len() < 16) {
-                    allowances.push((spender, amount));
-                }
-                Ok(())
-            }),
-            _ => s.skip_value(),
-        })
-        .ok()?;
-    scanner.finish().ok()?;
-    Some(Holding { balance: balance?, allowances })
+    let answer = Value::parse(body).ok()?;
+    let balance = match answer.field("balance")? {
+        Value::Str(text) => units(text)?,
+        _ => return None,
+    };
+    let allowances = match answer.field("allowances") {
+        Some(Value::Object(list)) => list
+            .iter()
+            .filter_map(|(spender, amount)| match amount {
+                Value::Str(text) => Some((spender.clone(), units(text)?)),
+                _ => None,
+            })
+            .take(16)
+            .collect(),
+        _ => Vec::new(),
+    };
+    Some(Holding { balance, allowances })
 }
 
 /// What came back for a doctor's need.
@@ -651,6 +633,7 @@ impl<P> Machine<P> for Examination<P> {
         match got {
             Got::Go => {}
             Got::Said(said) => self.doctor.hear(Heard::Said(said)),
+            Got::Heard(_) => return Step::Do(Need::Fail(crate::task::not_followed())),
             Got::Answer { product, .. } => self.doctor.hear(Heard::Read(product.and_then(self.held))),
             // A service out of reach ends the examination with that failure.
             Got::Failed(e) if ends_examination(true, e.code.as_str()) => return Step::Do(Need::Fail(e)),
@@ -672,8 +655,6 @@ impl<P> Machine<P> for Examination<P> {
                 }
             }
             Ask::Done(diagnosis) => Need::Done(diagnosis),
-            // (Only a failure that ends it ends it, above.)
-            Ask::End => Need::Fail(Error::decode("the examination ended")),
         })
     }
 }

@@ -9,7 +9,6 @@ use crate::api::{JsonWriter, Params, Value};
 use crate::book::math::{calculate_fee, FeeRate};
 use crate::book::{fixed, OrderType, Side};
 use crate::error::Error;
-use crate::json::Scanner;
 
 /// A market's trading rules and fee, from GET /clob-markets/{condition_id}'s compact keys.
 #[derive(Clone, Debug, PartialEq)]
@@ -23,76 +22,45 @@ pub struct MarketInfo {
 
 impl MarketInfo {
     pub fn from_answer(body: &[u8]) -> Result<Self, Error> {
-        let (mut tick, mut min_size, mut neg_risk, mut fee, mut tokens) = (None, 0, false, None, Vec::new());
-        let mut s = Scanner::new(body);
-        s.object(|s, key| match key {
-            b"mts" => {
-                tick = fixed::parse(s.number_raw()?);
-                Ok(())
-            }
-            b"mos" => {
-                min_size = fixed::parse(s.number_raw()?).unwrap_or(0);
-                Ok(())
-            }
-            b"nr" => {
-                neg_risk = s.bool()?;
-                Ok(())
-            }
-            b"fd" if s.peek_kind() == Some(b'{') => {
-                let (mut rate, mut exponent, mut taker_only) = (None, 0u32, false);
-                s.object(|s, k| match k {
-                    b"r" => {
-                        rate = fixed::parse(s.number_raw()?).map(fixed::to_f64);
-                        Ok(())
-                    }
-                    b"e" => {
-                        exponent = std::str::from_utf8(s.number_raw()?).ok().and_then(|t| t.parse().ok()).unwrap_or(0);
-                        Ok(())
-                    }
-                    b"to" => {
-                        taker_only = s.bool()?;
-                        Ok(())
-                    }
-                    _ => s.skip_value(),
-                })?;
-                fee = rate.filter(|r| r.is_finite() && *r >= 0.0).map(|rate| (FeeRate { rate, exponent }, taker_only));
-                Ok(())
-            }
-            b"t" if s.peek_kind() == Some(b'[') => s.array(|s| {
-                if s.peek_kind() != Some(b'{') {
-                    return s.skip_value();
-                }
-                s.object(|s, k| {
-                    if k == b"t" && s.peek_kind() == Some(b'"') {
-                        tokens.push(s.string()?.into_owned());
-                        Ok(())
-                    } else {
-                        s.skip_value()
-                    }
+        let answer = Value::parse(body)?;
+        // (The JSON reader keeps numbers as their text.)
+        let number = |v: Option<&Value>| match v {
+            Some(Value::Str(text)) => fixed::parse(text.as_bytes()),
+            _ => None,
+        };
+        let flag = |v: Option<&Value>| matches!(v, Some(Value::Bool(true)));
+        let fee = answer.field("fd").filter(|fd| matches!(fd, Value::Object(_))).and_then(|fd| {
+            let exponent = match fd.field("e") {
+                Some(Value::Str(text)) => text.parse().unwrap_or(0),
+                _ => 0,
+            };
+            let rate = number(fd.field("r")).map(fixed::to_f64).filter(|r| r.is_finite())?;
+            Some((FeeRate { rate, exponent }, flag(fd.field("to"))))
+        });
+        let tokens = match answer.field("t") {
+            Some(Value::Array(items)) => items
+                .iter()
+                .filter_map(|item| match item.field("t") {
+                    Some(Value::Str(token)) => Some(token.clone()),
+                    _ => None,
                 })
-            }),
-            _ => s.skip_value(),
-        })?;
-        s.finish()?;
-        let tick = tick
+                .collect(),
+            _ => Vec::new(),
+        };
+        let tick = number(answer.field("mts"))
             .filter(|&t| amounts::decimals(t).is_some())
             .ok_or_else(|| Error::decode("GET /clob-markets: no tick size (mts) the library knows"))?;
-        Ok(Self { rules: MarketRules { tick, min_size, neg_risk }, fee, tokens })
+        let min_size = number(answer.field("mos")).unwrap_or(0);
+        Ok(Self { rules: MarketRules { tick, min_size, neg_risk: flag(answer.field("nr")) }, fee, tokens })
     }
 }
 
 /// GET /fee-rate/{token_id}'s `base_fee` (basis points), which a V1 order signs.
 pub fn base_fee(body: &[u8]) -> Result<u64, Error> {
-    let mut found = None;
-    let mut s = Scanner::new(body);
-    s.object(|s, key| {
-        if key == b"base_fee" {
-            found = std::str::from_utf8(s.number_raw()?).ok().and_then(|t| t.parse::<u64>().ok());
-            Ok(())
-        } else {
-            s.skip_value()
-        }
-    })?;
+    let found = match Value::parse(body)?.field("base_fee") {
+        Some(Value::Str(text)) => text.parse::<u64>().ok(),
+        _ => None,
+    };
     found.filter(|&b| b <= 10_000).ok_or_else(|| Error::decode("GET /fee-rate: no base_fee in basis points"))
 }
 

@@ -320,6 +320,7 @@ impl<P> Machine<P> for Switch<P> {
         match got {
             // (A switch asks no wallet.)
             Got::Go | Got::Said(_) => {}
+            Got::Heard(_) => return task::Step::Do(Need::Fail(task::not_followed())),
             Got::Answer { product, .. } => {
                 let answer = product.and_then(self.answer).unwrap_or(Answer::Failed(None));
                 self.beats.answered(answer, now);
@@ -362,20 +363,10 @@ pub fn interval(value: &Value) -> Result<f64, Error> {
 /// A heartbeat answer's `heartbeat_id`, read from its JSON text (at most 128 characters; `""` when the service
 /// expects a new chain).
 fn heartbeat_id(text: &str) -> Option<String> {
-    let mut scanner = crate::json::Scanner::new(text.as_bytes());
-    let mut id = None;
-    scanner
-        .object(|s, key| {
-            if key == b"heartbeat_id" {
-                let value = s.string()?;
-                id = Some(value.into_owned());
-                Ok(())
-            } else {
-                s.skip_value()
-            }
-        })
-        .ok()?;
-    id.filter(|id| id.len() <= 128)
+    match Value::parse(text.as_bytes()).ok()?.field("heartbeat_id") {
+        Some(Value::Str(id)) if id.len() <= 128 => Some(id.clone()),
+        _ => None,
+    }
 }
 
 /// What a heartbeat's answer says, whatever its status: accepted (the id to send next), a mismatch (a 400

@@ -184,6 +184,7 @@ impl<P> Keying<P> {
                 self.ask(true)
             }
             Got::Failed(e) => Err(e),
+            Got::Heard(_) => Err(crate::task::not_followed()),
             Got::Abort { error, .. } => Err(crate::task::abort_error(error)),
         }
     }

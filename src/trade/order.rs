@@ -39,25 +39,15 @@ pub fn order_version(server: Version, token: &U256) -> Version {
 impl Version {
     /// `{"version": 2}` (a number or its text). Versions this library does not know are refused.
     pub fn from_answer(body: &[u8]) -> Result<Self, Error> {
-        let mut found = None;
-        let mut s = crate::json::Scanner::new(body);
-        s.object(|s, key| {
-            if key == b"version" {
-                found = Some(match s.peek_kind() {
-                    Some(b'"') => s.string()?.into_owned().into_bytes(),
-                    _ => s.number_raw()?.to_vec(),
-                });
-                Ok(())
-            } else {
-                s.skip_value()
-            }
-        })?;
-        match found.as_deref() {
-            Some(b"1") => Ok(Self::V1),
-            Some(b"2") => Ok(Self::V2),
-            Some(b"3") => Ok(Self::V3),
-            Some(_) => Err(Error::decode("GET /version: an order version this library does not know")),
-            None => Err(Error::decode("GET /version: no version in the answer")),
+        // (The JSON reader keeps a number as its text.)
+        match crate::json::Value::parse(body)?.field("version") {
+            Some(crate::json::Value::Str(v)) => match v.as_str() {
+                "1" => Ok(Self::V1),
+                "2" => Ok(Self::V2),
+                "3" => Ok(Self::V3),
+                _ => Err(Error::decode("GET /version: an order version this library does not know")),
+            },
+            _ => Err(Error::decode("GET /version: no version in the answer")),
         }
     }
 

@@ -449,6 +449,7 @@ impl<P> Ordering<P> {
                 }
             }
             Got::Failed(e) => return Err(e),
+            Got::Heard(_) => return Err(crate::task::not_followed()),
             Got::Abort { error, .. } => return Err(crate::task::abort_error(error)),
         }
         let cx = &self.cx;
@@ -511,6 +512,7 @@ impl<P> Machine<P> for Signing {
             Got::Abort { error, .. } => Need::Fail(crate::task::abort_error(error)),
             // (It makes no calls.)
             Got::Answer { .. } | Got::Failed(_) => Need::Fail(Error::decode("the signing was told of a call")),
+            Got::Heard(_) => Need::Fail(crate::task::not_followed()),
         };
         crate::task::Step::Do(need)
     }

@@ -15,8 +15,11 @@
 //! of status. A GTD order expires one minute before its `expiration`: no status says so, so a cancelled order
 //! whose expiration had come is told as expired.
 
+use crate::api::call::{CallLimits, Expect};
+use crate::error::{Error, ErrorCode};
 use crate::json::JsonWriter;
 use crate::json::Value;
+use crate::task::{Got, Machine, Need as TaskNeed, Step, Why};
 
 /// How often the order is read while the channel is not open, unless the options say otherwise.
 pub const DEFAULT_POLL_MS: f64 = 1_000.0;
@@ -673,6 +676,102 @@ impl Tracker {
             return Need::ReadTrade(t.id.clone());
         }
         Need::Wait((self.next_round_ms - now_ms).max(1.0))
+    }
+}
+
+/// An order followed as a task (`crate::task`): its reads are calls (with the client's own timeout and retries),
+/// each answer read by `read` into the owner's product, from which `value` takes it as a value tree; the user
+/// channel's events are what the task hears; each update is told to the task's own listener. Done with the
+/// `settled` update (JSON, `null` when stopped before), or failed: the caller's signal, `timeoutMs`, or a read that
+/// cannot go on ([`read_ends`]).
+pub struct Following<P> {
+    pub tracker: Tracker,
+    read: Expect<P>,
+    value: fn(P) -> Option<Value>,
+    limits: CallLimits,
+    /// How long it may take in all, and from when (its first step).
+    timeout_ms: Option<f64>,
+    deadline: Option<f64>,
+    /// The read on its way is the order's (else a trade's).
+    reading_order: bool,
+    settled: Option<String>,
+}
+
+impl<P> Following<P> {
+    pub fn new(
+        tracker: Tracker,
+        read: Expect<P>,
+        value: fn(P) -> Option<Value>,
+        limits: CallLimits,
+        timeout_ms: Option<f64>,
+    ) -> Self {
+        Following { tracker, read, value, limits, timeout_ms, deadline: None, reading_order: false, settled: None }
+    }
+
+    fn done(&mut self) -> Step<P> {
+        Step::Do(TaskNeed::Done(self.settled.take().unwrap_or_else(|| "null".into())))
+    }
+
+    fn advance(&mut self, got: Got<P>, now: f64) -> Result<Step<P>, Error> {
+        let deadline = *self.deadline.get_or_insert_with(|| self.timeout_ms.map_or(f64::INFINITY, |ms| now + ms));
+        match got {
+            Got::Go => {}
+            Got::Heard(event) => match text(&event, &["event_type"]) {
+                Some("status") => self.tracker.observe(Source::Channel(text(&event, &["status"]) == Some("open"))),
+                Some("order" | "trade") => self.tracker.observe(Source::Event(&event)),
+                _ => {}
+            },
+            Got::Answer { product, .. } => {
+                let answer = product.and_then(self.value);
+                let answer = answer.as_ref();
+                self.tracker.observe(if self.reading_order { Source::Order(answer) } else { Source::Trades(answer) });
+            }
+            // A read that cannot succeed ends the following; any other failure is a read tried again next round.
+            Got::Failed(e) if read_ends(e.code.as_str()) => return Err(e),
+            Got::Failed(_) => {
+                self.tracker.observe(if self.reading_order { Source::Order(None) } else { Source::Trades(None) })
+            }
+            Got::Abort { why: Why::Stop, .. } => return Ok(self.done()),
+            Got::Abort { why: Why::Signal, .. } => {
+                return Err(Error::new(ErrorCode::Aborted, "the order's tracking was aborted by its AbortSignal"))
+            }
+            Got::Abort { why: Why::Freed, .. } => {
+                return Err(Error::new(ErrorCode::Freed, "the order's client was freed while it was followed"))
+            }
+            Got::Said(_) => return Err(Error::decode("the tracking asked no wallet")),
+        }
+        if now >= deadline {
+            return Err(Error::new(ErrorCode::Timeout, "the order was not settled within timeoutMs"));
+        }
+        Ok(match self.tracker.need(now) {
+            Need::Tell(update) => {
+                if update.starts_with("{\"type\":\"settled\"") {
+                    self.settled = Some(update.clone());
+                }
+                Step::Do(TaskNeed::Tell { client: false, event: update })
+            }
+            Need::ReadOrder => {
+                self.reading_order = true;
+                Step::Call {
+                    request: crate::api::order(self.tracker.order_id())?,
+                    expect: self.read,
+                    limits: self.limits,
+                }
+            }
+            Need::ReadTrade(id) => {
+                self.reading_order = false;
+                let params = crate::api::Params(vec![("id".into(), Value::Str(id))]);
+                Step::Call { request: crate::api::user_trades(&params)?, expect: self.read, limits: self.limits }
+            }
+            Need::Wait(ms) => Step::Do(TaskNeed::Wait { ms: Some(ms.min(deadline - now).max(0.0)), call: None }),
+            Need::Done => self.done(),
+        })
+    }
+}
+
+impl<P> Machine<P> for Following<P> {
+    fn step(&mut self, got: Got<P>, now: f64) -> Step<P> {
+        self.advance(got, now).unwrap_or_else(|e| Step::Do(TaskNeed::Fail(e)))
     }
 }
 

@@ -426,3 +426,125 @@ fn only_a_read_that_cannot_succeed_ends_the_following() {
         assert!(!read_ends(code), "{code}");
     }
 }
+
+mod as_a_task {
+    use super::*;
+    use crate::api::call::Reply;
+    use crate::task::tests::{answer, calls, creds};
+    use crate::task::{Need as TaskNeed, Outcome, Task, Why};
+
+    const LIMITS: CallLimits = CallLimits { max_retries: 0, timeout_ms: 10_000.0, attempt_timeout_ms: None };
+    const READ: Expect<Value> = Expect::Read(|_, body| Value::parse(&body), 0);
+    const T: f64 = 1_700_000_000_000.0;
+
+    fn following(settle_only: bool, timeout_ms: Option<f64>) -> Task<Following<Value>> {
+        Task::new(Following::new(Tracker::new(ID, settle_only, 1_000.0, T), READ, Some, LIMITS, timeout_ms))
+    }
+
+    fn bytes(body: &str) -> Reply<'_> {
+        Reply { bytes: Some(body.as_bytes().to_vec()), parsed: false, ..answer(200, None) }
+    }
+
+    /// The updates told until the task needs something else (each `tell` goes on).
+    fn tells(
+        t: &mut Task<Following<Value>>,
+        c: &mut crate::api::call::Calls<Value>,
+        first: TaskNeed,
+    ) -> (Vec<String>, TaskNeed) {
+        let creds = creds();
+        let mut out = Vec::new();
+        let mut need = first;
+        while let TaskNeed::Tell { client: false, event } = need {
+            let u: serde_json::Value = serde_json::from_str(&event).unwrap();
+            out.push(u["type"].as_str().unwrap().to_owned());
+            need = t.next(Some(c), Outcome::Go, T, Some(&creds));
+        }
+        (out, need)
+    }
+
+    #[test]
+    fn its_reads_are_calls_read_in_rust_and_its_updates_its_own_tells_until_settled() {
+        let (mut c, creds) = (calls::<Value>(), creds());
+        let mut t = following(false, None);
+        let TaskNeed::Http(read) = t.next(Some(&mut c), Outcome::Go, T, Some(&creds)) else {
+            panic!("the order's read")
+        };
+        assert!(read.url.ends_with("/data/order/0xabc"), "{}", read.url);
+        assert!(read.bytes);
+        let order = r#"{"order":{"id":"0xabc","status":"MATCHED","original_size":"10","size_matched":"10","associate_trades":["t1"]}}"#;
+        let need = t.next(Some(&mut c), Outcome::Reply(bytes(order)), T, Some(&creds));
+        let (told, need) = tells(&mut t, &mut c, need);
+        assert_eq!(told, ["placed", "matched"]);
+        let TaskNeed::Http(read) = need else { panic!("the trade's read: {need:?}") };
+        assert!(read.url.contains("/data/trades?id=t1"), "{}", read.url);
+        // A number where the service writes text reads as its text.
+        let trade = r#"{"data":[{"id":"t1","taker_order_id":"0xabc","status":"CONFIRMED","transaction_hash":"0x11","size":5}]}"#;
+        let need = t.next(Some(&mut c), Outcome::Reply(bytes(trade)), T, Some(&creds));
+        let (told, need) = tells(&mut t, &mut c, need);
+        assert_eq!(told, ["trade", "settled"]);
+        let TaskNeed::Done(settled) = need else { panic!("done: {need:?}") };
+        assert!(settled.starts_with(r#"{"type":"settled","orderId":"0xabc""#), "{settled}");
+    }
+
+    #[test]
+    fn the_channel_is_heard_between_needs_and_its_events_tell_at_once() {
+        let (mut c, creds) = (calls::<Value>(), creds());
+        let mut t = following(false, None);
+        t.next(Some(&mut c), Outcome::Go, T, Some(&creds));
+        let live = r#"{"order":{"id":"0xabc","status":"LIVE","original_size":"10","size_matched":"0"}}"#;
+        let need = t.next(Some(&mut c), Outcome::Reply(bytes(live)), T, Some(&creds));
+        let (told, need) = tells(&mut t, &mut c, need);
+        assert_eq!(told, ["placed"]);
+        assert!(matches!(need, TaskNeed::Wait { ms: Some(_), call: None }), "{need:?}");
+        // Heard while it waits (the driver ends the wait): the trade is told at once, not at the next read.
+        let event = v(
+            r#"{"event_type":"trade","id":"t1","taker_order_id":"0xabc","size":"4","status":"MATCHED","maker_orders":[]}"#,
+        );
+        let need = t.next(Some(&mut c), Outcome::Heard(event), T + 10.0, Some(&creds));
+        let (told, need) = tells(&mut t, &mut c, need);
+        assert_eq!(told, ["matched", "trade"]);
+        assert!(matches!(need, TaskNeed::Wait { .. }), "{need:?}");
+        // The channel open: the order is read again once to catch up.
+        let open = v(r#"{"event_type":"status","status":"open"}"#);
+        let need = t.next(Some(&mut c), Outcome::Heard(open), T + 20.0, Some(&creds));
+        assert!(matches!(need, TaskNeed::Http(_)), "{need:?}");
+        // Stopped by its owner: done, with no settled update.
+        let TaskNeed::Done(value) = t.next(Some(&mut c), Outcome::Abort(Why::Stop), T, Some(&creds)) else { panic!() };
+        assert_eq!(value, "null");
+    }
+
+    #[test]
+    fn its_end_is_the_signal_the_timeout_or_a_read_that_cannot_go_on() {
+        let (mut c, creds) = (calls::<Value>(), creds());
+        let mut t = following(false, None);
+        t.next(Some(&mut c), Outcome::Go, T, Some(&creds));
+        let TaskNeed::Fail(e) = t.next(Some(&mut c), Outcome::Abort(Why::Signal), T, Some(&creds)) else { panic!() };
+        assert_eq!(e.code, ErrorCode::Aborted);
+        assert_eq!(t.call(), None, "the read in flight is given back");
+        // A read the service refuses for good ends it; one that failed on the way is tried at the next round.
+        let mut t = following(false, None);
+        t.next(Some(&mut c), Outcome::Go, T, Some(&creds));
+        let need = t.next(Some(&mut c), Outcome::Reply(answer(500, Some("{}"))), T, Some(&creds));
+        assert!(matches!(need, TaskNeed::Wait { .. }), "{need:?}");
+        let need = t.next(Some(&mut c), Outcome::Go, T + 1_000.0, Some(&creds));
+        assert!(matches!(need, TaskNeed::Http(_)), "read again: {need:?}");
+        let TaskNeed::Fail(e) = t.next(Some(&mut c), Outcome::Reply(answer(404, Some("{}"))), T, Some(&creds)) else {
+            panic!()
+        };
+        assert_eq!(e.code, ErrorCode::NotFound);
+        // waitForSettlement's 30 s: a wait never outlasts it, and then it is TIMEOUT.
+        let mut t = following(true, Some(30_000.0));
+        let posted = v(r#"{"orderID":"0xabc","status":"matched","tradeIDs":["t1"]}"#);
+        t.machine.tracker.observe(Source::Posted(&posted));
+        t.next(Some(&mut c), Outcome::Go, T, Some(&creds));
+        let trade = r#"{"data":[{"id":"t1","status":"MATCHED"}]}"#;
+        let mut need = t.next(Some(&mut c), Outcome::Reply(bytes(trade)), T, Some(&creds));
+        while let TaskNeed::Tell { .. } = need {
+            need = t.next(Some(&mut c), Outcome::Go, T, Some(&creds));
+        }
+        let TaskNeed::Wait { ms: Some(ms), .. } = need else { panic!("{need:?}") };
+        assert!(ms <= 30_000.0);
+        let TaskNeed::Fail(e) = t.next(Some(&mut c), Outcome::Go, T + 30_000.0, Some(&creds)) else { panic!() };
+        assert_eq!((e.code, e.message.as_ref()), (ErrorCode::Timeout, "the order was not settled within timeoutMs"));
+    }
+}

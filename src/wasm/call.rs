@@ -23,9 +23,14 @@ use crate::task::{self, Need, OneCall, Outcome, Why};
 #[wasm_bindgen(module = "/src/js/driver.js")]
 extern "C" {
     /// Never throws: runs the task to its end, under `signal`, and settles the promise it returns
-    /// (src/js/driver.js). `wallet`: the task's signer and provider (`{ sign, rpc }`), or undefined.
+    /// (src/js/driver.js). `own`: the task's own I/O (`{ sign, rpc, tell, inbox }`, any of them), or undefined.
     #[wasm_bindgen(js_name = run)]
-    pub(super) fn run_task(task: Task, io: &JsValue, signal: &JsValue, wallet: &JsValue) -> Promise;
+    pub(super) fn run_task(task: Task, io: &JsValue, signal: &JsValue, own: &JsValue) -> Promise;
+
+    /// As `run_task`, its promise handled (never an unhandled rejection): for a promise handed out inside a value.
+    #[cfg(feature = "trade")]
+    #[wasm_bindgen(js_name = runHandled)]
+    pub(super) fn run_handled(task: Task, io: &JsValue, signal: &JsValue, own: &JsValue) -> Promise;
 
     /// What a client's tasks do their I/O with: its `fetch`, its `onEvent` and the wake-up of its waiting calls.
     #[wasm_bindgen(js_name = clientIo)]
@@ -71,6 +76,15 @@ pub struct CallOptions {
 }
 
 impl CallOptions {
+    /// The limits of each REST call of it.
+    pub fn limits(&self) -> CallLimits {
+        CallLimits {
+            max_retries: self.max_retries,
+            timeout_ms: self.timeout_ms,
+            attempt_timeout_ms: self.attempt_timeout_ms,
+        }
+    }
+
     /// The request with the call's extra query parameters (refused if they name a parameter it takes).
     pub fn prepare(&self, request: HttpRequest) -> Result<HttpRequest, Error> {
         if self.extra_query.0.is_empty() {
@@ -165,11 +179,7 @@ fn start(
     expect: Expect<Product>,
     shape: Shape,
 ) -> Promise {
-    let limits = CallLimits {
-        max_retries: options.max_retries,
-        timeout_ms: options.timeout_ms,
-        attempt_timeout_ms: options.attempt_timeout_ms,
-    };
+    let limits = options.limits();
     let Ok(mut calls) = inner.calls.try_borrow_mut() else { return super::interop::rejected(busy_error()) };
     let work = Work::Call { task: task::Task::call_of(&mut calls, request, expect, limits), shape };
     drop(calls);
@@ -197,6 +207,9 @@ pub(super) enum Work {
     /// An API key from the wallet.
     #[cfg(feature = "trade")]
     Key(task::Task<crate::trade::keys::Keying<Product>>),
+    /// An order followed (`trackOrder`, `waitForSettlement`).
+    #[cfg(feature = "trade")]
+    Track(task::Task<crate::trade::tracking::Following<Product>>),
 }
 
 impl Work {
@@ -219,6 +232,8 @@ impl Work {
             Work::Sign(task) => task.next(calls, outcome, now, creds),
             #[cfg(feature = "trade")]
             Work::Key(task) => task.next(calls, outcome, now, creds),
+            #[cfg(feature = "trade")]
+            Work::Track(task) => task.next(calls, outcome, now, creds),
         }
     }
 
@@ -235,6 +250,8 @@ impl Work {
             Work::Sign(task) => task.end(calls, now),
             #[cfg(feature = "trade")]
             Work::Key(task) => task.end(calls, now),
+            #[cfg(feature = "trade")]
+            Work::Track(task) => task.end(calls, now),
         }
     }
 }
@@ -340,16 +357,18 @@ impl Task {
         self.step(Outcome::Reply(reply), now)
     }
 
-    /// What the signer or the wallet provider said (`kind`: 0 it answered `value`, 1 not in time, 2 it threw or
-    /// refused); what the task needs next.
+    /// What a source of the task said (`kind`: the signer or the wallet provider 0 answered `value`, 1 not in time,
+    /// 2 threw or refused; 3 a source it follows said `value`, a user channel's event); what the task needs next.
     #[cfg(feature = "trade")]
     pub fn said(&self, kind: u32, value: JsValue, now: f64) -> String {
-        let said = match kind {
-            0 => task::Said::Answer(super::interop::to_value(&value, "answer").unwrap_or(crate::json::Value::Other)),
-            1 => task::Said::Late,
-            _ => task::Said::Threw,
+        let value = || super::interop::to_value(&value, "value").unwrap_or(crate::json::Value::Other);
+        let outcome = match kind {
+            0 => Outcome::Said(task::Said::Answer(value())),
+            1 => Outcome::Said(task::Said::Late),
+            3 => Outcome::Heard(value()),
+            _ => Outcome::Said(task::Said::Threw),
         };
-        self.step(Outcome::Said(said), now)
+        self.step(outcome, now)
     }
 
     /// The task's signal aborted (`stopped`: its owner stopped it); what the task needs next.
@@ -391,7 +410,7 @@ impl Task {
             #[cfg(feature = "trade")]
             Work::Order { place, .. } => return if *place { body } else { value },
             #[cfg(feature = "trade")]
-            Work::Sign(_) => return value,
+            Work::Sign(_) | Work::Track(_) => return value,
             // The key becomes the client's credentials.
             #[cfg(feature = "trade")]
             Work::Key(task) => {

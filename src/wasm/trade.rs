@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 use super::call::{run_task, Shape, Task, Work};
 use super::client::Client;
 use super::interop::{field, is_absent, items, read_str, rejected, to_value};
-use crate::api::call::{CallLimits, Expect};
+use crate::api::call::Expect;
 use crate::api::{self, HttpRequest, Params, Value};
 use crate::error::Error;
 use crate::product::{holding, key_answer, order_answer, order_read, Product, HOLDING, KEY};
@@ -143,11 +143,7 @@ impl Client {
                 owner,
                 salt: super::call::random_salt() as u64,
                 clock_offset_ms: self.inner.calls.try_borrow().map_or(0.0, |c| c.clock_offset_ms),
-                limits: CallLimits {
-                    max_retries: call.max_retries,
-                    timeout_ms: call.timeout_ms,
-                    attempt_timeout_ms: call.attempt_timeout_ms,
-                },
+                limits: call.limits(),
             };
             let machine = Ordering::new(Placing::new(req, place), cx, order_read, order_answer);
             let task = crate::task::Task::new(machine).with_extra_query(call.extra_query);
@@ -210,11 +206,7 @@ impl Client {
                 1 => KeyRoute::Derive,
                 _ => KeyRoute::DeriveOrCreate,
             };
-            let limits = CallLimits {
-                max_retries: call.max_retries,
-                timeout_ms: call.timeout_ms,
-                attempt_timeout_ms: call.attempt_timeout_ms,
-            };
+            let limits = call.limits();
             let keying = Keying::new(auth, route, KEY, key_answer, limits, self.inner.trading.sign_timeout_ms);
             Ok::<_, Error>((Work::Key(crate::task::Task::new(keying).with_extra_query(call.extra_query)), call.signal))
         })();
@@ -278,11 +270,7 @@ impl Client {
             let call = self.inner.call_options(Some(&options))?;
             let key = self.inner.credentials.borrow().as_ref().and_then(|c| Address::parse("key", c.address()).ok());
             let doctor = Doctor::new(&self.inner.trading, owner, key, provider);
-            let limits = CallLimits {
-                max_retries: call.max_retries,
-                timeout_ms: call.timeout_ms,
-                attempt_timeout_ms: call.attempt_timeout_ms,
-            };
+            let limits = call.limits();
             let machine = Examination::new(doctor, HOLDING, holding, limits, self.inner.trading.sign_timeout_ms);
             let task = crate::task::Task::new(machine).with_extra_query(call.extra_query);
             Ok::<_, Error>((Work::Doctor(task), call.signal))

@@ -78,11 +78,10 @@ const endless = (status = 200) => new Response(new ReadableStream({ start() {} }
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Runs `run` over `task`'s handle with a client's I/O (`clientIo`), its waiters and listener overridable. */
-function runTask(task, fetch, { signal, onEvent, waiters, tell: own, wallet } = {}) {
+function runTask(task, fetch, { signal, onEvent, waiters, tell, wallet, inbox } = {}) {
   const io = clientIo(fetch, onEvent);
   if (waiters) io.waiters = waiters;
-  if (own) io.tell = own;
-  return run(task.handle, io, signal, wallet);
+  return run(task.handle, io, signal, wallet || tell || inbox ? { ...wallet, tell, inbox } : undefined);
 }
 
 /** `promise`, or a rejection after `ms` (a task that hangs fails its test rather than the run's end). */
@@ -277,6 +276,26 @@ test("a retry's and a wait's events are tells to onEvent (one that throws is ign
   assert.deepEqual(budget, { type: "wait", method: "GET", path: "/x", delayMs: 1 });
   assert.equal(waiters.size, 0, "each wait leaves the waiters");
   freedOnce(task);
+});
+
+test("an inbox: what a followed source said is told (`said` 3) at the next step instead of `next`, and a poke ends a wait", async () => {
+  const inbox = [{ n: 1 }];
+  const own = { inbox };
+  const task = fakeTask([wait(null), wait(null), done("ok")]);
+  const running = run(task.handle, clientIo(undefined, undefined), undefined, own);
+  // The first step hears what was there before it began.
+  await sleep(5);
+  assert.deepEqual(task.log[0].slice(0, 3), ["said", 3, { n: 1 }]);
+  assert.equal(typeof own.poke, "function", "waiting, the inbox can be poked");
+  inbox.push({ n: 2 });
+  own.poke();
+  await sleep(5);
+  assert.deepEqual(task.log[1].slice(0, 3), ["said", 3, { n: 2 }]);
+  inbox.push({ n: 3 });
+  own.poke();
+  assert.equal(await within(running), "ok");
+  assert.deepEqual(task.log.slice(0, 3).map(([step, kind]) => `${step} ${kind}`), ["said 3", "said 3", "said 3"]);
+  assert.equal(own.poke, undefined, "no longer waiting");
 });
 
 test("a task's own tell (client: false) goes to io.tell, not onEvent; with no listener it is dropped and the task goes on", async () => {

@@ -275,7 +275,7 @@ export function makeKit() {
       heartbeats: s(1, () => [{ intervalMs: 8000, onStatus: () => {} }]),
       tradeHeartbeats: s(2, () => [{ intervalMs: 8000 }, {}]),
       // Followed orders (their reads reach the in-memory stub, whose 404 ends them).
-      tradeTracker: s(3, () => [{ orderID: data.orderId, status: "live", tradeIDs: [] }, false, { pollMs: 1000 }]),
+      tradeTracker: s(5, () => [{ orderID: data.orderId, status: "live", tradeIDs: [] }, false, { pollMs: 1000 }, { tell() {}, inbox: [] }, new AbortController().signal]),
       trackOrder: s(2, () => [data.orderId, { stream: false, pollMs: 1000 }]),
       waitForSettlement: s(2, () => [{ orderID: data.orderId, status: "matched", tradeIDs: ["t1"] }, { timeoutMs: 2000 }]),
       diagnoseAccount: s(2, () => [{ address: data.creds.address, signTypedData: () => "0x" }, { ...req(), provider: { request: async () => "0x" } }]),
@@ -307,8 +307,6 @@ export function makeKit() {
       "OrderBook.fromJson": s(1, () => [data.bookJson]),
       "OrderBook.fromObject": s(1, () => [book()]),
       "OrderBook.listFromBytes": s(1, () => [enc("[" + data.bookJson + "]")]),
-      "TrackWork#observe": s(2, () => [2, { event_type: "trade", id: "t1", taker_order_id: data.orderId, status: "MINED" }]),
-      "TrackWork#next": s(1, () => [Date.now()]),
       "OrderBook#applyPriceChange": s(2, () => [{ side: "BUY", price: "0.1", size: "125" }, undefined]),
       "OrderBook#depth": s(2, () => ["BUY", { within: 0.02 }]),
       "OrderBook#ladder": s(1, () => [{ levels: 5 }]),
@@ -496,9 +494,6 @@ export async function sweep({ pk, kit, base, data, start = 0, only = null, shard
   const makeInstance = {
     Client: () => new pk.Client({ baseUrl: base, fetch: stubFetch, rateLimits: false, maxRetries: 0, timeoutMs: 4000, credentials: { ...data.creds } }),
     OrderBook: () => pk.OrderBook.fromJson(data.bookJson),
-    TrackWork: () =>
-      new pk.Client({ baseUrl: base, fetch: stubFetch, rateLimits: false, maxRetries: 0, timeoutMs: 4000, credentials: { ...data.creds } })
-        .tradeTracker(data.orderId, false, undefined)[0],
   };
   const cases = kit.sweepCases(pk, { ...data, base }, makeInstance, stubFetch);
   const { hugeAllocated } = kit.hostileValues();

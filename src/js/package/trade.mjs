@@ -3,8 +3,8 @@
 // doctor. Each is a task of the core (src/trade: Keying, Ordering, Signing, Examination) that the one driver
 // runs (src/js/driver.js: run), through the binding's `trade*` entries (src/wasm/trade.rs): this file reads the
 // caller's signer and provider and hands them over as the task's wallet (`walletOf`); every rule (params,
-// amounts, typed data, signatures, requests, what follows a refusal) is the core's. The order tracker still
-// runs its own loop here (`follow`). Their declarations are in src/wasm/trade.d.ts.
+// amounts, typed data, signatures, requests, what follows a refusal, an order's tracking) is the core's; `follow`
+// keeps a tracked order's updates for `for await` and feeds it the user channel. Their declarations are in src/wasm/trade.d.ts.
 
 import { live } from "./guard.mjs";
 
@@ -27,25 +27,11 @@ const SIGNER_RULE = "must be { address, signTypedData(typedData) } (see walletSi
  * @property {TradeSend} tradeSend One trading step's request.
  * @property {(address: string, options: unknown, provider: boolean, wallet: unknown) => Promise<unknown>} tradeDoctor
  *   An account's examination (src/trade/doctor.rs), for the signer at `address`, run as a task.
- * @property {(order: unknown, settleOnly: boolean, options: unknown)
- *   => [work: TrackWork, onUpdate: ((u: unknown) => void) | undefined, stream: boolean, timeoutMs: number | undefined]} tradeTracker
- *   An order followed (src/trade/tracking.rs).
- * @property {(id: string, options: unknown) => Promise<unknown>} getOrder
- * @property {(params: unknown, options: unknown) => Promise<unknown>} getUserTrades
+ * @property {(order: unknown, settleOnly: boolean, options: unknown, own: unknown, signal: AbortSignal)
+ *   => [done: Promise<unknown>, onUpdate: ((u: unknown) => void) | undefined, stream: boolean]} tradeTracker
+ *   An order followed, a task (src/trade/tracking.rs) run under `signal` with its own listener and inbox.
  * @property {(markets: string[], options: unknown) => { close(): void }} userStream
  * @property {(options: unknown, client: unknown) => unknown} tradeHeartbeats The dead-man switch (src/wasm/heartbeat.rs).
- */
-
-/**
- * An order followed (src/wasm/tracking.rs: TrackWork): what its sources said goes in (`observe`: 0 an order's
- * read, 1 a trade's read, undefined when the read failed; 2 a user channel event; 3 whether the channel is
- * open), what to do comes out (`["tell", update]`, `["order"]`, `["trade", id]`, `["wait", ms]`, `["done"]`).
- * @typedef {object} TrackWork
- * @property {string} orderId
- * @property {(kind: number, value: unknown, code?: unknown) => boolean} observe what a source said; for a
- *   failed read, whether its failure's `code` ends the following
- * @property {(now: number) => string} next
- * @property {() => void} free
  */
 
 /**
@@ -74,6 +60,7 @@ const SIGNER_RULE = "must be { address, signTypedData(typedData) } (see walletSi
  * @property {(signal: AbortSignal, listener: () => void) => () => void} onAbortOf
  * @property {(signal: AbortSignal) => boolean} isAborted
  * @property {(e: unknown) => { code?: unknown, status?: unknown, body?: unknown, retryAfterMs?: unknown }} facts
+ * @property {symbol} stop the abort reason that tells a task its owner stopped it
  */
 
 /** The driver's tools, taken from the first build the methods are installed on. */
@@ -110,7 +97,6 @@ const methods = {
    * @param {unknown} options
    */
   async getVersion(options) {
-    this.tradeCall(options);
     return this.tradeSend("version", undefined, undefined, options);
   },
   /**
@@ -228,9 +214,7 @@ const methods = {
    * @param {unknown} options
    */
   trackOrder(order, options) {
-    const [signal] = this.tradeCall(options);
-    const [work, onUpdate, stream, timeoutMs] = this.tradeTracker(order, false, options);
-    return follow(this, work, signal, onUpdate, stream, timeoutMs);
+    return follow(this, order, false, options);
   },
   /**
    * @this {TradingClient}
@@ -238,29 +222,26 @@ const methods = {
    * @param {unknown} options
    */
   async waitForSettlement(answer, options) {
-    const [signal] = this.tradeCall(options);
-    const [work, , , timeoutMs] = this.tradeTracker(answer, true, options);
-    return follow(this, work, signal, undefined, false, timeoutMs).done;
+    return follow(this, answer, true, options).done;
   },
 };
 
-/** How often a followed order is read while the user channel is not open (trackOrder), and a trade (waitForSettlement). */
 /** The most updates a `for await` may fall behind before the oldest are dropped. */
 const MAX_QUEUED = 10_000;
 
 /**
- * Runs an order's tracker: the reads it asks for (each with the client's own timeout and retries, abandoned when
- * the tracking ends), the user channel's events when `useStream` (reads alone when no channel can open), the
- * driver's timers. Returns the tracker: `for await` its updates, or `done`, which resolves to the `settled`
- * update (rejects with the tracking's end: its signal, `timeoutMs`, or a read that cannot go on).
+ * Follows an order, a task (src/trade/tracking.rs: Following) the one driver runs: its reads, polls and timeout
+ * are the core's; this gives it the user channel's events (when the options want them and a channel can open)
+ * and keeps its updates for `for await`. Returns the tracker: `for await` its updates, or `done`, which resolves
+ * to the `settled` update (rejects with the tracking's end: its signal, `timeoutMs`, or a read that cannot go
+ * on); `stop()` ends it.
  * @param {TradingClient} client
- * @param {TrackWork} work
- * @param {AbortSignal | undefined} signal
- * @param {((u: unknown) => void) | undefined} onUpdate
- * @param {boolean} useStream
- * @param {number | undefined} timeoutMs
+ * @param {unknown} order
+ * @param {boolean} settleOnly
+ * @param {unknown} options
  */
-function follow(client, work, signal, onUpdate, useStream, timeoutMs) {
+function follow(client, order, settleOnly, options) {
+  const [signal] = client.tradeCall(options);
   /** @type {unknown[]} */
   const queue = [];
   /** @type {((r: IteratorResult<unknown>) => void) | undefined} */
@@ -270,18 +251,8 @@ function follow(client, work, signal, onUpdate, useStream, timeoutMs) {
   /** @type {unknown} */
   let failure;
   let finished = false;
-  let stopped = false;
-  /** @type {(() => void) | undefined} */
-  let wake;
-  /** @type {unknown} */
-  let timer;
-  /** @type {(value: unknown) => void} */
-  let resolveDone = () => {};
-  /** @type {(reason: unknown) => void} */
-  let rejectDone = () => {};
-  const done = new Promise((resolve, reject) => ((resolveDone = resolve), (rejectDone = reject)));
-  // Nobody may be awaiting it: its rejection is never left unhandled (a caller's await still gets it).
-  done.catch(() => {});
+  /** @type {((u: unknown) => void) | undefined} */
+  let onUpdate;
   /** @param {unknown} update */
   const push = (update) => {
     if (waiting) {
@@ -292,14 +263,19 @@ function follow(client, work, signal, onUpdate, useStream, timeoutMs) {
       queue.push(update);
       if (queue.length > MAX_QUEUED) queue.shift();
     }
+    if (onUpdate) {
+      try {
+        onUpdate(update);
+      } catch {
+        // The caller's callback is its own business.
+      }
+    }
   };
   /** @param {unknown} error */
   const finish = (error) => {
     if (finished) return;
     finished = true;
     failure = error;
-    if (error === undefined) resolveDone(lastSettled);
-    else rejectDone(error);
     if (waiting) {
       const [resolve, reject] = [waiting, waitingFail];
       waiting = waitingFail = undefined;
@@ -307,113 +283,55 @@ function follow(client, work, signal, onUpdate, useStream, timeoutMs) {
       else reject?.(error);
     }
   };
-  /** @type {unknown} */
-  let lastSettled;
-  // The read in flight is abandoned when the tracking ends (stop, `break`, the caller's signal).
-  const reads = new AbortController();
-  const readOptions = { signal: reads.signal };
-  const stop = () => {
-    stopped = true;
-    reads.abort();
-    wake?.();
-  };
-  let forget = () => {};
-  if (signal) {
-    forget = driver.onAbortOf(signal, () => {
-      reads.abort();
-      wake?.();
-    });
-  }
+  // The task's own signal: aborted by `stop()` (the driver's stop) or the caller's signal.
+  const controller = new AbortController();
+  const forget = signal ? driver.onAbortOf(signal, () => controller.abort()) : () => {};
+  if (signal && driver.isAborted(signal)) controller.abort();
+  // The caller hears its first update after it has the tracker: what the task tells at once waits for it.
+  /** @type {unknown[] | undefined} */
+  let early = [];
+  /** @type {{ tell: (u: unknown) => void, inbox: unknown[], poke?: () => void }} */
+  const own = { tell: (u) => (early ? early.push(u) : push(u)), inbox: [] };
+  // Refused at once for options it does not take.
+  const [running, listener, useStream] = client.tradeTracker(order, settleOnly, options, own, controller.signal);
+  onUpdate = listener;
+  Promise.resolve().then(() => {
+    const told = early ?? [];
+    early = undefined;
+    for (const u of told) push(u);
+  });
   /** @type {{ close(): void } | undefined} */
   let channel;
-  (async () => {
-    // The caller hears its first update after it has the tracker.
-    await null;
-    const deadline = timeoutMs === undefined ? Infinity : driver.dateNow() + timeoutMs;
-    const ended = () => {
-      if (signal && driver.isAborted(signal)) return driver.makeError({ code: "ABORTED", message: "the order's tracking was aborted by its AbortSignal" });
-      if (driver.dateNow() >= deadline) return driver.makeError({ code: "TIMEOUT", message: "the order was not settled within timeoutMs" });
-      return undefined;
-    };
+  if (useStream) {
     try {
-      if (useStream) {
-        try {
-          // The user channel: its events go to the tracker.
-          channel = client.userStream([], {
-            onEvent: (/** @type {{ event_type?: unknown, status?: unknown }} */ e) => {
-              try {
-                if (e.event_type === "status") work.observe(3, e.status === "open");
-                else if (e.event_type === "order" || e.event_type === "trade") work.observe(2, e);
-              } catch {
-                // The tracker is gone: the loop ends.
-              }
-              wake?.();
-            },
-          });
-        } catch {
-          // No channel here (no WebSocket): the reads alone follow the order.
-        }
-      }
-      for (;;) {
-        if (stopped) break;
-        const end = ended();
-        if (end) throw end;
-        const need = JSON.parse(work.next(driver.dateNow()));
-        if (need[0] === "tell") {
-          if (need[1].type === "settled") lastSettled = need[1];
-          push(need[1]);
-          if (onUpdate) {
-            try {
-              onUpdate(need[1]);
-            } catch {
-              // The caller's callback is its own business.
-            }
-          }
-        } else if (need[0] === "done") break;
-        else if (need[0] === "wait") {
-          if (reads.signal.aborted) continue;
-          const left = Math.min(need[1], deadline - driver.dateNow());
-          await new Promise((resolve) => {
-            wake = () => resolve(undefined);
-            timer = driver.later(wake, Math.max(0, left));
-          });
-          driver.clearLater(timer);
-          wake = undefined;
-        } else {
-          const kind = need[0] === "order" ? 0 : 1;
-          try {
-            const answer = kind === 0
-              ? await client.getOrder(work.orderId, readOptions)
-              : await client.getUserTrades({ id: need[1] }, readOptions);
-            work.observe(kind, answer);
-          } catch (e) {
-            if (stopped) break;
-            const { code } = driver.facts(e);
-            // The caller's signal ends the tracking at the loop's top; a read that cannot succeed ends it here
-            // (the core's rule: an order the service does not know or let this key see).
-            if (code === "ABORTED") continue;
-            if (work.observe(kind, undefined, code)) throw e;
-          }
-        }
-      }
-      finish(undefined);
-    } catch (e) {
-      finish(e);
-    } finally {
-      forget();
-      try {
-        channel?.close();
-      } catch {
-        // Closed already.
-      }
-      try {
-        work.free();
-      } catch {
-        // Freed already.
-      }
-      if (!finished) finish(undefined);
+      // The user channel: its events go to the task.
+      channel = client.userStream([], {
+        onEvent: (/** @type {{ event_type?: unknown }} */ e) => {
+          if (e.event_type !== "status" && e.event_type !== "order" && e.event_type !== "trade") return;
+          own.inbox.push(e);
+          if (own.inbox.length > MAX_QUEUED) own.inbox.shift();
+          own.poke?.();
+        },
+      });
+    } catch {
+      // No channel here (no WebSocket): the reads alone follow the order.
     }
-  })();
+  }
+  const done = running.then(
+    (settled) => (finish(undefined), settled ?? undefined),
+    (e) => (finish(e), Promise.reject(e)),
+  );
+  // Nobody may be awaiting it: its rejection is never left unhandled (a caller's await still gets it).
+  done.catch(() => {});
+  done.finally(() => {
+    forget();
+    try {
+      channel?.close();
+    } catch {
+      // Closed already.
+    }
+  }).catch(() => {});
+  const stop = () => controller.abort(driver.stop);
   return {
     done,
     stop,
