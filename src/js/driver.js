@@ -360,14 +360,22 @@ export async function exchange(fetchFn, url, init, bytes, signal) {
  * @param {AbortSignal | undefined | null} signal
  * @param {Waiters} waiters
  * @param {number | null} id
- * @param {Own | undefined} own
+ * @param {Own | undefined} own its inbox's, when it has one
  * @returns {Promise<boolean>}
  */
 function pause(ms, signal, waiters, id, own) {
   return new Promise((resolve) => {
     if (signal && abortedOf.call(signal)) return resolve(false);
-    // Something heard ends a wait at once.
-    if (own?.inbox?.length) return resolve(true);
+    /** Where the inbox's pusher finds this wait's wake-up (a task's own I/O that cannot take it is never poked). */
+    const poke = (/** @type {(() => void) | undefined} */ wake) => {
+      try {
+        if (own) own.poke = wake;
+      } catch {}
+    };
+    try {
+      // Something heard ends a wait at once.
+      if (own?.inbox?.length) return resolve(true);
+    } catch {}
     /** @type {Later | undefined} */
     let timer;
     /** @param {boolean} going */
@@ -375,14 +383,14 @@ function pause(ms, signal, waiters, id, own) {
       clearLater(timer);
       forget();
       if (id !== null && waiters.get(id) === wake) waiters.delete(id);
-      if (own?.poke === wake) own.poke = undefined;
+      poke(undefined);
       resolve(going);
     };
     const wake = () => done(true);
     const forget = signal ? onAbortOf(signal, () => done(false)) : ignore;
     if (ms !== null) timer = later(wake, ms);
     if (id !== null) waiters.set(id, wake);
-    if (own?.inbox) own.poke = wake;
+    poke(wake);
   });
 }
 
@@ -437,10 +445,24 @@ export function clientIo(fetch, onEvent) {
  */
 export async function run(task, io, signal, own) {
   const { fetch: fetchFn, waiters } = io;
-  const tellOwn = own?.tell;
-  const inbox = own?.inbox;
-  /** Go on: with what a followed source said first, if anything. */
-  const go = () => (inbox?.length ? task.said(3, inbox.shift(), dateNow()) : task.next(dateNow()));
+  // The task's own I/O, read once: what cannot be read (an internal entry's caller may hand anything) is absent.
+  /** @type {Own} */
+  let mine = {};
+  try {
+    mine = { sign: own?.sign, rpc: own?.rpc, tell: own?.tell, inbox: own?.inbox };
+  } catch {
+    // None of it.
+  }
+  const list = Array.isArray(mine.inbox) ? mine.inbox : undefined;
+  /** Go on: with what a followed source said first, if anything (an inbox that cannot be read says nothing). */
+  const go = () => {
+    /** @type {unknown[] | undefined} */
+    let heard;
+    try {
+      if (list?.length) heard = [list.shift()];
+    } catch {}
+    return heard ? task.said(3, heard[0], dateNow()) : task.next(dateNow());
+  };
   /** @type {unknown} */
   let body;
   /** @type {unknown} */
@@ -501,18 +523,18 @@ export async function run(task, io, signal, own) {
         need = parse(task.reply(r.kind, status, flags, r.retryAfter, told, said, given, r.sent, dateNow()));
       } else if (need.kind === "sign" || need.kind === "rpc") {
         const r = need.kind === "sign"
-          ? await ask(own?.sign, need.typedData, signal, need.ms ?? Infinity)
-          : await ask(own?.rpc, { method: need.method, params: need.params }, signal, need.ms ?? Infinity);
+          ? await ask(mine.sign, need.typedData, signal, need.ms ?? Infinity)
+          : await ask(mine.rpc, { method: need.method, params: need.params }, signal, need.ms ?? Infinity);
         cause = r.cause;
         need = parse(r.kind === 3 || aborted() ? abort() : task.said(r.kind, r.value, dateNow()));
       } else if (need.kind === "wait") {
-        const going = await pause(need.ms, signal, waiters, need.call, own);
+        const going = await pause(need.ms, signal, waiters, need.call, list && own);
         // What follows a wait is not the last attempt's doing.
         cause = undefined;
         need = parse(going && !aborted() ? go() : abort());
       } else if (need.kind === "tell") {
         // (Told once, then on: an abort is heard at the next attempt or wait, never asked twice in a row.)
-        tell(need.client ? io.onEvent : tellOwn, need.event, cause);
+        tell(need.client ? io.onEvent : mine.tell, need.event, cause);
         need = parse(go());
       } else if (need.kind === "done") {
         return task.result(body, need.value);

@@ -239,4 +239,112 @@ mod tests {
             assert!(!e.message.contains("AAAA") && !e.message.contains("abab"), "{e}");
         }
     }
+
+    mod as_a_task {
+        use super::*;
+        use crate::api::call::Reply;
+        use crate::task::tests::{answer, calls};
+        use crate::task::{Need as TaskNeed, Outcome, Said, Task, Why};
+        use crate::ErrorCode;
+
+        const LIMITS: CallLimits = CallLimits { max_retries: 0, timeout_ms: 10_000.0, attempt_timeout_ms: None };
+        const READ: Expect<KeyAnswer> = Expect::Read(|_, body| read_key(&body), 0);
+        const SIGNATURE: &str = "0x111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111b";
+        const T: f64 = 1_700_000_000_000.0;
+
+        fn keying(route: KeyRoute) -> Task<Keying<KeyAnswer>> {
+            let auth = ClobAuth {
+                chain_id: 80002,
+                address: Address::parse("a", "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266").unwrap(),
+                timestamp: "1700000000".into(),
+                nonce: U256::from_u64(7),
+            };
+            Task::new(Keying::new(auth, route, READ, Some, LIMITS, 5_000.0))
+        }
+
+        fn key_answer() -> String {
+            format!(
+                r#"{{"apiKey":"0f0e0d0c-0b0a-4009-8807-060504030201","secret":"AAAA","passphrase":"{}"}}"#,
+                "ab".repeat(32)
+            )
+        }
+
+        fn signed() -> Outcome<'static> {
+            Outcome::Said(Said::Answer(crate::json::Value::Str(SIGNATURE.into())))
+        }
+
+        #[test]
+        fn the_wallet_signs_once_and_a_missing_key_is_created_with_the_same_signature() {
+            let mut c = calls::<KeyAnswer>();
+            let mut t = keying(KeyRoute::DeriveOrCreate);
+            let TaskNeed::Sign { typed, ms } = t.next(Some(&mut c), Outcome::Go, T, None) else {
+                panic!("a signature")
+            };
+            assert!(typed.contains("\"primaryType\":\"ClobAuth\""), "{typed}");
+            assert_eq!(ms, Some(5_000.0));
+            let TaskNeed::Http(derive) = t.next(Some(&mut c), signed(), T, None) else { panic!("the derivation") };
+            assert!(derive.url.ends_with("/auth/derive-api-key"), "{}", derive.url);
+            assert!(derive.headers.iter().any(|(n, v)| *n == "SERVICE_SIGNATURE" && v == SIGNATURE));
+            assert!(derive.manual, "a signature never follows a redirect");
+            // No key yet (404): created, with the signature the wallet gave.
+            let missing = answer(404, Some(r#"{"error":"no key"}"#));
+            let TaskNeed::Http(create) = t.next(Some(&mut c), Outcome::Reply(missing), T, None) else {
+                panic!("the creation")
+            };
+            assert_eq!((create.method, create.url.ends_with("/auth/api-key")), ("POST", true));
+            assert!(create.headers.iter().any(|(n, v)| *n == "SERVICE_SIGNATURE" && v == SIGNATURE));
+            let body = key_answer();
+            let reply = Reply { bytes: Some(body.into_bytes()), parsed: false, ..answer(200, None) };
+            let TaskNeed::Done(json) = t.next(Some(&mut c), Outcome::Reply(reply), T, None) else { panic!("done") };
+            assert_eq!(
+                json,
+                r#"{"address":"0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266","apiKey":"0f0e0d0c-0b0a-4009-8807-060504030201"}"#,
+                "no secret or passphrase in the result"
+            );
+            let creds = t.machine.credentials.take().expect("the credentials, kept for the client");
+            assert_eq!(creds.api_key(), "0f0e0d0c-0b0a-4009-8807-060504030201");
+        }
+
+        #[test]
+        fn a_refusal_that_is_not_a_missing_key_a_bad_answer_or_the_wallets_fault_fails_it() {
+            // (route, what the derivation or creation answers, the code it fails with)
+            let cases: [(KeyRoute, u16, &str, ErrorCode); 5] = [
+                (KeyRoute::DeriveOrCreate, 401, "{}", ErrorCode::Unauthorized),
+                (KeyRoute::DeriveOrCreate, 429, "{}", ErrorCode::RateLimited),
+                (KeyRoute::Derive, 404, "{}", ErrorCode::NotFound),
+                (KeyRoute::Create, 400, r#"{"error":"exists"}"#, ErrorCode::Api),
+                (KeyRoute::Create, 200, r#"{"apiKey":"x"}"#, ErrorCode::Decode),
+            ];
+            for (route, status, body, code) in cases {
+                let mut c = calls::<KeyAnswer>();
+                let mut t = keying(route);
+                t.next(Some(&mut c), Outcome::Go, T, None);
+                let TaskNeed::Http(first) = t.next(Some(&mut c), signed(), T, None) else { panic!() };
+                assert_eq!(first.method, if route == KeyRoute::Create { "POST" } else { "GET" });
+                let reply = if status == 200 {
+                    Reply { bytes: Some(body.as_bytes().to_vec()), parsed: false, ..answer(200, None) }
+                } else {
+                    answer(status, Some(body))
+                };
+                let TaskNeed::Fail(e) = t.next(Some(&mut c), Outcome::Reply(reply), T, None) else {
+                    panic!("{route:?} {status}")
+                };
+                assert_eq!(e.code, code, "{route:?} {status}");
+                assert!(t.machine.credentials.is_none());
+            }
+            for (said, code) in [(Said::Threw, ErrorCode::Signer), (Said::Late, ErrorCode::Timeout)] {
+                let mut c = calls::<KeyAnswer>();
+                let mut t = keying(KeyRoute::Create);
+                t.next(Some(&mut c), Outcome::Go, T, None);
+                let TaskNeed::Fail(e) = t.next(Some(&mut c), Outcome::Said(said), T, None) else { panic!() };
+                assert_eq!(e.code, code);
+                assert_eq!(t.call(), None, "nothing sent");
+            }
+            let mut c = calls::<KeyAnswer>();
+            let mut t = keying(KeyRoute::Create);
+            t.next(Some(&mut c), Outcome::Go, T, None);
+            let TaskNeed::Fail(e) = t.next(Some(&mut c), Outcome::Abort(Why::Signal), T, None) else { panic!() };
+            assert_eq!(e.code, ErrorCode::Aborted);
+        }
+    }
 }

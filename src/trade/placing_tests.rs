@@ -434,4 +434,37 @@ mod as_a_task {
         };
         assert_eq!(e.code, ErrorCode::NotFound);
     }
+
+    #[test]
+    fn a_callers_draft_is_signed_once_and_comes_back_with_the_signature_the_exchange_takes() {
+        let order = crate::trade::order::tests::vector_order();
+        let domain = domain(order.version, 80002, Address::ZERO);
+        let typed_expected = order.typed_data_to_sign(&domain);
+        let mut t = Task::new(Signing {
+            order: order.clone(),
+            domain: domain.clone(),
+            order_type: crate::book::OrderType::Gtc,
+            post_only: false,
+            sign_ms: f64::INFINITY,
+        });
+        let mut c = calls::<Answer>();
+        let Need::Sign { typed, ms } = t.next(Some(&mut c), Outcome::Go, T0, None) else { panic!("a signature") };
+        assert_eq!((typed, ms), (typed_expected, None), "Infinity waits for ever");
+        let said = Outcome::Said(Said::Answer(Value::Str(SIGNATURE.into())));
+        let Need::Done(json) = t.next(Some(&mut c), said, T0, None) else { panic!("the signed order") };
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(v["signature"], order.wrapped_signature(&domain, SIGNATURE), "{json}");
+        assert_eq!(v["orderType"], "GTC", "{json}");
+        // What is not a signature is the signer's fault.
+        let mut t = Task::new(Signing {
+            order,
+            domain,
+            order_type: crate::book::OrderType::Gtc,
+            post_only: false,
+            sign_ms: 1.0,
+        });
+        t.next(Some(&mut c), Outcome::Go, T0, None);
+        let Need::Fail(e) = t.next(Some(&mut c), Outcome::Said(Said::Answer(Value::Null)), T0, None) else { panic!() };
+        assert_eq!(e.code, ErrorCode::Signer);
+    }
 }

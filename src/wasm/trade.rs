@@ -3,7 +3,7 @@
 //! `src/js/package/trade.mjs` hands over, and one entry that sends a caller's own request (`tradeSend`). This
 //! file converts values; every rule is in `crate::trade`.
 
-use js_sys::{Array, Promise};
+use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 
 use super::call::{run_task, Shape, Task, Work};
@@ -102,34 +102,26 @@ fn nonce(value: &JsValue) -> Result<U256, Error> {
 /// The trading tasks' entries: none is part of the typed API (the methods are, in trade.d.ts).
 #[wasm_bindgen]
 impl Client {
-    /// A trading call's start, before anything is sent: its options checked (as every call's), the
-    /// signer's `address` when given, and, when `needsKey`, the client's credentials. Returns
-    /// `[signal, signTimeoutMs]`.
-    #[wasm_bindgen(js_name = tradeCall, skip_typescript)]
-    pub fn trade_call(&self, options: JsValue, needs_key: JsValue, address: JsValue) -> Result<Array, JsValue> {
-        if !address.is_undefined() {
-            signer_address(&address)?;
-        }
-        let call = self.inner.call_options(Some(&options))?;
-        if needs_key.is_truthy() {
-            self.owner()?;
-        }
-        Ok(Array::of2(&call.signal, &JsValue::from_f64(self.inner.trading.sign_timeout_ms)))
+    /// The caller's signal of a call's `options` (checked as every call's), before anything starts: an order's
+    /// tracking links it to its own.
+    #[wasm_bindgen(js_name = tradeSignal, skip_typescript)]
+    pub fn trade_signal(&self, options: JsValue) -> Result<JsValue, JsValue> {
+        Ok(self.inner.call_options(Some(&options))?.signal)
     }
 
-    /// An order from its params (read once; `market` for a market order) to its draft, or, when `place`, signed
-    /// by the wallet (`{ sign }`) of the signer at `address` and posted under the call's `options`: a task. Resolves
-    /// to the draft, or to the service's answer.
+    /// An order from its params (read once; `market` for a market order) to its draft, or, given the signer's
+    /// `address`, signed by its wallet (`{ sign }`) and posted under the call's `options`: a task. Resolves to the
+    /// draft, or to the service's answer.
     #[wasm_bindgen(js_name = tradeOrder, skip_typescript)]
     pub fn trade_order(
         &self,
         order: JsValue,
-        market: bool,
-        place: bool,
+        market: JsValue,
         address: JsValue,
         options: JsValue,
         wallet: JsValue,
     ) -> Promise {
+        let (market, place) = (market.is_truthy(), !address.is_undefined());
         let started = (|| {
             let req = OrderRequest::parse(&params(&order, "params")?, market)?;
             // Everything is checked before the first request: the signer's address, the options, the credentials.
@@ -182,14 +174,14 @@ impl Client {
     }
 
     /// The API key of the wallet (`{ sign }`) of the signer at `address` for `nonce` (default 0), by `route` (0
-    /// create, 1 derive, 2 derive or else create), under the call's `options`: a task that keeps the key as this
+    /// create, 1 derive, else derive or, when the wallet has none, create), under the call's `options`: a task that keeps the key as this
     /// client's credentials and resolves to `{ address, apiKey }` (the secret and passphrase never leave Rust).
     #[wasm_bindgen(js_name = tradeApiKey, skip_typescript)]
     pub fn trade_api_key(
         &self,
         address: JsValue,
         nonce_value: JsValue,
-        route: u32,
+        route: JsValue,
         options: JsValue,
         wallet: JsValue,
     ) -> Promise {
@@ -201,9 +193,9 @@ impl Client {
                 nonce: nonce(&nonce_value)?,
             };
             let call = self.inner.call_options(Some(&options))?;
-            let route = match route {
-                0 => KeyRoute::Create,
-                1 => KeyRoute::Derive,
+            let route = match route.as_f64() {
+                Some(0.0) => KeyRoute::Create,
+                Some(1.0) => KeyRoute::Derive,
                 _ => KeyRoute::DeriveOrCreate,
             };
             let limits = call.limits();
@@ -264,7 +256,9 @@ impl Client {
     /// Examines the account of the signer at `address` under the call's `options`, asking `wallet` (`{ sign, rpc }`:
     /// the signer's `signTypedData`, and the provider's `request` when `provider`); resolves to the diagnosis.
     #[wasm_bindgen(js_name = tradeDoctor, skip_typescript)]
-    pub fn trade_doctor(&self, address: JsValue, options: JsValue, provider: bool, wallet: JsValue) -> Promise {
+    pub fn trade_doctor(&self, address: JsValue, options: JsValue, provider: JsValue, wallet: JsValue) -> Promise {
+        // (Every argument a JsValue, read here: a typed one would be converted, and could throw, in the glue.)
+        let provider = provider.is_truthy();
         let started = (|| {
             let owner = signer_address(&address)?;
             let call = self.inner.call_options(Some(&options))?;

@@ -264,8 +264,8 @@ export function makeKit() {
       pageStart: s(3, () => ["getEvents", { limit: 1 }, { maxItems: 1 }]),
       nextPageArgument: s(4, () => ["getEvents", { limit: 1 }, [{}], 2]),
       // The trading driver's steps (src/js/package/trade.mjs calls them; they are public all the same).
-      tradeCall: s(3, () => [req(), false, data.creds.address]),
-      tradeOrder: s(6, () => [order(), false, false, undefined, req(), undefined]),
+      tradeSignal: s(1, () => [req()]),
+      tradeOrder: s(5, () => [order(), false, undefined, req(), undefined]),
       tradeSign: s(4, () => [orderDraft(), data.creds.address, req(), { sign: async () => "0x" + "11".repeat(64) + "1b" }]),
       // A key from a wallet that answers: its route reaches the in-memory stub, whose 404 fails it.
       tradeApiKey: s(5, () => [data.creds.address, 0, 2, req(), { sign: async () => "0x" + "11".repeat(64) + "1b" }]),

@@ -28,7 +28,7 @@ const INTERNAL = new Set([
   "callRest",
   "pageStart",
   "nextPageArgument",
-  "tradeCall",
+  "tradeSignal",
   "tradeOrder",
   "tradeSign",
   "tradeApiKey",

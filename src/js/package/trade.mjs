@@ -14,12 +14,11 @@ const SIGNER_RULE = "must be { address, signTypedData(typedData) } (see walletSi
 /**
  * A Client as the trading methods use it: the binding's `trade*` entries (src/wasm/trade.rs).
  * @typedef {object} TradingClient
- * @property {(options: unknown, needsKey?: boolean, address?: string)
- *   => [signal: AbortSignal | undefined, signTimeoutMs: number]} tradeCall
- *   A call's start: its options checked (and the signer's address, and the credentials when `needsKey`).
- * @property {(params: unknown, market: boolean, place: boolean, address: string | undefined, options: unknown,
- *   wallet: unknown) => Promise<unknown>} tradeOrder
- *   An order, a task from its params (read once) to the service's answer (signed by `wallet`) or its draft.
+ * @property {(options: unknown) => AbortSignal | undefined} tradeSignal A call's signal, its options checked.
+ * @property {(params: unknown, market: boolean, address: string | undefined, options: unknown, wallet: unknown)
+ *   => Promise<unknown>} tradeOrder
+ *   An order, a task from its params (read once) to its draft, or, given the signer's address, to the service's
+ *   answer (signed by `wallet`).
  * @property {(draft: unknown, address: string, options: unknown, wallet: unknown) => Promise<unknown>} tradeSign
  *   A draft signed by `wallet`, a task.
  * @property {(address: string, nonce: unknown, route: number, options: unknown, wallet: unknown) => Promise<unknown>} tradeApiKey
@@ -133,7 +132,7 @@ const methods = {
    * @param {unknown} options
    */
   async buildOrder(params, options) {
-    return this.tradeOrder(params, false, false, undefined, options, undefined);
+    return this.tradeOrder(params, false, undefined, options, undefined);
   },
   /**
    * @this {TradingClient}
@@ -141,7 +140,7 @@ const methods = {
    * @param {unknown} options
    */
   async buildMarketOrder(params, options) {
-    return this.tradeOrder(params, true, false, undefined, options, undefined);
+    return this.tradeOrder(params, true, undefined, options, undefined);
   },
   /**
    * @this {TradingClient}
@@ -241,7 +240,7 @@ const MAX_QUEUED = 10_000;
  * @param {unknown} options
  */
 function follow(client, order, settleOnly, options) {
-  const [signal] = client.tradeCall(options);
+  const signal = client.tradeSignal(options);
   /** @type {unknown[]} */
   const queue = [];
   /** @type {((r: IteratorResult<unknown>) => void) | undefined} */
@@ -410,7 +409,7 @@ function apiKey(client, s, nonce, options, route) {
  */
 async function place(client, params, signer, options, market) {
   const s = readSigner(signer);
-  return client.tradeOrder(params, market, true, s.address, options, walletOf(s, undefined));
+  return client.tradeOrder(params, market, s.address, options, walletOf(s, undefined));
 }
 
 /**
