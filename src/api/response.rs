@@ -259,18 +259,7 @@ mod tests {
         for (names, refused) in table {
             assert_eq!(refuses_redirects(names.iter().copied()), refused, "{names:?}");
         }
-        // The requests as built: the key routes (L1) carry their challenge in SERVICE_* headers, so they
-        // refuse redirects whatever their `auth` flag says.
-        let auth = crate::trade::keys::ClobAuth {
-            chain_id: 137,
-            address: crate::trade::eip712::Address::parse("a", "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266").unwrap(),
-            timestamp: "1".into(),
-            nonce: crate::trade::eip712::U256::default(),
-        };
-        for create in [true, false] {
-            let request = auth.request(create, "0x11");
-            assert!(refuses_redirects(request.header_names()), "{}", request.path);
-        }
+        // (The key routes, whose L1 challenge rides in SERVICE_* headers: trade::keys's tests.)
         // A signed (L2) request is sent with the SERVICE_* set; a public read with none.
         assert!(refuses_redirects(crate::api::cancel_order("0xabc").unwrap().header_names()), "the L2 headers");
         assert!(!refuses_redirects(crate::api::order_book("1").unwrap().header_names()), "a public read");

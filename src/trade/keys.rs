@@ -221,6 +221,11 @@ mod tests {
         assert!(!request.idempotent(), "a create is not sent twice");
         assert_eq!(auth.request(false, "0xsig").method, Method::Get);
         assert!(auth.request(false, "0xsig").idempotent());
+        // Both carry their challenge in SERVICE_* headers: they refuse redirects whatever their `auth` flag says.
+        for create in [true, false] {
+            let request = auth.request(create, "0x11");
+            assert!(crate::api::response::refuses_redirects(request.header_names()), "{}", request.path);
+        }
     }
 
     #[test]
