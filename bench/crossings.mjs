@@ -1,9 +1,12 @@
-// Counts the calls that cross the JS↔wasm boundary in three everyday scenarios, with the Node build of the
+// Counts the calls that cross the JS↔wasm boundary in everyday scenarios, with the Node build of the
 // package (pkg/node, loaded through node.cjs as Node users load it) against the emulator:
 //   a. client.placeOrder(...) with a wallet signer: on a fresh client, which learns the order version and the
 //      token's market (GET /version, GET /book, GET /clob-markets/{id}, POST /order), and again on the same
 //      client, which has learnt them (POST /order alone);
 //   b. one list GET: await client.getEvents({ limit: 10 });
+//   d. await client.diagnoseAccount(signer, { provider }) for an EOA with its key, the wallet as the provider;
+//   e. client.trackOrder(order) of a resting order, to its first update (`placed`), then stopped;
+//   f. client.heartbeats(): its first beat accepted, then stopped;
 //   c. one `price_change` frame (one message, one entry) applied by client.marketStream([asset]) to a live,
 //      verified book, with an onEvent listener and the default hash check (the frame's last entry). The
 //      emulator's books are small, so the core hashes them as the frame is applied; a check handed to the
@@ -335,6 +338,41 @@ async function child() {
     client.free();
   }
   scenarios.push(fresh, learnt);
+
+  // d. The account's diagnosis with the wallet as its provider (EOA: the owner's wallets' code, its balances).
+  // e. One order tracked to its first update (`placed`, from the order's read), then stopped.
+  // f. The dead-man switch: its first beat accepted, then stopped.
+  const doctor = { name: "d. diagnoseAccount(signer, { provider })", samples: [] };
+  const tracked = { name: "e. trackOrder(order) to its first update, stopped", samples: [] };
+  const beat = { name: "f. heartbeats(): one beat accepted, stopped", samples: [] };
+  for (let i = 0; i < runs; i++) {
+    const client = newClient();
+    await client.deriveApiKey(signer);
+    const rested = await client.placeOrder(order, signer);
+    placed(rested);
+    let r = await measure(() => client.diagnoseAccount(signer, { provider }));
+    if (typeof r.value?.ok !== "boolean") throw new Error(`diagnoseAccount: ${JSON.stringify(r.value)}`);
+    doctor.samples.push(r.sample);
+    r = await measure(async () => {
+      const tracker = client.trackOrder(rested.orderID, { stream: false });
+      for await (const u of tracker) if (u.type === "placed") break;
+      return tracker.done;
+    });
+    tracked.samples.push(r.sample);
+    r = await measure(async () => {
+      let ok;
+      const seen = new Promise((resolve) => (ok = resolve));
+      const sw = client.heartbeats({ intervalMs: 5_000, onStatus: (e) => e.status === "ok" && ok() });
+      await seen;
+      sw.stop();
+      return sw.done;
+    });
+    if (r.value?.status !== "stopped") throw new Error(`heartbeats: ${JSON.stringify(r.value)}`);
+    beat.samples.push(r.sample);
+    await client.cancelAll();
+    client.free();
+  }
+  scenarios.push(doctor, tracked, beat);
 
   // b. One list GET, on a client that has made one before.
   const list = { name: "b. await getEvents({ limit: 10 }) (warm client)", samples: [] };
