@@ -2,8 +2,8 @@
 // frames and their hashes with its reference implementation, bench/stream-frames.mjs, and serves them as
 // /bench/stream-data.json).
 //
-// The SDK side is used as a page uses it: the package entry, a Client whose `fetch` answers GET /book from
-// memory (the snapshot a stream asks for to learn min_order_size and neg_risk), and `client.marketStream`
+// The SDK side is used as a page uses it: the package entry, a Client whose `fetch` answers GET /book and POST
+// /books from memory (the snapshots a stream asks for to learn min_order_size and neg_risk), and `client.marketStream`
 // with a fake WebSocket (FakeSocket below) that opens at once, answers PING with PONG, and lets the
 // benchmark deliver frames synchronously by calling `socket.onmessage({ data })`, as a browser would. A
 // batch's time is that of its onmessage calls and of `stream.settled()` after them (the checks of large
@@ -18,10 +18,18 @@ const SAMPLES = 7;
 let sink = 0;
 const snapshots = new Map();
 
-/** The Client's fetch: GET /book?token_id=… from memory; nothing else is expected. */
-async function fakeFetch(input) {
+/**
+ * The Client's fetch: the snapshots a stream asks for, from memory: GET /book?token_id=… for one book, and POST
+ * /books (a body `[{ token_id }]`) for several at once; nothing else is expected.
+ */
+async function fakeFetch(input, init) {
   const url = new URL(String(input));
-  const body = url.pathname === "/book" ? snapshots.get(url.searchParams.get("token_id")) : undefined;
+  let body;
+  if (url.pathname === "/book") body = snapshots.get(url.searchParams.get("token_id"));
+  else if (url.pathname === "/books" && init?.method === "POST") {
+    const books = JSON.parse(init.body).map((p) => snapshots.get(p.token_id));
+    if (books.every((b) => b !== undefined)) body = `[${books.join(",")}]`;
+  }
   if (body === undefined) return new Response('{"error":"not found"}', { status: 404 });
   return new Response(body, { status: 200, headers: { "content-type": "application/json" } });
 }
