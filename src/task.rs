@@ -108,6 +108,7 @@ pub trait Machine<P> {
 const MAX_STEPS: u32 = 64;
 
 /// How much of what its sources said a task holds for its machine.
+#[cfg(feature = "trade")]
 const MAX_HEARD: usize = 1_000;
 
 /// A machine and the call it is in.
@@ -123,6 +124,9 @@ struct Run {
     /// Needs told before the one the driver has: a call's event, the service's rate-limit notice.
     queued: Vec<Need>,
     /// What its sources said, for the machine once no call is on its way (at most [`MAX_HEARD`]: the oldest go).
+    /// (Only trading tasks follow a source, and only the binding's trading entries tell one: a build without them
+    /// carries none of the wallet's or a source's paths.)
+    #[cfg(feature = "trade")]
     heard: Vec<Value>,
     /// Query parameters the interface does not list, added to every request of the task (`extraQuery`).
     #[cfg(feature = "trade")]
@@ -176,6 +180,7 @@ impl Run {
         Run {
             call,
             queued: Vec::new(),
+            #[cfg(feature = "trade")]
             heard: Vec::new(),
             #[cfg(feature = "trade")]
             extra: Params::default(),
@@ -198,6 +203,7 @@ impl Run {
                 Step::Call { .. } => Need::Fail(Error::decode("the client was freed")),
             };
         };
+        #[cfg(feature = "trade")]
         let outcome = match outcome {
             Outcome::Heard(value) => {
                 if self.heard.len() >= MAX_HEARD {
@@ -233,7 +239,7 @@ impl Run {
                         Outcome::Reply(reply) => calls.supply(id, now, reply),
                         // The wallet's answer while a call is on its way: the driver is out of step.
                         Outcome::Said(_) => CallNeed::Fail(out_of_step()),
-                        _ => calls.next(id, now, credentials),
+                        Outcome::Go | Outcome::Heard(_) | Outcome::Abort(_) => calls.next(id, now, credentials),
                     };
                     if let Some(event) = calls.take_notice() {
                         self.queued.push(Need::Tell { client: true, event });
@@ -243,11 +249,19 @@ impl Run {
                         Err(got) => got,
                     }
                 }
+                #[cfg(feature = "trade")]
                 (None, None, Outcome::Go) if !self.heard.is_empty() => Got::Heard(self.heard.remove(0)),
-                (None, None, Outcome::Go | Outcome::Heard(_)) => Got::Go,
+                (None, None, Outcome::Go) => Got::Go,
                 (None, None, Outcome::Abort(why)) => Got::Abort { why, error: None },
+                #[cfg(feature = "trade")]
                 (None, None, Outcome::Said(said)) => Got::Said(said),
-                // An answer with no call on its way: the driver is out of step.
+                // (Told as a Go above.)
+                #[cfg(feature = "trade")]
+                (None, None, Outcome::Heard(_)) => Got::Go,
+                // An answer with no call on its way, or (a build without trading) what no source of it says: the
+                // driver is out of step.
+                #[cfg(not(feature = "trade"))]
+                (None, None, Outcome::Said(_) | Outcome::Heard(_)) => Got::Failed(out_of_step()),
                 (None, None, Outcome::Reply(_)) => Got::Failed(out_of_step()),
             };
             outcome = Outcome::Go;
@@ -361,8 +375,13 @@ impl Need {
         let mut w = JsonWriter::object();
         let kind = match self {
             Need::Http(_) => "http",
+            #[cfg(feature = "trade")]
             Need::Sign { .. } => "sign",
+            #[cfg(feature = "trade")]
             Need::Rpc { .. } => "rpc",
+            // (A build without trading runs no machine that asks the wallet.)
+            #[cfg(not(feature = "trade"))]
+            Need::Sign { .. } | Need::Rpc { .. } => "fail",
             Need::Wait { .. } => "wait",
             Need::Tell { .. } => "tell",
             Need::Done(_) => "done",
@@ -395,10 +414,14 @@ impl Need {
                 w.field_raw("parse", bool_json(s.parse));
                 w.field_raw("attemptMs", &number(s.attempt_ms));
             }
+            #[cfg(not(feature = "trade"))]
+            Need::Sign { .. } | Need::Rpc { .. } => {}
+            #[cfg(feature = "trade")]
             Need::Sign { typed, ms } => {
                 w.field_raw("typedData", typed);
                 w.field_raw("ms", &number(*ms));
             }
+            #[cfg(feature = "trade")]
             Need::Rpc { method, params, ms } => {
                 w.field_str("method", method);
                 w.field_raw("params", params);
