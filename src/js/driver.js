@@ -698,23 +698,7 @@ export function runHeartbeats(task, io, onStatus, signal, client) {
   return handle;
 }
 
-/**
- * A failure's code, status, body and wait, read safely (a provider or a fetch may reject with anything); their
- * readers check their types.
- * @param {unknown} e
- * @returns {{ code?: unknown, status?: unknown, body?: unknown, retryAfterMs?: unknown }}
- */
-export function facts(e) {
-  try {
-    if (typeof e !== "object" || e === null) return {};
-    const { code, status, body, retryAfterMs } = /** @type {Record<string, unknown>} */ (e);
-    return { code, status, body, retryAfterMs };
-  } catch {
-    return {};
-  }
-}
-
 /** What the package's trading methods take from the driver (src/wasm/trade.rs: driverTools). */
 export function tools() {
-  return { makeError, later, clearLater, dateNow, onAbortOf, isAborted, facts, stop: STOP };
+  return { makeError, onAbortOf, isAborted, stop: STOP };
 }

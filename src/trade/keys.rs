@@ -107,11 +107,6 @@ impl KeyAnswer {
     }
 }
 
-/// The credentials in a key route's answer, for `address`.
-pub fn credentials_from_answer(address: &Address, body: &[u8]) -> Result<Credentials, Error> {
-    read_key(body)?.credentials(address)
-}
-
 /// Which key routes a [`Keying`] asks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum KeyRoute {
@@ -235,11 +230,11 @@ mod tests {
             r#"{{"apiKey":"0f0e0d0c-0b0a-4009-8807-060504030201","secret":"AAAA","passphrase":"{}"}}"#,
             "ab".repeat(32)
         );
-        let creds = credentials_from_answer(&a, ok.as_bytes()).unwrap();
+        let creds = read_key(ok.as_bytes()).and_then(|k| k.credentials(&a)).unwrap();
         assert_eq!(creds.address(), "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266");
         for bad in [r#"{"apiKey":"x"}"#.to_owned(), ok.replace("AAAA", "***"), ok.replace("ab", "zz"), "[]".to_owned()]
         {
-            let e = credentials_from_answer(&a, bad.as_bytes()).unwrap_err();
+            let e = read_key(bad.as_bytes()).and_then(|k| k.credentials(&a)).unwrap_err();
             assert_eq!(e.code, crate::ErrorCode::Decode, "{bad}");
             assert!(!e.message.contains("AAAA") && !e.message.contains("abab"), "{e}");
         }

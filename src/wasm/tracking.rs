@@ -55,7 +55,9 @@ impl Client {
         let client = self.inner.call_options(None)?;
         let limits = client.limits();
         let machine = Following::new(tracker, VALUE, value, limits, settings.timeout_ms);
-        let task = Task::new(&self.inner, Work::Track(crate::task::Task::new(machine)), true);
+        // Held weakly, as the dead-man switch is: a tracking has no end of its own, and a freed client's ends (FREED)
+        // rather than go on reading with its credentials. (`own` holds the client's JS object while it runs.)
+        let task = Task::new(&self.inner, Work::Track(crate::task::Task::new(machine)), false);
         let done: Promise = run_handled(task, &self.inner.io, &signal, &own);
         let on_update = if settle_only || !on_update.is_function() { JsValue::UNDEFINED } else { on_update };
         Ok([done.into(), on_update, JsValue::from_bool(settings.stream)].iter().collect())

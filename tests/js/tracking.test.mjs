@@ -221,3 +221,25 @@ test("hostile arguments are refused at once; a signal or stop() ends a tracker; 
   assert.ok(Date.now() - started < 500, `${Date.now() - started} ms to stop`);
   hanging.free();
 });
+
+test("a tracker whose client is freed ends with FREED at its next step and reads nothing more", async () => {
+  const { client, signer } = await trader(0);
+  const placed = await client.placeOrder({ tokenId: market.tokenId, side: "BUY", price: market.price, size: Math.max(10, market.minSize) }, signer);
+  const reads = [];
+  // The same account through a client whose fetch records the tracker's reads.
+  const creds = (await adminAt(EMULATOR, "GET", "/__admin/accounts")).find((a) => a.nonce !== undefined);
+  const watched = new pk.Client({
+    baseUrl: EMULATOR, rateLimits: false, credentials: creds,
+    fetch: (url, init) => (reads.push(String(url)), fetch(url, init)),
+  });
+  const tracked = watched.trackOrder(placed.orderID, { stream: false, pollMs: 100 });
+  await until(() => reads.filter((u) => u.includes("/data/order/")).length >= 3);
+  watched.free();
+  const e = await rejectsWith(assert, tracked.done, "FREED");
+  assert.match(e.message, /freed/);
+  const after = reads.length;
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal(reads.length, after, "no read after the client was freed");
+  await client.cancelAll();
+  client.free();
+});

@@ -50,15 +50,12 @@ const SIGNER_RULE = "must be { address, signTypedData(typedData) } (see walletSi
  */
 
 /**
- * What the one JS driver lends the trading methods (src/js/driver.js): the wallet's wait and the error maker.
+ * What the one JS driver lends the trading methods (src/js/driver.js): the error maker, the signal's readers and
+ * the reason that stops a task.
  * @typedef {object} DriverTools
  * @property {(d: { code: string, message: string, param?: string }, cause?: unknown) => PredictKitError} makeError
- * @property {(fn: () => void, ms: number) => unknown} later
- * @property {(handle: unknown) => void} clearLater
- * @property {() => number} dateNow
  * @property {(signal: AbortSignal, listener: () => void) => () => void} onAbortOf
  * @property {(signal: AbortSignal) => boolean} isAborted
- * @property {(e: unknown) => { code?: unknown, status?: unknown, body?: unknown, retryAfterMs?: unknown }} facts
  * @property {symbol} stop the abort reason that tells a task its owner stopped it
  */
 
@@ -284,16 +281,18 @@ function follow(client, order, settleOnly, options) {
   };
   // The task's own signal: aborted by `stop()` (the driver's stop) or the caller's signal.
   const controller = new AbortController();
-  const forget = signal ? driver.onAbortOf(signal, () => controller.abort()) : () => {};
   if (signal && driver.isAborted(signal)) controller.abort();
   // The caller hears its first update after it has the tracker: what the task tells at once waits for it.
   /** @type {unknown[] | undefined} */
   let early = [];
-  /** @type {{ tell: (u: unknown) => void, inbox: unknown[], poke?: () => void }} */
-  const own = { tell: (u) => (early ? early.push(u) : push(u)), inbox: [] };
-  // Refused at once for options it does not take.
+  // `client`: held while the task runs (the task holds its client's state weakly: a tracker whose client nobody else
+  // keeps still runs, and one whose client is freed ends).
+  /** @type {{ tell: (u: unknown) => void, inbox: unknown[], poke?: () => void, client: TradingClient }} */
+  const own = { tell: (u) => (early ? early.push(u) : push(u)), inbox: [], client };
+  // Refused at once for options it does not take (and nothing is listened to yet).
   const [running, listener, useStream] = client.tradeTracker(order, settleOnly, options, own, controller.signal);
   onUpdate = listener;
+  const forget = signal ? driver.onAbortOf(signal, () => controller.abort()) : () => {};
   Promise.resolve().then(() => {
     const told = early ?? [];
     early = undefined;
