@@ -1,6 +1,6 @@
-//! The authenticated account routes: orders (§4.19–4.22) and the account's fills (GET /data/trades). The catalog's
-//! made-up orders and fills come with the orders placed through POST /order (`trading`) and their trades, newest
-//! first.
+//! The authenticated account routes: orders (§4.19–4.22) and the account's fills (GET /data/trades). Orders are
+//! the order store's (`trading::ledger`: the catalog's made-up ones and those placed through POST /order); the
+//! catalog's made-up fills come with the placed orders' trades, newest first.
 
 use std::sync::Arc;
 
@@ -11,13 +11,11 @@ use axum::Router;
 use serde_json::{json, Map, Value};
 
 use crate::app::App;
-use crate::dataset::{Catalog, Order};
 use crate::params::{ok_json, ApiError, ApiResult, Params, ORDERS_PAGE, TRADES_PAGE};
 use crate::signed::Signed;
-use crate::stream::{order_event, OrderEventType};
 use crate::sync::lock;
-use crate::text::{decimal, iso};
-use crate::trading::{cancel_placed, ledger};
+use crate::text::decimal;
+use crate::trading::{cancel_open, ledger};
 
 pub fn routes() -> Router<Arc<App>> {
     Router::new()
@@ -29,24 +27,10 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/cancel-all", delete(cancel_all))
 }
 
-/// A row of a list that holds placed orders or trades (rendered at once: there are few) and catalog ones.
+/// A row of a list that holds placed trades (rendered at once: there are few) and catalog ones.
 enum Row {
     Placed(Value),
     Catalog(usize),
-}
-
-pub fn order_json(c: &Catalog, o: &Order, canceled: bool) -> Value {
-    let m = &c.markets[o.market];
-    let status = o.status(canceled);
-    json!({
-        "associateTrades": if o.size_matched > 0 { vec![format!("{}-trade", &o.id[2..18])] } else { Vec::new() },
-        "id": o.id, "status": status, "market": m.condition_id, "originalSize": o.original_size.to_string(),
-        "outcome": m.outcomes[o.outcome], "makerAddress": c.accounts[o.account].address,
-        "owner": c.accounts[o.account].api_key, "price": decimal(o.price, 6),
-        "side": if o.buy { "BUY" } else { "SELL" }, "sizeMatched": o.size_matched.to_string(),
-        "assetId": m.tokens[o.outcome], "expiration": o.expiration.to_string(), "order_type": o.order_type,
-        "createdAt": iso(o.created),
-    })
 }
 
 async fn orders(State(app): State<Arc<App>>, uri: Uri, Signed { account, .. }: Signed) -> ApiResult {
@@ -54,59 +38,29 @@ async fn orders(State(app): State<Arc<App>>, uri: Uri, Signed { account, .. }: S
     let p = Params::parse(uri.query());
     let c = &app.catalog;
     let (id, market, asset) = (p.get("id"), p.get("market"), p.get("asset_id"));
-    let wanted = |order_id: &str, market_index: usize, outcome: usize| {
-        let m = &c.markets[market_index];
-        id.is_none_or(|id| order_id.eq_ignore_ascii_case(id))
-            && market.is_none_or(|mk| m.condition_id.eq_ignore_ascii_case(mk))
-            && asset.is_none_or(|a| m.tokens[outcome] == a)
-    };
+    let ledger = lock(&app.trading.ledger);
     // The placed orders that rest, newest first, then the catalog's.
-    let mut open: Vec<Row> = {
-        let ledger = lock(&app.trading.ledger);
-        ledger
-            .orders
-            .iter()
-            .rev()
-            .filter(|o| o.account == account && o.live && wanted(&o.id, o.market, o.outcome))
-            .map(|o| Row::Placed(ledger::order_json(c, o)))
-            .collect()
-    };
-    {
-        let canceled = lock(&app.canceled);
-        open.extend(
-            (0..c.orders.len())
-                .filter(|&i| {
-                    let o = &c.orders[i];
-                    o.account == account && !canceled[i] && wanted(&o.id, o.market, o.outcome)
-                })
-                .map(Row::Catalog),
-        );
-    }
-    ok_json(&app.cursors.page(&p, &open, ORDERS_PAGE, |row| match row {
-        Row::Placed(v) => v.clone(),
-        Row::Catalog(i) => order_json(c, &c.orders[*i], false),
-    })?)
+    let open: Vec<usize> = ledger
+        .listing()
+        .filter(|&i| {
+            let o = &ledger.orders[i];
+            let m = &c.markets[o.market];
+            o.account == account
+                && o.live
+                && id.is_none_or(|id| o.id.eq_ignore_ascii_case(id))
+                && market.is_none_or(|mk| m.condition_id.eq_ignore_ascii_case(mk))
+                && asset.is_none_or(|a| m.tokens[o.outcome] == a)
+        })
+        .collect();
+    ok_json(&app.cursors.page(&p, &open, ORDERS_PAGE, |&i| ledger::order_json(c, &ledger.orders[i]))?)
 }
 
 async fn order(State(app): State<Arc<App>>, Path(id): Path<String>, Signed { account, .. }: Signed) -> ApiResult {
     crate::trading::expire(&app);
-    let c = &app.catalog;
-    {
-        let ledger = lock(&app.trading.ledger);
-        if let Some(i) = ledger.find(&id) {
-            let o = &ledger.orders[i];
-            if o.account != account {
-                return Err(ApiError::not_found("order not found"));
-            }
-            return ok_json(&json!({ "order": ledger::order_json(c, o) }));
-        }
-    }
-    match c.order(&id) {
+    let ledger = lock(&app.trading.ledger);
+    match ledger.find(&id).map(|i| &ledger.orders[i]) {
         // Another account's order is as unknown as a missing one.
-        Some(i) if c.orders[i].account == account => {
-            let canceled = lock(&app.canceled)[i];
-            ok_json(&json!({ "order": order_json(c, &c.orders[i], canceled) }))
-        }
+        Some(o) if o.account == account => ok_json(&json!({ "order": ledger::order_json(&app.catalog, o) })),
         _ => Err(ApiError::not_found("order not found")),
     }
 }
@@ -178,58 +132,27 @@ async fn cancel_all(State(app): State<Arc<App>>, Signed { account, .. }: Signed)
 /// Cancels each of `ids` that is the account's and open; the others are told why, as DELETE /order does.
 fn cancel_ids(app: &App, account: usize, ids: &[String]) -> (Vec<String>, Map<String, Value>) {
     crate::trading::expire(app);
-    let c = &app.catalog;
-    let mut canceled = Vec::new();
     let mut not_canceled = Map::new();
-    let mut placed = Vec::new();
-    let mut rest = Vec::new();
-    {
-        let ledger = lock(&app.trading.ledger);
-        for id in ids {
-            match ledger.find(id) {
-                Some(i) => {
-                    let o = &ledger.orders[i];
-                    if o.account != account {
-                        not_canceled.insert(id.clone(), "not your order".into());
-                    } else if o.canceled {
-                        not_canceled.insert(id.clone(), "order already canceled".into());
-                    } else if !o.live {
-                        not_canceled.insert(id.clone(), "order is fully matched: nothing rests to cancel".into());
-                    } else {
-                        placed.push(i);
-                    }
-                }
-                None => rest.push(id),
-            }
-        }
-    }
-    if !placed.is_empty() {
-        let mut ledger = lock(&app.trading.ledger);
-        canceled = cancel_placed(app, &mut ledger, &placed);
-    }
-    let mut state = lock(&app.canceled);
-    let mut events = Vec::new();
-    for id in rest {
-        match c.order(id) {
-            None => {
-                not_canceled.insert(id.clone(), "order not found".into());
-            }
-            Some(i) if c.orders[i].account != account => {
-                not_canceled.insert(id.clone(), "not your order".into());
-            }
-            Some(i) if state[i] => {
-                not_canceled.insert(id.clone(), "order already canceled".into());
-            }
-            Some(i) => {
-                state[i] = true;
-                canceled.push(id.clone());
-                events.push(order_event(c, i, OrderEventType::Cancellation, true));
-            }
+    let mut mine = Vec::new();
+    let mut ledger = lock(&app.trading.ledger);
+    for id in ids {
+        let Some(i) = ledger.find(id) else {
+            not_canceled.insert(id.clone(), "order not found".into());
+            continue;
+        };
+        let o = &ledger.orders[i];
+        if o.account != account {
+            not_canceled.insert(id.clone(), "not your order".into());
+        } else if o.canceled {
+            not_canceled.insert(id.clone(), "order already canceled".into());
+        } else if !o.live {
+            not_canceled.insert(id.clone(), "order is fully matched: nothing rests to cancel".into());
+        } else {
+            mine.push(i);
         }
     }
     // The account's user sockets hear of it before the answer goes out.
-    app.stream.send_user(account, &events);
-    (canceled, not_canceled)
+    (cancel_open(app, &mut ledger, &mine), not_canceled)
 }
 
 /// Cancels every open order of the account whose market and outcome `wanted` accepts; the ids canceled.
@@ -240,27 +163,14 @@ pub(crate) fn cancel_where(
 ) -> Vec<String> {
     let c = &app.catalog;
     crate::trading::expire(app);
-    let mut canceled = {
-        let mut ledger = lock(&app.trading.ledger);
-        let mine: Vec<usize> = (0..ledger.orders.len())
-            .filter(|&i| {
-                let o = &ledger.orders[i];
-                o.account == account && o.live && wanted(&c.markets[o.market], o.outcome)
-            })
-            .collect();
-        cancel_placed(app, &mut ledger, &mine)
-    };
-    let mut state = lock(&app.canceled);
-    let mut events = Vec::new();
-    for (i, o) in c.orders.iter().enumerate() {
-        if o.account == account && !state[i] && wanted(&c.markets[o.market], o.outcome) {
-            state[i] = true;
-            canceled.push(o.id.clone());
-            events.push(order_event(c, i, OrderEventType::Cancellation, true));
-        }
-    }
-    app.stream.send_user(account, &events);
-    canceled
+    let mut ledger = lock(&app.trading.ledger);
+    let mine: Vec<usize> = (0..ledger.orders.len())
+        .filter(|&i| {
+            let o = &ledger.orders[i];
+            o.account == account && o.live && wanted(&c.markets[o.market], o.outcome)
+        })
+        .collect();
+    cancel_open(app, &mut ledger, &mine)
 }
 
 async fn cancel_market_orders(State(app): State<Arc<App>>, Signed { account, body }: Signed) -> ApiResult {

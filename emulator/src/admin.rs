@@ -324,6 +324,7 @@ async fn advance_clock(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
 }
 
 async fn accounts(State(app): State<Arc<App>>) -> ApiResult {
+    let ledger = lock(&app.trading.ledger);
     let mut list: Vec<Value> = app
         .catalog
         .accounts
@@ -333,18 +334,17 @@ async fn accounts(State(app): State<Arc<App>>) -> ApiResult {
             json!({
                 "name": if i == 0 { "demo".to_owned() } else { format!("account{}", i + 1) },
                 "address": a.address, "apiKey": a.api_key, "secret": a.secret, "passphrase": a.passphrase,
-                "openOrders": app.catalog.orders.iter().filter(|o| o.account == i).count(),
+                "openOrders": ledger.open_count(i),
             })
         })
         .collect();
     // Then the keys created from wallet signatures (until the next reset), with their resting orders.
-    let ledger = lock(&app.trading.ledger);
     for key in app.accounts.list_created() {
         let a = &key.account;
         list.push(json!({
             "name": format!("key {} nonce {}", a.address, key.nonce), "address": a.address, "apiKey": a.api_key,
             "secret": a.secret, "passphrase": a.passphrase, "nonce": key.nonce,
-            "openOrders": ledger.orders.iter().filter(|o| o.account == key.index && o.live).count(),
+            "openOrders": ledger.open_count(key.index),
         }));
     }
     ok_json(&Value::Array(list))
@@ -395,7 +395,7 @@ async fn info(State(app): State<Arc<App>>) -> ApiResult {
         "order_version": version_number(version),
         "exchanges": { "exchange": exchanges.exchange.to_checksum(None), "neg_risk": exchanges.neg_risk.to_checksum(None) },
         "wallet": crate::trading::wallet::addresses(),
-        "placed_orders": ledger.orders.len(),
+        "placed_orders": ledger.placed_count(),
         "placed_trades": ledger.trades.len(),
     }))
 }

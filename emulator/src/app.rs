@@ -20,7 +20,6 @@ pub(crate) struct App {
     pub cursors: Cursors,
     pub auth: AuthSettings,
     pub limits: bool,
-    pub canceled: Mutex<Vec<bool>>,
     pub faults: Mutex<Faults>,
     pub log: Mutex<VecDeque<serde_json::Value>>,
     pub limiter: Mutex<Limiter>,
@@ -28,7 +27,7 @@ pub(crate) struct App {
     pub stream: Hub,
     /// The catalog's accounts and the API keys created from wallet signatures.
     pub accounts: Arc<Accounts>,
-    /// Chain, order version, and the orders placed and their trades.
+    /// Chain, order version, every order (the catalog's and those placed) and the trades.
     pub trading: Trading,
     /// The matching engine's mode (restarting, cancel-only, post-only), switched by the admin route.
     pub engine: Mutex<Engine>,
@@ -36,8 +35,7 @@ pub(crate) struct App {
 
 impl App {
     pub fn reset(&self) {
-        lock(&self.canceled).iter_mut().for_each(|c| *c = false);
-        self.trading.reset();
+        self.trading.reset(&self.catalog);
         self.accounts.reset();
         lock(&self.faults).clear();
         *lock(&self.engine) = Engine::default();

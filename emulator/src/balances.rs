@@ -124,16 +124,10 @@ fn scores(app: &App, account: usize, id: &str) -> bool {
         let l = lock(&app.trading.ledger);
         l.find(id).map(|i| {
             let o = &l.orders[i];
-            let open = o.account == account && o.live && !o.canceled;
+            let open = o.account == account && o.live && o.matched < o.original;
             (open, o.market, o.outcome, o.price, o.original.saturating_sub(o.matched) as f64 / 1e6)
         })
     };
-    let found = found.or_else(|| {
-        let i = c.order(id)?;
-        let o = &c.orders[i];
-        let open = o.account == account && !lock(&app.canceled)[i] && o.size_matched < o.original_size;
-        Some((open, o.market, o.outcome, o.price, (o.original_size - o.size_matched.min(o.original_size)) as f64))
-    });
     let Some((true, market, outcome, price, shares)) = found else { return false };
     let m = &c.markets[market];
     if m.rewards_rate <= 0.0 || shares < m.rewards_min_size {

@@ -121,10 +121,9 @@ impl Emulator {
         let accounts = catalog.accounts.clone();
         let registry = Arc::new(accounts::Accounts::new(catalog.clone()));
         let app = Arc::new(App {
-            canceled: Mutex::new(vec![false; catalog.orders.len()]),
             stream: stream::Hub::new(catalog.clone(), registry.clone(), config.seed, config.stream_rate.max(0.0)),
             accounts: registry,
-            trading: trading::Trading::new(config.chain_id),
+            trading: trading::Trading::new(config.chain_id, &catalog),
             catalog,
             cursors: Cursors { end_lte: config.cursor_end_lte },
             auth: auth::AuthSettings { freshness_secs: config.freshness_secs, unit: config.timestamp_unit },

@@ -411,3 +411,44 @@ async fn balances_allowances_and_scoring() {
     let r = send(signed(Method::POST, b, "/orders-scoring", Some("{}"), demo, &ts)).await;
     r.assert_bad("array");
 }
+
+/// The `openOrders` of every account in GET /__admin/accounts, in its order.
+async fn open_order_counts(base: &str) -> Vec<u64> {
+    let list = get(base, "/__admin/accounts").await.assert_ok();
+    list.as_array().unwrap().iter().map(|a| a["openOrders"].as_u64().unwrap()).collect()
+}
+
+#[tokio::test]
+async fn the_dead_man_switch_cancels_the_catalogs_orders_everywhere_they_are_read() {
+    let emu = start().await;
+    let (b, demo) = (&emu.url, &emu.demo);
+    assert_eq!(open_order_counts(b).await[..3], [300, 240, 120]);
+    // A canceled order leaves the count at once.
+    let first = auth_get(b, "/data/orders", demo).await.assert_ok()["data"][0]["id"].as_str().unwrap().to_owned();
+    let r = auth_delete(b, "/order", &json!({ "orderId": first }), &emu.accounts[1]).await.assert_ok();
+    assert_eq!(r["canceled"], json!([]), "another account's order stays: {r}");
+    auth_delete(b, "/order", &json!({ "orderId": first }), demo).await.assert_ok();
+    assert_eq!(open_order_counts(b).await[..3], [299, 240, 120]);
+    // The demo account starts a heartbeat chain and stops; ten seconds of the orders' clock later its orders go.
+    let body = json!({ "heartbeat_id": "" }).to_string();
+    send(signed(Method::POST, b, "/v1/heartbeats", Some(&body), demo, &now_ms().to_string())).await.assert_ok();
+    post(b, "/__admin/clock", &json!({ "advanceSecs": 11 })).await.assert_ok();
+    let mut counts = open_order_counts(b).await;
+    for _ in 0..40 {
+        if counts[0] == 0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        counts = open_order_counts(b).await;
+    }
+    assert_eq!(counts[..3], [0, 240, 120], "the switch cancelled the demo account's orders, and only those");
+    assert!(all_open_orders(b, demo, "").await.is_empty());
+    let order = auth_get(b, &format!("/data/order/{first}"), demo).await.assert_ok();
+    assert_eq!(order["order"]["status"], "CANCELED");
+    let r = auth_delete(b, "/cancel-all", &json!({}), demo).await.assert_ok();
+    assert_eq!(r["canceled"], json!([]), "nothing left to cancel: {r}");
+    // A reset reopens them all.
+    post(b, "/__admin/reset", &json!({})).await.assert_ok();
+    assert_eq!(open_order_counts(b).await[..3], [300, 240, 120]);
+    assert_eq!(all_open_orders(b, demo, "").await.len(), 300);
+}

@@ -8,7 +8,8 @@ use rand_chacha::ChaCha8Rng;
 
 use super::recorded::{self, RealBook};
 use super::records::{
-    Account, AccountTrade, ClosedPosition, Comment, Creator, Event, Fill, Market, Order, Profile, Series, Tag, Wallet,
+    Account, AccountTrade, ClosedPosition, Comment, Creator, Event, Fill, Market, Profile, SeedOrder, Series, Tag,
+    Wallet,
 };
 use super::{generate, BASE, MARKET_ID_BASE};
 use crate::books::{Book, BookSpec, BookStore};
@@ -31,7 +32,8 @@ pub struct Catalog {
     pub wallets: Vec<Wallet>,
     pub fills: Vec<Fill>,
     pub closed_positions: Vec<ClosedPosition>,
-    pub orders: Vec<Order>,
+    /// The accounts' made-up orders, as generated: the order store (`trading::ledger`) is seeded with them.
+    pub orders: Vec<SeedOrder>,
     pub account_trades: Vec<AccountTrade>,
     books: BookStore,
     /// Rendered JSON of each event (GET /events), CLOB market and sampling market, built on first use.
@@ -42,7 +44,6 @@ pub struct Catalog {
     condition_index: HashMap<String, usize>,
     market_slug_index: HashMap<String, usize>,
     comment_index: HashMap<u64, usize>,
-    order_index: HashMap<String, usize>,
 }
 
 impl Catalog {
@@ -81,7 +82,6 @@ impl Catalog {
             market_slug_index.insert(m.slug.clone(), i);
         }
         let comment_index = comments.iter().enumerate().map(|(i, c)| (c.id, i)).collect();
-        let order_index = orders.iter().enumerate().map(|(i, o)| (o.id.clone(), i)).collect();
         let books = BookStore::new(markets.len() * 2);
         let cache = |n: usize| (0..n).map(|_| OnceLock::new()).collect::<Vec<_>>();
         Self {
@@ -110,7 +110,6 @@ impl Catalog {
             condition_index,
             market_slug_index,
             comment_index,
-            order_index,
         }
     }
 
@@ -161,10 +160,6 @@ impl Catalog {
 
     pub fn comment(&self, id: u64) -> Option<usize> {
         self.comment_index.get(&id).copied()
-    }
-
-    pub fn order(&self, id: &str) -> Option<usize> {
-        self.order_index.get(id).copied()
     }
 
     pub fn account_by_key(&self, api_key: &str) -> Option<usize> {

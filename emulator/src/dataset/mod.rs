@@ -10,7 +10,7 @@ mod recorded;
 mod records;
 
 pub use catalog::Catalog;
-pub use records::{Account, Comment, Creator, Event, Market, Order, Series, Tag};
+pub use records::{Account, Comment, Creator, Event, Market, SeedOrder, Series, Tag};
 
 use crate::books::BookKind;
 

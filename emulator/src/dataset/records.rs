@@ -164,8 +164,8 @@ pub struct Wallet {
     pub bio: String,
 }
 
-/// An order of an account (GET /data/orders).
-pub struct Order {
+/// A made-up order of an account, which the order store (`trading::ledger`) starts with.
+pub struct SeedOrder {
     pub id: String,
     pub account: usize,
     pub market: usize,
@@ -178,19 +178,6 @@ pub struct Order {
     pub order_type: &'static str,
     pub expiration: i64,
     pub created: i64,
-}
-
-impl Order {
-    /// The order's status as the service reports it.
-    pub fn status(&self, canceled: bool) -> &'static str {
-        if canceled {
-            "CANCELED"
-        } else if self.size_matched > 0 {
-            "MATCHED"
-        } else {
-            "LIVE"
-        }
-    }
 }
 
 /// A fill of an account (GET /data/trades).

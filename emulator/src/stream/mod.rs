@@ -42,7 +42,7 @@ use registry::Socket;
 pub use registry::{Channel, Out};
 pub use shapes::Shapes;
 pub use simulator::simulate;
-pub use user::{order_event, OrderEventType, TradeEvent};
+pub use user::{OrderEventType, TradeEvent};
 
 pub fn routes() -> Router<Arc<App>> {
     Router::new()

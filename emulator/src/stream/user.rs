@@ -6,9 +6,7 @@ use serde_json::{json, Value};
 use super::faults::{deliver, Message};
 use super::registry::Channel;
 use super::{frame_text, now_ms, Hub, State};
-use crate::dataset::Catalog;
 use crate::sync::lock;
-use crate::text::decimal;
 
 /// The order events' `type`.
 #[derive(Clone, Copy, Debug)]
@@ -26,22 +24,6 @@ impl OrderEventType {
             OrderEventType::Cancellation => "CANCELLATION",
         }
     }
-}
-
-/// The user channel's `order` event of catalog order `index`, with its market's condition id.
-pub fn order_event(c: &Catalog, index: usize, kind: OrderEventType, canceled: bool) -> (String, Value) {
-    let o = &c.orders[index];
-    let m = &c.markets[o.market];
-    let status = o.status(canceled);
-    let trades: Vec<String> = if o.size_matched > 0 { vec![format!("{}-trade", &o.id[2..18])] } else { Vec::new() };
-    let event = json!({
-        "event_type": "order", "id": o.id, "owner": c.accounts[o.account].api_key, "market": m.condition_id,
-        "asset_id": m.tokens[o.outcome], "side": if o.buy { "BUY" } else { "SELL" }, "price": decimal(o.price, 6),
-        "original_size": o.original_size.to_string(), "size_matched": o.size_matched.to_string(),
-        "outcome": m.outcomes[o.outcome], "type": kind.as_str(), "status": status,
-        "timestamp": now_ms().to_string(), "associate_trades": trades,
-    });
-    (m.condition_id.clone(), event)
 }
 
 /// A trade of the user channel.

@@ -1,12 +1,14 @@
-//! The orders placed through `POST /order` and the trades they made, as the account routes and the user channel
-//! show them. Sizes are kept in 10^-6 units of shares (the order amounts' unit); what rests on a book is always
+//! The one store of orders: the catalog's made-up orders (seeded when the app is built and again at every
+//! `POST /__admin/reset`) and those placed through `POST /order`, with the trades the placed ones made, as the
+//! account routes, the admin routes and the user channel show them. Every read and every cancellation goes
+//! through it. Sizes are kept in 10^-6 units of shares (the order amounts' unit); what rests on a book is always
 //! whole hundredths (a limit order's shares have at most 2 decimals, and fills are in book units).
 
 use std::collections::HashMap;
 
 use serde_json::{json, Value};
 
-use crate::dataset::Catalog;
+use crate::dataset::{Catalog, SeedOrder};
 use crate::stream::{now_ms, OrderEventType, TradeEvent};
 use crate::text::{decimal, iso};
 
@@ -17,8 +19,8 @@ pub const HUNDREDTH: u64 = 10_000;
 /// "Liquidity" in ASCII.
 pub const LIQUIDITY: &str = "0x4c69717569646974790000000000000000000000";
 
-/// One order placed through POST /order.
-pub struct Placed {
+/// One order: the catalog's (a seed) or placed through POST /order.
+pub struct Order {
     /// The order hash (`0x` and 64 lowercase hex digits): the order's id.
     pub id: String,
     pub account: usize,
@@ -38,13 +40,40 @@ pub struct Placed {
     pub expiration: u64,
     /// Seconds.
     pub created: i64,
-    /// Resting on the book now.
+    /// Open: resting on the book now (a seed: not cancelled).
     pub live: bool,
     pub canceled: bool,
     pub trades: Vec<String>,
+    /// One of the catalog's made-up orders: it rests on no live book (matching never meets it and cancelling it
+    /// moves no book) and, as recorded, never expires.
+    pub seed: bool,
 }
 
-impl Placed {
+impl Order {
+    /// A catalog order as the store holds it: whole shares in units, its made-up trade, open.
+    pub fn seeded(c: &Catalog, o: &SeedOrder) -> Self {
+        let a = &c.accounts[o.account];
+        Self {
+            id: o.id.clone(),
+            account: o.account,
+            owner: a.api_key.clone(),
+            maker_address: a.address.clone(),
+            market: o.market,
+            outcome: o.outcome,
+            buy: o.buy,
+            price: o.price,
+            original: o.original_size * 1_000_000,
+            matched: o.size_matched * 1_000_000,
+            order_type: o.order_type,
+            expiration: u64::try_from(o.expiration).unwrap_or(0),
+            created: o.created,
+            live: true,
+            canceled: false,
+            trades: if o.size_matched > 0 { vec![format!("{}-trade", &o.id[2..18])] } else { Vec::new() },
+            seed: true,
+        }
+    }
+
     /// What still rests (or would), in book units.
     pub fn remaining(&self) -> u64 {
         self.original.saturating_sub(self.matched) / HUNDREDTH
@@ -64,7 +93,7 @@ impl Placed {
 
 /// One side of a trade that is not the taker: a user's resting order, or the emulator's liquidity.
 pub struct MakerFill {
-    /// The order's index in the ledger; None for the emulator's liquidity.
+    /// The order's index in the store; None for the emulator's liquidity.
     pub order: Option<usize>,
     pub id: String,
     /// Book units.
@@ -74,7 +103,7 @@ pub struct MakerFill {
 /// One trade: a taker order against one price level.
 pub struct Trade {
     pub id: String,
-    /// Index of the taker order in the ledger.
+    /// Index of the taker order in the store.
     pub taker: usize,
     /// Book units and millionths.
     pub size: u64,
@@ -97,24 +126,52 @@ impl Trade {
     }
 }
 
-#[derive(Default)]
+/// Every order (the catalog's first, then those placed, in the order they came) and the placed orders' trades.
 pub struct Ledger {
-    pub orders: Vec<Placed>,
+    pub orders: Vec<Order>,
+    /// How many of `orders` are the catalog's (the first ones).
+    seeds: usize,
     index: HashMap<String, usize>,
     pub trades: Vec<Trade>,
 }
 
 impl Ledger {
-    /// An order by id (any case).
-    pub fn find(&self, id: &str) -> Option<usize> {
-        self.index.get(&id.to_ascii_lowercase()).copied()
+    /// The starting store: the catalog's orders, open, and nothing placed.
+    pub fn seeded(c: &Catalog) -> Self {
+        let mut ledger = Self { orders: Vec::new(), seeds: 0, index: HashMap::new(), trades: Vec::new() };
+        for o in &c.orders {
+            ledger.add(Order::seeded(c, o));
+        }
+        ledger.seeds = ledger.orders.len();
+        ledger
     }
 
-    pub fn add(&mut self, order: Placed) -> usize {
+    /// An order by id: a placed one in any case, a catalog one exactly (as its id was always matched).
+    pub fn find(&self, id: &str) -> Option<usize> {
+        let i = *self.index.get(&id.to_ascii_lowercase())?;
+        (!self.orders[i].seed || self.orders[i].id == id).then_some(i)
+    }
+
+    pub fn add(&mut self, order: Order) -> usize {
         let i = self.orders.len();
-        self.index.insert(order.id.clone(), i);
+        self.index.insert(order.id.to_ascii_lowercase(), i);
         self.orders.push(order);
         i
+    }
+
+    /// How many orders were placed (the catalog's aside).
+    pub fn placed_count(&self) -> usize {
+        self.orders.len() - self.seeds
+    }
+
+    /// Every order in the order the account routes list them: the placed ones newest first, then the catalog's.
+    pub fn listing(&self) -> impl Iterator<Item = usize> {
+        (self.seeds..self.orders.len()).rev().chain(0..self.seeds)
+    }
+
+    /// The account's open orders.
+    pub fn open_count(&self, account: usize) -> usize {
+        self.orders.iter().filter(|o| o.account == account && o.live).count()
     }
 
     /// The orders resting on a token's side at `price`, oldest first, with what remains of each (book units).
@@ -122,7 +179,9 @@ impl Ledger {
         self.orders
             .iter()
             .enumerate()
-            .filter(|(_, o)| o.live && o.market == market && o.outcome == outcome && o.buy == buy && o.price == price)
+            .filter(|(_, o)| {
+                o.live && !o.seed && o.market == market && o.outcome == outcome && o.buy == buy && o.price == price
+            })
             .map(|(i, o)| (i, o.remaining()))
             .collect()
     }
@@ -136,8 +195,8 @@ fn side(buy: bool) -> &'static str {
     }
 }
 
-/// An order as GET /data/orders and GET /data/order/{id} show it (the catalog orders' shape).
-pub fn order_json(c: &Catalog, o: &Placed) -> Value {
+/// An order as GET /data/orders and GET /data/order/{id} show it.
+pub fn order_json(c: &Catalog, o: &Order) -> Value {
     let m = &c.markets[o.market];
     json!({
         "associateTrades": o.trades, "id": o.id, "status": o.status(), "market": m.condition_id,
@@ -148,8 +207,8 @@ pub fn order_json(c: &Catalog, o: &Placed) -> Value {
     })
 }
 
-/// The user channel's `order` event of a placed order, with its market's condition id.
-pub fn order_event(c: &Catalog, o: &Placed, kind: OrderEventType) -> (String, Value) {
+/// The user channel's `order` event of an order, with its market's condition id.
+pub fn order_event(c: &Catalog, o: &Order, kind: OrderEventType) -> (String, Value) {
     let m = &c.markets[o.market];
     let event = json!({
         "event_type": "order", "id": o.id, "owner": o.owner, "market": m.condition_id,

@@ -33,9 +33,10 @@ use axum::Router;
 pub use eip712::{Exchanges, Version};
 
 use crate::app::App;
+use crate::dataset::Catalog;
 use crate::sync::lock;
 
-pub(crate) use place::{cancel_placed, expire, place_order};
+pub(crate) use place::{cancel_open, expire, place_order};
 
 /// Polygon's test chain (Amoy), whose exchanges the upstream clients publish.
 pub const DEFAULT_CHAIN_ID: u64 = 80002;
@@ -45,7 +46,7 @@ pub(crate) struct Trading {
     pub chain_id: u64,
     /// The order version `GET /version` serves: 1 or 2.
     version: AtomicU8,
-    /// The orders placed and their trades.
+    /// Every order (the catalog's and those placed) and the placed orders' trades.
     pub ledger: Mutex<ledger::Ledger>,
     /// How far the orders' clock (GTD expirations) runs ahead of the real one, in seconds
     /// (`POST /__admin/clock`), so that tests need not wait for an order to expire.
@@ -59,11 +60,11 @@ pub(crate) struct Trading {
 }
 
 impl Trading {
-    pub fn new(chain_id: u64) -> Self {
+    pub fn new(chain_id: u64, catalog: &Catalog) -> Self {
         Self {
             chain_id,
             version: AtomicU8::new(2),
-            ledger: Mutex::new(ledger::Ledger::default()),
+            ledger: Mutex::new(ledger::Ledger::seeded(catalog)),
             clock_ahead_secs: AtomicU64::new(0),
             wallets: wallets::Wallets::new(chain_id),
             heartbeats: heartbeats::Chains::default(),
@@ -88,9 +89,10 @@ impl Trading {
         order::exchanges(self.chain_id, version)
     }
 
-    /// Forgets the placed orders and trades and serves order version 2 again (the starting state).
-    pub fn reset(&self) {
-        *lock(&self.ledger) = ledger::Ledger::default();
+    /// Forgets the placed orders and trades, reopens the catalog's orders and serves order version 2 again (the
+    /// starting state).
+    pub fn reset(&self, catalog: &Catalog) {
+        *lock(&self.ledger) = ledger::Ledger::seeded(catalog);
         self.set_version(Version::V2);
         self.clock_ahead_secs.store(0, Ordering::Relaxed);
         self.wallets.reset();

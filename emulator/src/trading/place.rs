@@ -1,6 +1,6 @@
 //! `POST /order` and `POST /orders`: every check the service makes, then matching on the token's live book (the
 //! one `GET /book` serves and the market channel publishes), in one step under the streams' lock. Also the
-//! cancellation of placed orders, for `DELETE /order`, `DELETE /cancel-market-orders` and GTD expiry.
+//! cancellation of open orders (every cancel route, the dead-man switch and GTD expiry).
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 use uuid::Uuid;
 
 use super::engine::{self, Level, Taker};
-use super::ledger::{self, Ledger, MakerFill, Placed, Trade, HUNDREDTH};
+use super::ledger::{self, Ledger, MakerFill, Order, Trade, HUNDREDTH};
 use super::order::{self, OrderType, Refusal, Side as OrderSide, SignatureType, Submitted, VERSION_MISMATCH};
 use super::precision::{self, Rules};
 use crate::app::App;
@@ -306,7 +306,7 @@ fn execute(
     let matched = plan.shares * HUNDREDTH;
     let asked = if buy { o.taker_amount } else { o.maker_amount };
     let now = now_ms();
-    let index = ledger.add(Placed {
+    let index = ledger.add(Order {
         id: id.clone(),
         account,
         owner: a.api_key.clone(),
@@ -323,6 +323,7 @@ fn execute(
         live: false,
         canceled: false,
         trades: Vec::new(),
+        seed: false,
     });
     let mut effects = Effects::default();
     // The same draws as the book's `last_trade_price` events (see `Hub::trade`), so the hashes agree.
@@ -421,13 +422,18 @@ fn execute(
     Ok((answer, effects))
 }
 
-/// Takes resting placed orders off their books (one step per token) and tells their accounts
-/// (`CANCELLATION`). Orders that do not rest are left alone. Answers the ids cancelled.
-pub(crate) fn cancel_placed(app: &App, ledger: &mut Ledger, indices: &[usize]) -> Vec<String> {
+/// Cancels the open orders among `indices` and tells their accounts (`CANCELLATION`): first those resting on a
+/// book, which leave it (one step per token, their events sent with the book's changes), then the catalog's, which
+/// rest on no book (their events in one frame per account). Orders that are not open are left alone. Answers the
+/// ids cancelled, in that order.
+pub(crate) fn cancel_open(app: &App, ledger: &mut Ledger, indices: &[usize]) -> Vec<String> {
     let mut by_token: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    let mut seeds = Vec::new();
     for &i in indices {
         let o = &ledger.orders[i];
-        if o.live {
+        if o.live && o.seed {
+            seeds.push(i);
+        } else if o.live {
             by_token.entry(app.catalog.markets[o.market].tokens[o.outcome].clone()).or_default().push(i);
         }
     }
@@ -456,20 +462,35 @@ pub(crate) fn cancel_placed(app: &App, ledger: &mut Ledger, indices: &[usize]) -
             canceled.extend(ids);
         }
     }
+    let mut told: Vec<(usize, Vec<(String, Value)>)> = Vec::new();
+    for i in seeds {
+        let o = &mut ledger.orders[i];
+        o.live = false;
+        o.canceled = true;
+        canceled.push(o.id.clone());
+        let event = ledger::order_event(&app.catalog, o, OrderEventType::Cancellation);
+        match told.iter_mut().find(|(account, _)| *account == o.account) {
+            Some((_, events)) => events.push(event),
+            None => told.push((o.account, vec![event])),
+        }
+    }
+    for (account, events) in told {
+        app.stream.send_user(account, &events);
+    }
     canceled
 }
 
-/// Cancels the GTD orders whose expiration has come (called before the routes that read or change orders).
+/// Cancels the placed GTD orders whose expiration has come (called before the routes that read or change orders).
 pub(crate) fn expire(app: &App) {
     let now = app.trading.now_secs();
     let mut ledger = lock(&app.trading.ledger);
     let due: Vec<usize> = (0..ledger.orders.len())
         .filter(|&i| {
             let o = &ledger.orders[i];
-            o.live && o.order_type == "GTD" && o.expiration <= now
+            o.live && !o.seed && o.order_type == "GTD" && o.expiration <= now
         })
         .collect();
     if !due.is_empty() {
-        cancel_placed(app, &mut ledger, &due);
+        cancel_open(app, &mut ledger, &due);
     }
 }

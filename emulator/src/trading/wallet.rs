@@ -191,7 +191,7 @@ mod tests {
 
     #[test]
     fn calls_answer_or_fail_with_their_codes() {
-        let t = super::super::Trading::new(80002);
+        let t = super::super::Trading::new(80002, &crate::dataset::Catalog::shared(1));
         assert_eq!(call(&t, "eth_chainId", &Value::Null).ok().unwrap(), "0x13882");
         assert_eq!(call(&t, "eth_foo", &Value::Null).err().unwrap().0, UNSUPPORTED);
         let stranger = json!(["0x0000000000000000000000000000000000000001", "{}"]);

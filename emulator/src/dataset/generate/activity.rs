@@ -5,7 +5,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::words::{MONTHS, SUBJECTS, WORDS};
 use super::{address, hash32, uuid};
-use crate::dataset::records::{Account, AccountTrade, ClosedPosition, Fill, Market, Order, Wallet};
+use crate::dataset::records::{Account, AccountTrade, ClosedPosition, Fill, Market, SeedOrder, Wallet};
 use crate::dataset::{ACTIVITY_TRADES, BASE, WALLETS};
 use crate::text::round6;
 
@@ -75,7 +75,7 @@ pub fn closed_positions(rng: &mut ChaCha8Rng, wallets: &[Wallet], markets: &[Mar
 }
 
 /// The accounts' open orders.
-pub fn orders(rng: &mut ChaCha8Rng, accounts: &[Account], markets: &[Market]) -> Vec<Order> {
+pub fn orders(rng: &mut ChaCha8Rng, accounts: &[Account], markets: &[Market]) -> Vec<SeedOrder> {
     let counts = [300, 240, 120];
     let open: Vec<usize> =
         (0..markets.len()).filter(|&i| markets[i].accepting_orders && markets[i].tick >= 1_000).collect();
@@ -92,7 +92,7 @@ pub fn orders(rng: &mut ChaCha8Rng, accounts: &[Account], markets: &[Market]) ->
             let price = rng.random_range(1..ticks) * m.tick;
             time += rng.random_range(10..900);
             let gtd = rng.random_bool(0.2);
-            orders.push(Order {
+            orders.push(SeedOrder {
                 id: hash32(rng),
                 account: a,
                 market,
