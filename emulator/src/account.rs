@@ -1,6 +1,7 @@
 //! The authenticated account routes: orders (§4.19–4.22) and the account's fills (GET /data/trades). Orders are
 //! the order store's (`trading::ledger`: the catalog's made-up ones and those placed through POST /order); the
-//! catalog's made-up fills come with the placed orders' trades, newest first.
+//! catalog's made-up fills come with the placed orders' trades, newest first. The routes read their parameters
+//! and write their answers; cancelling is `trading::cancel`'s.
 
 use std::sync::Arc;
 
@@ -15,7 +16,8 @@ use crate::params::{ok_json, ApiError, ApiResult, Params, ORDERS_PAGE, TRADES_PA
 use crate::signed::Signed;
 use crate::sync::lock;
 use crate::text::decimal;
-use crate::trading::{cancel_open, ledger};
+use crate::trading::cancel::{self, expire};
+use crate::trading::ledger;
 
 pub fn routes() -> Router<Arc<App>> {
     Router::new()
@@ -34,7 +36,7 @@ enum Row {
 }
 
 async fn orders(State(app): State<Arc<App>>, uri: Uri, Signed { account, .. }: Signed) -> ApiResult {
-    crate::trading::expire(&app);
+    expire(&app);
     let p = Params::parse(uri.query());
     let c = &app.catalog;
     let (id, market, asset) = (p.get("id"), p.get("market"), p.get("asset_id"));
@@ -56,7 +58,7 @@ async fn orders(State(app): State<Arc<App>>, uri: Uri, Signed { account, .. }: S
 }
 
 async fn order(State(app): State<Arc<App>>, Path(id): Path<String>, Signed { account, .. }: Signed) -> ApiResult {
-    crate::trading::expire(&app);
+    expire(&app);
     let ledger = lock(&app.trading.ledger);
     match ledger.find(&id).map(|i| &ledger.orders[i]) {
         // Another account's order is as unknown as a missing one.
@@ -87,7 +89,7 @@ fn optional_string(map: &Map<String, Value>, names: &[&str]) -> Result<Option<St
 async fn cancel_order(State(app): State<Arc<App>>, Signed { account, body }: Signed) -> ApiResult {
     let map = body_object(&body)?;
     let id = optional_string(&map, &["orderId"])?.ok_or_else(|| ApiError::bad("orderId is required"))?;
-    let (canceled, not_canceled) = cancel_ids(&app, account, &[id]);
+    let (canceled, not_canceled) = cancel::by_ids(&app, account, &[id]);
     ok_json(&json!({ "canceled": canceled, "not_canceled": not_canceled }))
 }
 
@@ -119,58 +121,14 @@ pub(crate) fn order_id_list(body: &[u8]) -> Result<Vec<String>, ApiError> {
 /// upstream documentation of "Cancel multiple orders").
 pub(crate) async fn cancel_orders(State(app): State<Arc<App>>, Signed { account, body }: Signed) -> ApiResult {
     let unique = order_id_list(&body)?;
-    let (canceled, not_canceled) = cancel_ids(&app, account, &unique);
+    let (canceled, not_canceled) = cancel::by_ids(&app, account, &unique);
     ok_json(&json!({ "canceled": canceled, "not_canceled": not_canceled }))
 }
 
 /// DELETE /cancel-all: every open order of the account, placed or from the catalog.
 async fn cancel_all(State(app): State<Arc<App>>, Signed { account, .. }: Signed) -> ApiResult {
-    let canceled = cancel_where(&app, account, |_, _| true);
+    let canceled = cancel::all(&app, account);
     ok_json(&json!({ "canceled": canceled, "not_canceled": {} }))
-}
-
-/// Cancels each of `ids` that is the account's and open; the others are told why, as DELETE /order does.
-fn cancel_ids(app: &App, account: usize, ids: &[String]) -> (Vec<String>, Map<String, Value>) {
-    crate::trading::expire(app);
-    let mut not_canceled = Map::new();
-    let mut mine = Vec::new();
-    let mut ledger = lock(&app.trading.ledger);
-    for id in ids {
-        let Some(i) = ledger.find(id) else {
-            not_canceled.insert(id.clone(), "order not found".into());
-            continue;
-        };
-        let o = &ledger.orders[i];
-        if o.account != account {
-            not_canceled.insert(id.clone(), "not your order".into());
-        } else if o.canceled {
-            not_canceled.insert(id.clone(), "order already canceled".into());
-        } else if !o.live {
-            not_canceled.insert(id.clone(), "order is fully matched: nothing rests to cancel".into());
-        } else {
-            mine.push(i);
-        }
-    }
-    // The account's user sockets hear of it before the answer goes out.
-    (cancel_open(app, &mut ledger, &mine), not_canceled)
-}
-
-/// Cancels every open order of the account whose market and outcome `wanted` accepts; the ids canceled.
-pub(crate) fn cancel_where(
-    app: &App,
-    account: usize,
-    wanted: impl Fn(&crate::dataset::Market, usize) -> bool,
-) -> Vec<String> {
-    let c = &app.catalog;
-    crate::trading::expire(app);
-    let mut ledger = lock(&app.trading.ledger);
-    let mine: Vec<usize> = (0..ledger.orders.len())
-        .filter(|&i| {
-            let o = &ledger.orders[i];
-            o.account == account && o.live && wanted(&c.markets[o.market], o.outcome)
-        })
-        .collect();
-    cancel_open(app, &mut ledger, &mine)
 }
 
 async fn cancel_market_orders(State(app): State<Arc<App>>, Signed { account, body }: Signed) -> ApiResult {
@@ -180,7 +138,7 @@ async fn cancel_market_orders(State(app): State<Arc<App>>, Signed { account, bod
     if market.is_none() && asset.is_none() {
         return Err(ApiError::bad("market or asset_id is required"));
     }
-    let canceled = cancel_where(&app, account, |m, outcome| {
+    let canceled = cancel::matching(&app, account, |m, outcome| {
         market.as_deref().is_none_or(|mk| m.condition_id.eq_ignore_ascii_case(mk))
             && asset.as_deref().is_none_or(|a| m.tokens[outcome] == a)
     });

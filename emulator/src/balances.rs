@@ -118,7 +118,7 @@ async fn orders_scoring(State(app): State<Arc<App>>, Signed { account, body }: S
 
 /// Whether the account's order `id` earns rewards now (an unknown or another account's order does not).
 fn scores(app: &App, account: usize, id: &str) -> bool {
-    crate::trading::expire(app);
+    crate::trading::cancel::expire(app);
     let c = &app.catalog;
     let found = {
         let l = lock(&app.trading.ledger);

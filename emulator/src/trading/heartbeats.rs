@@ -86,7 +86,7 @@ fn next_id(account: usize, now_ms: u64, count: u64) -> String {
 /// Cancels the orders of every key whose heartbeats stopped.
 pub(crate) fn lapse(app: &App) {
     for account in app.trading.heartbeats.lapsed(app.trading.now_ms()) {
-        crate::account::cancel_where(app, account, |_, _| true);
+        super::cancel::all(app, account);
     }
 }
 

@@ -8,6 +8,7 @@
 //! here too. The pure checks are public ([`order::parse`], [`order::recover_signer`], [`precision::check`]) so
 //! that a test can hold what the client builds against them.
 
+pub(crate) mod cancel;
 pub mod deposit;
 pub mod ecdsa;
 pub mod eip712;
@@ -36,7 +37,7 @@ use crate::app::App;
 use crate::dataset::Catalog;
 use crate::sync::lock;
 
-pub(crate) use place::{cancel_open, expire, place_order};
+pub(crate) use place::place_order;
 
 /// Polygon's test chain (Amoy), whose exchanges the upstream clients publish.
 pub const DEFAULT_CHAIN_ID: u64 = 80002;

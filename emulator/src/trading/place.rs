@@ -1,8 +1,6 @@
 //! `POST /order` and `POST /orders`: every check the service makes, then matching on the token's live book (the
-//! one `GET /book` serves and the market channel publishes), in one step under the streams' lock. Also the
-//! cancellation of open orders (every cancel route, the dead-man switch and GTD expiry).
+//! one `GET /book` serves and the market channel publishes), in one step under the streams' lock.
 
-use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use alloy_primitives::keccak256;
@@ -12,6 +10,7 @@ use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
 use uuid::Uuid;
 
+use super::cancel::expire;
 use super::engine::{self, Level, Taker};
 use super::ledger::{self, Ledger, MakerFill, Order, Trade, HUNDREDTH};
 use super::order::{self, OrderType, Refusal, Side as OrderSide, SignatureType, Submitted, VERSION_MISMATCH};
@@ -420,77 +419,4 @@ fn execute(
         "takingAmount": taking, "makingAmount": making, "tradeIDs": trade_ids, "transactionsHashes": [],
     });
     Ok((answer, effects))
-}
-
-/// Cancels the open orders among `indices` and tells their accounts (`CANCELLATION`): first those resting on a
-/// book, which leave it (one step per token, their events sent with the book's changes), then the catalog's, which
-/// rest on no book (their events in one frame per account). Orders that are not open are left alone. Answers the
-/// ids cancelled, in that order.
-pub(crate) fn cancel_open(app: &App, ledger: &mut Ledger, indices: &[usize]) -> Vec<String> {
-    let mut by_token: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-    let mut seeds = Vec::new();
-    for &i in indices {
-        let o = &ledger.orders[i];
-        if o.live && o.seed {
-            seeds.push(i);
-        } else if o.live {
-            by_token.entry(app.catalog.markets[o.market].tokens[o.outcome].clone()).or_default().push(i);
-        }
-    }
-    let mut canceled = Vec::new();
-    for (token, list) in by_token {
-        let done = app.stream.trade(&token, [0; 32], |book| {
-            let mut effects = Effects::default();
-            let mut sizes: HashMap<(Side, u64), u64> = HashMap::new();
-            let mut ids = Vec::new();
-            for &i in &list {
-                let o = &mut ledger.orders[i];
-                let side = if o.buy { Side::Bid } else { Side::Ask };
-                let rest = o.remaining();
-                let size = sizes.entry((side, o.price)).or_insert_with(|| book.size_at(side, o.price).unwrap_or(0));
-                *size = size.saturating_sub(rest);
-                effects.changes.push(Change::Level { side, price: o.price, size: *size });
-                effects.reserve.push((side, o.price, -(rest as i64)));
-                o.live = false;
-                o.canceled = true;
-                ids.push(o.id.clone());
-                effects.user.push((o.account, ledger::order_event(&app.catalog, o, OrderEventType::Cancellation)));
-            }
-            (ids, effects)
-        });
-        if let Ok(ids) = done {
-            canceled.extend(ids);
-        }
-    }
-    let mut told: Vec<(usize, Vec<(String, Value)>)> = Vec::new();
-    for i in seeds {
-        let o = &mut ledger.orders[i];
-        o.live = false;
-        o.canceled = true;
-        canceled.push(o.id.clone());
-        let event = ledger::order_event(&app.catalog, o, OrderEventType::Cancellation);
-        match told.iter_mut().find(|(account, _)| *account == o.account) {
-            Some((_, events)) => events.push(event),
-            None => told.push((o.account, vec![event])),
-        }
-    }
-    for (account, events) in told {
-        app.stream.send_user(account, &events);
-    }
-    canceled
-}
-
-/// Cancels the placed GTD orders whose expiration has come (called before the routes that read or change orders).
-pub(crate) fn expire(app: &App) {
-    let now = app.trading.now_secs();
-    let mut ledger = lock(&app.trading.ledger);
-    let due: Vec<usize> = (0..ledger.orders.len())
-        .filter(|&i| {
-            let o = &ledger.orders[i];
-            o.live && !o.seed && o.order_type == "GTD" && o.expiration <= now
-        })
-        .collect();
-    if !due.is_empty() {
-        cancel_open(app, &mut ledger, &due);
-    }
 }
