@@ -110,8 +110,8 @@ async fn set_tick_size(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
             .stream
             .trade(token, [7; 32], |book| {
                 let old = book.tick;
-                let changes = vec![crate::stream::Change::Tick { old, new: tick }];
-                (old, crate::stream::Effects { changes, ..Default::default() })
+                let changes = vec![crate::market::Change::Tick { old, new: tick }];
+                (old, crate::market::Effects { changes, ..Default::default() })
             })
             .map_err(|_| ApiError::bad("the market's book could not be moved"))?;
     }
@@ -245,7 +245,7 @@ async fn set_engine(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
 /// The `Poly-RateLimit-*` headers of order and cancellation answers (see `crate::engine`).
 async fn set_rate_headers(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
     let value: Value = serde_json::from_slice(&body).map_err(|_| ApiError::bad("body must be a JSON object"))?;
-    let now = app.trading.now_secs();
+    let now = app.clock.now_secs();
     lock(&app.engine).set_rate_headers(&value, now).map_err(ApiError::bad)?;
     ok_json(&json!({ "headers": lock(&app.engine).rate_headers.len() }))
 }
@@ -312,15 +312,15 @@ async fn set_version(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
     ok_json(&json!({ "version": version_number(version) }))
 }
 
-/// `POST /__admin/clock {"advanceSecs": n}`: moves the orders' clock ahead (GTD orders expire by it) until the
-/// next reset; answers how far ahead it is.
+/// `POST /__admin/clock {"advanceSecs": n}`: moves the emulator's clock (`crate::clock`) ahead until the next
+/// reset; answers how far ahead it is.
 async fn advance_clock(State(app): State<Arc<App>>, body: Bytes) -> ApiResult {
     let value: Value = serde_json::from_slice(&body)
         .map_err(|_| ApiError::bad("body must be a JSON object {\"advanceSecs\": whole seconds}"))?;
     let Some(secs) = value.get("advanceSecs").and_then(Value::as_u64) else {
         return Err(ApiError::bad("advanceSecs must be a whole number of seconds"));
     };
-    ok_json(&json!({ "aheadSecs": app.trading.advance_clock(secs) }))
+    ok_json(&json!({ "aheadSecs": app.clock.advance(secs) }))
 }
 
 async fn accounts(State(app): State<Arc<App>>) -> ApiResult {

@@ -1,11 +1,12 @@
 //! The emulator's shared state, which every route handler is given: the catalog, the settings the routes read,
-//! and the state of each part (request faults, log and rate limits, streams, accounts, trading).
+//! the clock, and the state of each part (request faults, log and rate limits, streams, accounts, trading).
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
 use crate::accounts::Accounts;
 use crate::auth::AuthSettings;
+use crate::clock::Clock;
 use crate::dataset::Catalog;
 use crate::engine::Engine;
 use crate::faults::Faults;
@@ -23,6 +24,8 @@ pub(crate) struct App {
     pub faults: Mutex<Faults>,
     pub log: Mutex<VecDeque<serde_json::Value>>,
     pub limiter: Mutex<Limiter>,
+    /// The one clock every part reads (`POST /__admin/clock` moves it).
+    pub clock: Arc<Clock>,
     /// The streaming channels: live books, sockets, stream faults.
     pub stream: Hub,
     /// The catalog's accounts and the API keys created from wallet signatures.
@@ -35,6 +38,7 @@ pub(crate) struct App {
 
 impl App {
     pub fn reset(&self) {
+        self.clock.reset();
         self.trading.reset(&self.catalog);
         self.accounts.reset();
         lock(&self.faults).clear();

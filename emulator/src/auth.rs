@@ -1,8 +1,6 @@
 //! The SERVICE_* request signature: HMAC-SHA256 keyed with the Base64-decoded secret over
 //! timestamp + METHOD + path (no query) + body, sent in the url-safe Base64 alphabet with '=' padding.
 
-use std::time::{SystemTime, UNIX_EPOCH};
-
 use axum::http::HeaderMap;
 use base64::alphabet;
 use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig, URL_SAFE};
@@ -57,7 +55,8 @@ pub const HEADERS: [&str; 5] =
     ["SERVICE_ADDRESS", "SERVICE_API_KEY", "SERVICE_PASSPHRASE", "SERVICE_TIMESTAMP", "SERVICE_SIGNATURE"];
 
 /// Checks the SERVICE_* headers of a request; the account index when they are valid, 401 otherwise. `account`
-/// finds the account of an API key (the catalog's accounts and the created keys).
+/// finds the account of an API key (the catalog's accounts and the created keys); `now_ms` is the time a caller's
+/// clock shows (`crate::clock::Clock::caller_ms`), which SERVICE_TIMESTAMP must be within the window of.
 pub fn authenticate(
     account: impl Fn(&str) -> Option<(usize, Account)>,
     settings: &AuthSettings,
@@ -65,6 +64,7 @@ pub fn authenticate(
     method: &str,
     path: &str,
     body: &[u8],
+    now_ms: u64,
 ) -> Result<usize, ApiError> {
     let mut values = [""; 5];
     for (i, name) in HEADERS.iter().enumerate() {
@@ -87,10 +87,9 @@ pub fn authenticate(
         .ok()
         .filter(|_| timestamp.bytes().all(|b| b.is_ascii_digit()))
         .ok_or_else(|| ApiError::unauthorized("SERVICE_TIMESTAMP must be an integer"))?;
-    let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
     let (now, window, unit) = match settings.unit {
-        TimestampUnit::Millis => (now.as_millis() as i64, settings.freshness_secs as i64 * 1000, "milliseconds"),
-        TimestampUnit::Seconds => (now.as_secs() as i64, settings.freshness_secs as i64, "seconds"),
+        TimestampUnit::Millis => (now_ms as i64, settings.freshness_secs as i64 * 1000, "milliseconds"),
+        TimestampUnit::Seconds => ((now_ms / 1000) as i64, settings.freshness_secs as i64, "seconds"),
     };
     if (now - ts).abs() > window {
         return Err(ApiError::unauthorized(format!(

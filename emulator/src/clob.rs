@@ -1,7 +1,6 @@
 //! The order-book surface's public reads (interface §4.11–4.18, /, /price, /midpoint, /prices-history).
 
 use std::sync::Arc;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
@@ -266,10 +265,6 @@ async fn fee_rate(State(app): State<Arc<App>>, Path(token): Path<String>) -> Api
     }))
 }
 
-fn now_secs() -> i64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
-}
-
 /// (window seconds, default step minutes) of each interval; "1m" is one month, as upstream.
 fn interval(name: &str) -> Option<(i64, i64)> {
     Some(match name {
@@ -291,10 +286,9 @@ struct HistoryRange {
 }
 
 /// The points of one token's history for a validated range.
-fn token_history(c: &Catalog, token: &str, r: &HistoryRange) -> Vec<Value> {
+fn token_history(c: &Catalog, token: &str, r: &HistoryRange, now: i64) -> Vec<Value> {
     let Some((m, o)) = c.token(token) else { return Vec::new() };
     let market = &c.markets[m];
-    let now = now_secs();
     let (start, end, default_step) = match &r.interval {
         Some(name) => {
             let (window, step) = interval(name).unwrap_or((i64::MAX, 720));
@@ -335,7 +329,7 @@ async fn prices_history(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> A
     let interval_name = p.one_of("interval", &["max", "1m", "1w", "1d", "6h", "1h"])?.map(str::to_owned);
     let fidelity = p.opt_int("fidelity", 1, None)?;
     let range = validate_range(start, end, interval_name, fidelity, ("startTs", "endTs"))?;
-    ok_json(&json!({ "history": token_history(&app.catalog, &market, &range) }))
+    ok_json(&json!({ "history": token_history(&app.catalog, &market, &range, app.clock.now_secs() as i64) }))
 }
 
 fn validate_range(
@@ -400,7 +394,7 @@ async fn batch_prices_history(State(app): State<Arc<App>>, body: Bytes) -> ApiRe
     let range = validate_range(start, end, interval, fidelity, ("start_ts", "end_ts"))?;
     let mut history = Map::new();
     for m in markets {
-        let points = token_history(&app.catalog, &m, &range);
+        let points = token_history(&app.catalog, &m, &range, app.clock.now_secs() as i64);
         history.insert(m, Value::Array(points));
     }
     ok_json(&json!({ "history": history }))

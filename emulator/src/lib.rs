@@ -11,10 +11,12 @@ mod balances;
 mod books;
 mod catalog_routes;
 mod clob;
+mod clock;
 mod dataset;
 mod engine;
 mod faults;
 pub mod limits;
+mod market;
 mod params;
 mod signed;
 mod stream;
@@ -27,7 +29,7 @@ use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use axum::body::{Body, Bytes};
 use axum::extract::{ConnectInfo, Request, State};
@@ -120,8 +122,11 @@ impl Emulator {
         let demo = catalog.demo().clone();
         let accounts = catalog.accounts.clone();
         let registry = Arc::new(accounts::Accounts::new(catalog.clone()));
+        let clock = Arc::new(clock::Clock::default());
+        let rate = config.stream_rate.max(0.0);
         let app = Arc::new(App {
-            stream: stream::Hub::new(catalog.clone(), registry.clone(), config.seed, config.stream_rate.max(0.0)),
+            stream: stream::Hub::new(catalog.clone(), registry.clone(), clock.clone(), config.seed, rate),
+            clock,
             accounts: registry,
             trading: trading::Trading::new(config.chain_id, &catalog),
             catalog,
@@ -302,10 +307,6 @@ async fn method_not_allowed() -> Response {
     error(StatusCode::METHOD_NOT_ALLOWED, "method not allowed")
 }
 
-fn now_ms() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
-}
-
 /// Request log, fault injection and rate limits, around every service route (not admin routes, static files or
 /// CORS preflights).
 async fn pipeline(State(app): State<Arc<App>>, request: Request, next: Next) -> Response {
@@ -315,7 +316,7 @@ async fn pipeline(State(app): State<Arc<App>>, request: Request, next: Next) -> 
         return next.run(request).await;
     }
     let started = Instant::now();
-    let at = now_ms();
+    let at = app.clock.now_ms();
     let method = request.method().clone();
     let query = request.uri().query().unwrap_or("").to_owned();
     let peer = request.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip().to_string());

@@ -35,6 +35,7 @@ impl FromRequest<Arc<App>> for Signed {
             parts.method.as_str(),
             parts.uri.path(),
             &body,
+            app.clock.caller_ms(),
         )?;
         Ok(Signed { account, body })
     }

@@ -452,3 +452,24 @@ async fn the_dead_man_switch_cancels_the_catalogs_orders_everywhere_they_are_rea
     assert_eq!(open_order_counts(b).await[..3], [300, 240, 120]);
     assert_eq!(all_open_orders(b, demo, "").await.len(), 300);
 }
+
+#[tokio::test]
+async fn the_admin_clock_moves_the_services_time_for_every_part_but_not_the_callers() {
+    let emu = start().await;
+    let (b, demo) = (&emu.url, &emu.demo);
+    let moved = post(b, "/__admin/clock", &json!({ "advanceSecs": 3600 })).await.assert_ok();
+    assert_eq!(moved["aheadSecs"], 3600);
+    // A caller's SERVICE_TIMESTAMP is still held against its own clock, which no test can move.
+    let before = now_ms() as u64;
+    auth_get(b, "/data/orders", demo).await.assert_ok();
+    // The service's time moved: the request log's, as the orders' and the streams'.
+    let at = |log: &Value| log["requests"].as_array().unwrap().last().unwrap()["at"].as_u64().unwrap();
+    let log = get(b, "/__admin/requests?path=/data/orders").await.assert_ok();
+    assert!(at(&log) >= before + 3_600_000 && at(&log) < now_ms() as u64 + 3_601_000, "{log}");
+    // A reset puts it back.
+    post(b, "/__admin/reset", &json!({})).await.assert_ok();
+    let before = now_ms() as u64;
+    auth_get(b, "/data/orders", demo).await.assert_ok();
+    let log = get(b, "/__admin/requests?path=/data/orders").await.assert_ok();
+    assert!(at(&log) >= before && at(&log) <= now_ms() as u64, "{log}");
+}

@@ -60,7 +60,7 @@ impl Hub {
         let mut event = json!({
             "event_type": if resolved { "market_resolved" } else { "new_market" },
             "id": m.to_string(), "market": market.condition_id, "assets_ids": market.tokens,
-            "outcomes": market.outcomes, "timestamp": super::now_ms().to_string(),
+            "outcomes": market.outcomes, "timestamp": self.clock.now_ms().to_string(),
         });
         if resolved {
             event["winning_asset_id"] = json!(market.tokens[0]);

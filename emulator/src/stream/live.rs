@@ -7,25 +7,14 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 
-use super::book::{Change, LiveBook, Side};
 use super::{Hub, State};
+use crate::market::{Effects, LiveBook};
 use crate::sync::lock;
 
 /// An error of an admin stream route.
 pub enum TickError {
     UnknownAsset,
     Book(String),
-}
-
-/// What one trading operation does to a live book (see [`Hub::trade`]) and who hears of it.
-#[derive(Default)]
-pub struct Effects {
-    /// Level changes and trades, applied and sent in this order.
-    pub changes: Vec<Change>,
-    /// Changes of the user orders' size resting at (side, price), which the simulator leaves alone.
-    pub reserve: Vec<(Side, u64, i64)>,
-    /// User-channel events: (account, (condition id, event)).
-    pub user: Vec<(usize, (String, Value))>,
 }
 
 impl Hub {
@@ -155,7 +144,7 @@ mod tests {
     #[test]
     fn books_made_live_serve_the_same_json_until_they_move() {
         let catalog = Catalog::shared(1);
-        let hub = Hub::new(catalog.clone(), Arc::new(Accounts::new(catalog.clone())), 1, 0.0);
+        let hub = Hub::new(catalog.clone(), Arc::new(Accounts::new(catalog.clone())), Arc::default(), 1, 0.0);
         let n = catalog.markets.len();
         // Random books of the first markets, and the shaped books at the end (all but the 7 MB one).
         let mut tokens: Vec<String> = (0..40).map(|i| catalog.markets[i].tokens[i % 2].clone()).collect();

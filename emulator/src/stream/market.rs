@@ -5,11 +5,12 @@
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use super::book::{Change, Entry, Item, LiveBook};
+use super::book::{Entry, Item};
 use super::faults::{deliver, wrong, Message};
 use super::registry::Channel;
 use super::shapes::{Shapes, BOOK_AFTER_TRADE, TRADE_UNANNOUNCED};
-use super::{frame_text, now_ms, Hub, State};
+use super::{frame_text, Hub, State};
+use crate::market::{Change, LiveBook};
 
 /// Applies one step of a frame to `book` at `*ts` and adds what describes it to `items`: one change, or the
 /// trades of one incoming order ([`Change::Take`]s, which the real shapes send as one burst). A trade or a
@@ -110,8 +111,8 @@ fn render(market: &str, items: &[&Item], wrong_hash: bool, wrap: bool) -> String
 
 impl Hub {
     /// The next frame timestamp for `tokens`: the clock in ms, after every earlier event of each token.
-    pub(super) fn next_ts(state: &mut State, books: &[String]) -> u64 {
-        let mut ts = now_ms();
+    pub(super) fn next_ts(&self, state: &mut State, books: &[String]) -> u64 {
+        let mut ts = self.clock.now_ms();
         for token in books {
             let live = state.live.get(token).map_or(0, |b| b.timestamp);
             ts = ts.max(state.last_ts.get(token).copied().unwrap_or(0).max(live) + 1);
@@ -158,7 +159,7 @@ impl Hub {
     pub(super) fn apply(&self, state: &mut State, token: &str, changes: &[Change], rng: &mut ChaCha8Rng) {
         let tokens = [token.to_owned()];
         let Some(before) = state.live.get(token).map(|b| (b.best_bid(), b.best_ask())) else { return };
-        let mut ts = Self::next_ts(state, &tokens);
+        let mut ts = self.next_ts(state, &tokens);
         let State { live, last_ts, shapes, shape_rng, .. } = &mut *state;
         let Some(book) = live.get_mut(token) else { return };
         let mut items = Vec::with_capacity(changes.len() * 2 + 1);
@@ -194,14 +195,15 @@ mod tests {
     use super::*;
     use crate::accounts::Accounts;
     use crate::dataset::Catalog;
-    use crate::stream::{Effects, Out, Side};
+    use crate::market::{Effects, Side};
+    use crate::stream::Out;
     use crate::sync::lock;
     use crate::text::decimal;
 
     /// A hub with one market socket subscribed (with its dump) to the first token of the ten-level market.
     fn ten_levels() -> (Hub, String, mpsc::UnboundedReceiver<Out>) {
         let catalog = Catalog::shared(1);
-        let hub = Hub::new(catalog.clone(), Arc::new(Accounts::new(catalog.clone())), 1, 0.0);
+        let hub = Hub::new(catalog.clone(), Arc::new(Accounts::new(catalog.clone())), Arc::default(), 1, 0.0);
         let m = catalog.markets.iter().find(|m| m.book == crate::books::BookKind::Levels(10, 10)).unwrap();
         let token = m.tokens[0].clone();
         let (id, rx, _) = hub.register(Channel::Market);

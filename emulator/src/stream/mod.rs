@@ -6,10 +6,11 @@
 //! The hub's jobs are in files of their own: the sockets and their market subscriptions ([`registry`]), the books
 //! a token serves and trading's changes to them ([`live`]), the market channel's message shapes ([`shapes`]) and
 //! fan-out ([`market`]), the market simulator ([`simulator`]), the user channel ([`user`]), the stream faults
-//! ([`faults`]) and the admin knobs ([`admin`]); [`book`] is one live book, [`socket`] one WebSocket.
+//! ([`faults`]) and the admin knobs ([`admin`]); [`book`] is the channel's side of one live book (the book itself is
+//! `crate::market`'s, below both this and trading), [`socket`] one WebSocket.
 
 mod admin;
-pub mod book;
+mod book;
 mod faults;
 mod live;
 mod market;
@@ -21,7 +22,6 @@ mod user;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use axum::routing::{get, post};
 use axum::Router;
@@ -31,13 +31,14 @@ use tokio::sync::watch;
 
 use crate::accounts::Accounts;
 use crate::app::App;
+use crate::clock::Clock;
 use crate::dataset::Catalog;
 use crate::faults::Faults;
+use crate::market::LiveBook;
 use crate::sync::lock;
 pub use admin::TICK_MAX;
-pub use book::{Change, LiveBook, Side};
 pub use faults::StreamFault;
-pub use live::{Effects, TickError};
+pub use live::TickError;
 use registry::Socket;
 pub use registry::{Channel, Out};
 pub use shapes::Shapes;
@@ -73,6 +74,8 @@ struct State {
 pub struct Hub {
     catalog: Arc<Catalog>,
     accounts: Arc<Accounts>,
+    /// The emulator's clock: the events' timestamps.
+    clock: Arc<Clock>,
     seed: u64,
     /// Price-change entries per second per subscribed asset (0: books move on admin ticks only).
     pub rate: f64,
@@ -81,10 +84,6 @@ pub struct Hub {
     cleared: watch::Sender<u64>,
     /// Set when the emulator stops: sockets close (1001).
     shutdown: watch::Sender<bool>,
-}
-
-pub fn now_ms() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
 }
 
 fn rng_of(seed: u64) -> ChaCha8Rng {
@@ -113,10 +112,11 @@ fn frame_text(events: &[String], wrap: bool) -> String {
 }
 
 impl Hub {
-    pub fn new(catalog: Arc<Catalog>, accounts: Arc<Accounts>, seed: u64, rate: f64) -> Self {
+    pub fn new(catalog: Arc<Catalog>, accounts: Arc<Accounts>, clock: Arc<Clock>, seed: u64, rate: f64) -> Self {
         Self {
             catalog,
             accounts,
+            clock,
             seed,
             rate,
             state: Mutex::new(State {

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use tokio::sync::mpsc;
 
 use super::faults::{deliver, Message};
-use super::{frame_text, now_ms, Hub, State};
+use super::{frame_text, Hub, State};
 use crate::sync::lock;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,7 +72,7 @@ impl Hub {
                 channel,
                 tx,
                 stats: stats.clone(),
-                opened_at: now_ms(),
+                opened_at: self.clock.now_ms(),
                 assets: BTreeSet::new(),
                 custom: false,
                 account: None,

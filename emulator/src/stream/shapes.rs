@@ -5,7 +5,7 @@
 //! `book` events without their market fields, trades as same-timestamp bursts whose entries all carry the hash
 //! of the state after the burst, announced afterwards or never. `POST /__admin/stream {"shapes": "exact"}`
 //! brings back one hash per entry for tests that check each entry. Every hash sent is the true hash of the
-//! state it claims, computed by [`LiveBook`](super::book::LiveBook)'s own summary.
+//! state it claims, computed by [`LiveBook`](crate::market::LiveBook)'s own summary.
 
 use serde::{Deserialize, Serialize};
 

@@ -7,12 +7,13 @@ use std::time::Duration;
 
 use rand::Rng;
 
-use super::book::{Change, Item};
+use super::book::Item;
 use super::live::TickError;
 use super::market::step;
 use super::registry::Channel;
 use super::{Hub, State};
 use crate::app::App;
+use crate::market::Change;
 use crate::sync::lock;
 
 /// Most changes in one frame of the simulator or of an admin tick.
@@ -33,7 +34,7 @@ impl Hub {
         }
         let before: Vec<(Option<u64>, Option<u64>)> =
             distinct.iter().map(|t| state.live.get(t).map_or((None, None), |b| (b.best_bid(), b.best_ask()))).collect();
-        let mut ts = Self::next_ts(state, &distinct);
+        let mut ts = self.next_ts(state, &distinct);
         let mut items = Vec::with_capacity(tokens.len() + 2);
         let State { live, rng, last_ts, shapes, shape_rng, .. } = &mut *state;
         let mut market = String::new();

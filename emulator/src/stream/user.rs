@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 
 use super::faults::{deliver, Message};
 use super::registry::Channel;
-use super::{frame_text, now_ms, Hub, State};
+use super::{frame_text, Hub, State};
 use crate::sync::lock;
 
 /// The order events' `type`.
@@ -50,6 +50,8 @@ pub struct TradeEvent<'a> {
     pub bucket_index: u32,
     /// The settlement transaction's hash (null while MATCHED: none was broadcast yet).
     pub transaction_hash: Option<&'a str>,
+    /// When it is sent (the emulator's clock, ms).
+    pub now_ms: u64,
 }
 
 impl TradeEvent<'_> {
@@ -60,8 +62,8 @@ impl TradeEvent<'_> {
             "status": self.status, "maker_orders": self.maker_orders, "owner": self.owner,
             "trade_owner": self.trade_owner, "outcome": self.outcome, "transaction_hash": self.transaction_hash,
             "bucket_index": if self.id.bytes().map(u32::from).sum::<u32>() % 2 == 1 { json!(self.bucket_index.to_string()) } else { json!(self.bucket_index) },
-            "matchtime": (now_ms() / 1000).to_string(), "last_update": (now_ms() / 1000).to_string(),
-            "timestamp": now_ms().to_string(), "type": "TRADE",
+            "matchtime": (self.now_ms / 1000).to_string(), "last_update": (self.now_ms / 1000).to_string(),
+            "timestamp": self.now_ms.to_string(), "type": "TRADE",
         })
     }
 }
@@ -147,6 +149,7 @@ mod tests {
             outcome: "Yes",
             bucket_index: 0,
             transaction_hash: None,
+            now_ms: 1_700_000_000_000,
         };
         let v = t.json();
         assert_eq!(v["event_type"], "trade");

@@ -10,7 +10,8 @@ use serde_json::{Map, Value};
 use super::ledger::{self, Ledger};
 use crate::app::App;
 use crate::dataset::Market;
-use crate::stream::{Change, Effects, OrderEventType, Side};
+use crate::market::{Change, Effects, Side};
+use crate::stream::OrderEventType;
 use crate::sync::lock;
 
 /// Cancels each of `ids` that is the account's and open; the others are told why, as DELETE /order does.
@@ -63,6 +64,7 @@ pub(crate) fn all(app: &App, account: usize) -> Vec<String> {
 /// rest on no book (their events in one frame per account). Orders that are not open are left alone. Answers the
 /// ids cancelled, in that order.
 fn cancel_open(app: &App, ledger: &mut Ledger, indices: &[usize]) -> Vec<String> {
+    let now = app.clock.now_ms();
     let mut by_token: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     let mut seeds = Vec::new();
     for &i in indices {
@@ -90,7 +92,7 @@ fn cancel_open(app: &App, ledger: &mut Ledger, indices: &[usize]) -> Vec<String>
                 o.live = false;
                 o.canceled = true;
                 ids.push(o.id.clone());
-                effects.user.push((o.account, ledger::order_event(&app.catalog, o, OrderEventType::Cancellation)));
+                effects.user.push((o.account, ledger::order_event(&app.catalog, o, OrderEventType::Cancellation, now)));
             }
             (ids, effects)
         });
@@ -104,7 +106,7 @@ fn cancel_open(app: &App, ledger: &mut Ledger, indices: &[usize]) -> Vec<String>
         o.live = false;
         o.canceled = true;
         canceled.push(o.id.clone());
-        let event = ledger::order_event(&app.catalog, o, OrderEventType::Cancellation);
+        let event = ledger::order_event(&app.catalog, o, OrderEventType::Cancellation, now);
         match told.iter_mut().find(|(account, _)| *account == o.account) {
             Some((_, events)) => events.push(event),
             None => told.push((o.account, vec![event])),
@@ -118,7 +120,7 @@ fn cancel_open(app: &App, ledger: &mut Ledger, indices: &[usize]) -> Vec<String>
 
 /// Cancels the placed GTD orders whose expiration has come (called before the routes that read or change orders).
 pub(crate) fn expire(app: &App) {
-    let now = app.trading.now_secs();
+    let now = app.clock.now_secs();
     let mut ledger = lock(&app.trading.ledger);
     let due: Vec<usize> = (0..ledger.orders.len())
         .filter(|&i| {

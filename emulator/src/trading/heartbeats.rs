@@ -9,8 +9,8 @@
 //! `{"error_msg": "Invalid Heartbeat ID", "heartbeat_id": "<currently expected id>"}`; rs-clob-client-v2 sends
 //! `null` for the first id. The public CLOB OpenAPI document (kuest) has `heartbeat_id` nullable.
 //!
-//! The deadline runs on the orders' clock (`POST /__admin/clock` moves it), checked at every heartbeat and by a
-//! watcher four times a second.
+//! The deadline runs on the emulator's clock (`crate::clock`: `POST /__admin/clock` moves it), checked at every
+//! heartbeat and by a watcher four times a second.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -30,7 +30,7 @@ pub const DEADLINE_MS: u64 = 10_000;
 /// The service's text for an id that is not the one expected.
 pub const INVALID_ID: &str = "Invalid Heartbeat ID";
 
-/// Each API key's chain: the id it must send next and when it last sent one (the orders' clock, ms).
+/// Each API key's chain: the id it must send next and when it last sent one (the emulator's clock, ms).
 #[derive(Default)]
 pub struct Chains(Mutex<HashMap<usize, Chain>>);
 
@@ -85,7 +85,7 @@ fn next_id(account: usize, now_ms: u64, count: u64) -> String {
 
 /// Cancels the orders of every key whose heartbeats stopped.
 pub(crate) fn lapse(app: &App) {
-    for account in app.trading.heartbeats.lapsed(app.trading.now_ms()) {
+    for account in app.trading.heartbeats.lapsed(app.clock.now_ms()) {
         super::cancel::all(app, account);
     }
 }
@@ -109,7 +109,7 @@ pub(crate) async fn post(State(app): State<Arc<App>>, Signed { account, body }: 
         Some(Value::String(id)) => id.as_str(),
         Some(_) => return Err(ApiError::bad("heartbeat_id must be a string")),
     };
-    match app.trading.heartbeats.beat(account, id, app.trading.now_ms()) {
+    match app.trading.heartbeats.beat(account, id, app.clock.now_ms()) {
         Ok(next) => ok_json(&json!({ "heartbeat_id": next })),
         Err(expected) => Ok(json_text(
             StatusCode::BAD_REQUEST,

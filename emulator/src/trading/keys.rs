@@ -6,7 +6,6 @@
 //! that creates a key after a reset gets the same credentials again.
 
 use std::sync::Arc;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use alloy_primitives::U256;
 use axum::extract::State;
@@ -95,8 +94,10 @@ fn verify(headers: &HeaderMap, chain_id: u64, now_secs: i64) -> Result<(String, 
     Ok((format!("0x{}", hex::encode(address)), nonce.to_string()))
 }
 
-fn now_secs() -> i64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
+/// The time a caller's clock shows, in seconds, which SERVICE_TIMESTAMP must be within the window of (see
+/// `crate::clock`).
+fn caller_secs(app: &App) -> i64 {
+    (app.clock.caller_ms() / 1000) as i64
 }
 
 fn trio(a: &Account) -> serde_json::Value {
@@ -105,7 +106,7 @@ fn trio(a: &Account) -> serde_json::Value {
 
 /// `POST /auth/api-key`: creates the key of (address, nonce); 400 when it was created already.
 pub async fn create(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult {
-    let (address, nonce) = verify(&headers, app.trading.chain_id, now_secs())?;
+    let (address, nonce) = verify(&headers, app.trading.chain_id, caller_secs(&app))?;
     let account = derive(&address, &nonce);
     app.accounts.create(&nonce, account.clone()).ok_or_else(|| ApiError::bad("Could not create api key"))?;
     ok_json(&trio(&account))
@@ -113,7 +114,7 @@ pub async fn create(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResul
 
 /// `GET /auth/derive-api-key`: the key created for (address, nonce); 404 when none was.
 pub async fn derive_route(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult {
-    let (address, nonce) = verify(&headers, app.trading.chain_id, now_secs())?;
+    let (address, nonce) = verify(&headers, app.trading.chain_id, caller_secs(&app))?;
     let account = app.accounts.created(&address, &nonce).ok_or_else(|| {
         ApiError::new(
             StatusCode::NOT_FOUND,

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use serde_json::{json, Value};
 
 use crate::dataset::{Catalog, SeedOrder};
-use crate::stream::{now_ms, OrderEventType, TradeEvent};
+use crate::stream::{OrderEventType, TradeEvent};
 use crate::text::{decimal, iso};
 
 /// Units of shares in one hundredth (the books' size unit).
@@ -115,7 +115,7 @@ pub struct Trade {
     pub makers: Vec<MakerFill>,
     /// MATCHED, then MINED and CONFIRMED (or RETRYING and FAILED), as `super::settlement` moves it.
     pub status: &'static str,
-    /// When it moves on (ms, the real clock) and whether its transaction fails.
+    /// When it moves on (ms after `time_ms`, on the emulator's clock) and whether its transaction fails.
     pub plan: super::settlement::Plan,
 }
 
@@ -207,15 +207,15 @@ pub fn order_json(c: &Catalog, o: &Order) -> Value {
     })
 }
 
-/// The user channel's `order` event of an order, with its market's condition id.
-pub fn order_event(c: &Catalog, o: &Order, kind: OrderEventType) -> (String, Value) {
+/// The user channel's `order` event of an order at `now_ms`, with its market's condition id.
+pub fn order_event(c: &Catalog, o: &Order, kind: OrderEventType, now_ms: u64) -> (String, Value) {
     let m = &c.markets[o.market];
     let event = json!({
         "event_type": "order", "id": o.id, "owner": o.owner, "market": m.condition_id,
         "asset_id": m.tokens[o.outcome], "side": side(o.buy), "price": decimal(o.price, 6),
         "original_size": decimal(o.original, 6), "size_matched": decimal(o.matched, 6),
         "outcome": m.outcomes[o.outcome], "type": kind.as_str(), "status": o.status(),
-        "timestamp": now_ms().to_string(), "associate_trades": o.trades,
+        "timestamp": now_ms.to_string(), "associate_trades": o.trades,
     });
     (m.condition_id.clone(), event)
 }
@@ -270,8 +270,8 @@ pub fn trade_json(c: &Catalog, l: &Ledger, t: &Trade, account: usize) -> Value {
     })
 }
 
-/// The user channel's `trade` event of a trade, for the account whose API key is `owner`.
-pub fn trade_event(c: &Catalog, l: &Ledger, t: &Trade, owner: &str) -> (String, Value) {
+/// The user channel's `trade` event of a trade at `now_ms`, for the account whose API key is `owner`.
+pub fn trade_event(c: &Catalog, l: &Ledger, t: &Trade, owner: &str, now_ms: u64) -> (String, Value) {
     let taker = &l.orders[t.taker];
     let m = &c.markets[taker.market];
     let event = TradeEvent {
@@ -289,6 +289,7 @@ pub fn trade_event(c: &Catalog, l: &Ledger, t: &Trade, owner: &str) -> (String, 
         outcome: &m.outcomes[taker.outcome],
         bucket_index: 0,
         transaction_hash: t.tx_hash(),
+        now_ms,
     }
     .json();
     (m.condition_id.clone(), event)

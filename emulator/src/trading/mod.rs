@@ -24,9 +24,8 @@ pub mod typed_data;
 pub mod wallet;
 pub mod wallets;
 
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use axum::routing::{get, post};
 use axum::Router;
@@ -49,9 +48,6 @@ pub(crate) struct Trading {
     version: AtomicU8,
     /// Every order (the catalog's and those placed) and the placed orders' trades.
     pub ledger: Mutex<ledger::Ledger>,
-    /// How far the orders' clock (GTD expirations) runs ahead of the real one, in seconds
-    /// (`POST /__admin/clock`), so that tests need not wait for an order to expire.
-    clock_ahead_secs: AtomicU64,
     /// Which wallet each owner's account trades through.
     pub wallets: wallets::Wallets,
     /// Each API key's heartbeat chain.
@@ -66,7 +62,6 @@ impl Trading {
             chain_id,
             version: AtomicU8::new(2),
             ledger: Mutex::new(ledger::Ledger::seeded(catalog)),
-            clock_ahead_secs: AtomicU64::new(0),
             wallets: wallets::Wallets::new(chain_id),
             heartbeats: heartbeats::Chains::default(),
             settlement: settlement::Settlement::default(),
@@ -95,27 +90,9 @@ impl Trading {
     pub fn reset(&self, catalog: &Catalog) {
         *lock(&self.ledger) = ledger::Ledger::seeded(catalog);
         self.set_version(Version::V2);
-        self.clock_ahead_secs.store(0, Ordering::Relaxed);
         self.wallets.reset();
         self.heartbeats.reset();
         self.settlement.set(settlement::Rules::default());
-    }
-
-    /// The orders' clock: Unix seconds, moved ahead by `advance_clock`.
-    pub fn now_secs(&self) -> u64 {
-        let real = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
-        real.saturating_add(self.clock_ahead_secs.load(Ordering::Relaxed))
-    }
-
-    /// The orders' clock in milliseconds (the heartbeats' deadline runs on it).
-    pub fn now_ms(&self) -> u64 {
-        let real = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0);
-        real.saturating_add(self.clock_ahead_secs.load(Ordering::Relaxed).saturating_mul(1000))
-    }
-
-    /// Moves the orders' clock ahead by `secs`; answers how far ahead it now is.
-    pub fn advance_clock(&self, secs: u64) -> u64 {
-        self.clock_ahead_secs.fetch_add(secs, Ordering::Relaxed).saturating_add(secs)
     }
 }
 

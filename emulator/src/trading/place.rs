@@ -17,10 +17,10 @@ use super::order::{self, OrderType, Refusal, Side as OrderSide, SignatureType, S
 use super::precision::{self, Rules};
 use crate::app::App;
 use crate::dataset::Account;
+use crate::market::{parse_fixed, Change, Effects, LiveBook, Side};
 use crate::params::{ok_json, ApiError, ApiResult};
 use crate::signed::Signed;
-use crate::stream::book::parse_fixed;
-use crate::stream::{now_ms, Change, Effects, LiveBook, OrderEventType, Side};
+use crate::stream::OrderEventType;
 use crate::sync::lock;
 use crate::text::decimal;
 
@@ -192,7 +192,7 @@ fn check(app: &App, a: &Account, s: &Submitted) -> Result<Checked, Refusal> {
         return Err(invalid("invalid post-only order: only GTC and GTD orders can be post-only"));
     }
     if s.order_type == OrderType::Gtd {
-        if o.expiration < app.trading.now_secs() + GTD_MARGIN_SECS {
+        if o.expiration < app.clock.now_secs() + GTD_MARGIN_SECS {
             return Err(invalid(format!(
                 "invalid expiration: a GTD order's expiration must be a time in seconds at least {GTD_MARGIN_SECS} s ahead"
             )));
@@ -249,7 +249,7 @@ fn killed_event(app: &App, a: &Account, s: &Submitted, c: &Checked) -> (String, 
         "price": decimal(u64::try_from(price).unwrap_or(0), 6), "original_size": decimal(shares, 6),
         "size_matched": "", "outcome": m.outcomes[c.outcome], "type": OrderEventType::Cancellation.as_str(),
         "status": format!("CANCELED_{FOK_UNFILLED}"), "order_type": "FOK", "created_at": "", "expiration": "",
-        "associate_trades": [], "timestamp": now_ms().to_string(),
+        "associate_trades": [], "timestamp": app.clock.now_ms().to_string(),
     });
     (m.condition_id.clone(), event)
 }
@@ -304,7 +304,7 @@ fn execute(
     };
     let matched = plan.shares * HUNDREDTH;
     let asked = if buy { o.taker_amount } else { o.maker_amount };
-    let now = now_ms();
+    let now = app.clock.now_ms();
     let index = ledger.add(Order {
         id: id.clone(),
         account,
@@ -387,22 +387,23 @@ fn execute(
     // its order's new state.
     let catalog = &app.catalog;
     for t in &ledger.trades[first_trade..] {
-        effects.user.push((account, ledger::trade_event(catalog, ledger, t, &a.api_key)));
+        effects.user.push((account, ledger::trade_event(catalog, ledger, t, &a.api_key, now)));
         let mut told: Vec<usize> = Vec::new();
         for mi in t.makers.iter().filter_map(|f| f.order) {
             let maker = &ledger.orders[mi];
             if !told.contains(&maker.account) {
                 told.push(maker.account);
-                effects.user.push((maker.account, ledger::trade_event(catalog, ledger, t, &maker.owner)));
+                effects.user.push((maker.account, ledger::trade_event(catalog, ledger, t, &maker.owner, now)));
             }
         }
     }
     for mi in touched {
         let maker = &ledger.orders[mi];
-        effects.user.push((maker.account, ledger::order_event(catalog, maker, OrderEventType::Update)));
+        effects.user.push((maker.account, ledger::order_event(catalog, maker, OrderEventType::Update, now)));
     }
     if rest > 0 {
-        effects.user.push((account, ledger::order_event(catalog, &ledger.orders[index], OrderEventType::Placement)));
+        let placed = &ledger.orders[index];
+        effects.user.push((account, ledger::order_event(catalog, placed, OrderEventType::Placement, now)));
     }
 
     let (making, taking) = if buy {

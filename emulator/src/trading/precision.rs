@@ -192,7 +192,7 @@ mod tests {
     const ID: &str = "0x0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 
     fn u(text: &str) -> u64 {
-        crate::stream::book::parse_fixed(text, 6).unwrap()
+        crate::market::parse_fixed(text, 6).unwrap()
     }
 
     fn rules(tick: &str) -> Rules {

@@ -74,7 +74,7 @@ pub fn status_at(rules: &Rules, plan: &Plan, matched_ms: u64, now_ms: u64) -> &'
 
 /// Moves every trade whose time came, and tells the accounts in it.
 pub(crate) fn advance(app: &App) {
-    let now = crate::stream::now_ms();
+    let now = app.clock.now_ms();
     let rules = app.trading.settlement.rules();
     let mut told: Vec<(usize, (String, Value))> = Vec::new();
     {
@@ -100,7 +100,7 @@ pub(crate) fn advance(app: &App) {
                 }
             }
             for (account, owner) in accounts {
-                told.push((account, super::ledger::trade_event(&app.catalog, l, t, &owner)));
+                told.push((account, super::ledger::trade_event(&app.catalog, l, t, &owner, now)));
             }
         }
     }
