@@ -7,8 +7,10 @@ import { calculateBuyMarketPrice, calculateSellMarketPrice, generateOrderBookSum
 import { PlainBook } from "/bench/plain.mjs";
 
 // `?sizes=10000,100000` on the page's URL (BENCH_SIZES for run.mjs) measures fewer books while tuning.
-const SIZES = (new URLSearchParams(location.search).get("sizes") ?? "10,1000,10000,100000").split(",").map(Number);
-const SAMPLES = 15;
+const QUERY = new URLSearchParams(location.search);
+const SIZES = (QUERY.get("sizes") ?? "10,1000,10000,100000").split(",").map(Number);
+// `?rounds=25`: more rounds per measurement (bench/run.mjs asks for them in the speed guards' pages).
+const SAMPLES = Math.max(1, Number(QUERY.get("rounds") ?? 15));
 const BATCH_MS = 25;
 let sink = 0;
 
@@ -48,7 +50,8 @@ function makeBook(levels) {
  * only ever adds time, and within a round it falls on every competitor alike: the fastest batches are what
  * the code costs, and their ratios stay put when the machine is busy (medians of batches measured one
  * competitor after the other did not: on two shared cores, ingest at 10,000 levels read 24 to 40 ns a
- * level in three runs of the same build, whose fastest batches all took 22).
+ * level in three runs of the same build, whose fastest batches all took 22). `rounds` keeps every round's
+ * time per call of each, for the guards' paired ratios.
  */
 async function compare(fns) {
   const entries = Object.entries(fns).map(([name, f]) => ({ name, ...(typeof f === "function" ? { fn: f } : f) }));
@@ -60,11 +63,19 @@ async function compare(fns) {
       e.iterations = Math.min(e.iterations * 10, Math.max(e.iterations * 2, Math.ceil((e.iterations * BATCH_MS * 1.2) / Math.max(ms, 0.05))));
     }
     e.best = Infinity;
+    e.rounds = [];
   }
   for (let s = 0; s < SAMPLES; s++) {
-    for (const e of entries) e.best = Math.min(e.best, await batch(e));
+    for (const e of entries) {
+      const ms = await batch(e);
+      e.best = Math.min(e.best, ms);
+      e.rounds.push((ms * 1e6) / e.iterations);
+    }
   }
-  return Object.fromEntries(entries.map((e) => [e.name, (e.best * 1e6) / e.iterations]));
+  const out = Object.fromEntries(entries.map((e) => [e.name, (e.best * 1e6) / e.iterations]));
+  // Each round's time per call (ns), for the speed guards' paired ratios (bench/guard.mjs).
+  out.rounds = Object.fromEntries(entries.map((e) => [e.name, e.rounds]));
+  return out;
 }
 
 /** Milliseconds for one batch of `e.iterations` calls. */
@@ -92,8 +103,8 @@ export async function run() {
     const json = makeBook(levels);
     const bytes = new TextEncoder().encode(json);
     const total = 2 * levels;
-    const row = (op, perLevel, ours, parse, plain, upstream) =>
-      rows.push({ op, levels, bytes: bytes.length, perLevel, ours, parse, plain, upstream });
+    const row = (op, perLevel, ours, parse, plain, upstream, rounds) =>
+      rows.push({ op, levels, bytes: bytes.length, perLevel, ours, parse, plain, upstream, rounds });
 
     // Ingest: from the response bytes to something the page can query.
     const ingest = await compare({
@@ -101,7 +112,7 @@ export async function run() {
       parse: () => { sink += JSON.parse(decoder.decode(bytes)).asks.length; },
       plain: () => { sink += PlainBook.fromBytes(bytes).asks.length; },
     });
-    row("ingest", total, ingest.ours, ingest.parse, ingest.plain, null);
+    row("ingest", total, ingest.ours, ingest.parse, ingest.plain, null, ingest.rounds);
 
     const book = OrderBook.fromBytes(bytes);
     const obj = JSON.parse(json);
@@ -143,7 +154,7 @@ export async function run() {
       plain: { fn: async () => { sink += (await plain.hash()).length; }, async: true },
       upstream: { fn: async () => { sink += (await generateOrderBookSummaryHash(copy)).length; }, async: true },
     });
-    row("hash", total, hash.ours, null, hash.plain, hash.upstream);
+    row("hash", total, hash.ours, null, hash.plain, hash.upstream, hash.rounds);
     book.free();
   }
   return { rows, sink: sink > 0, userAgent: navigator.userAgent };

@@ -3,7 +3,9 @@
 //      res.json() of the same URL, interleaved, against the emulator (one origin, no rate limits);
 //   2. signing: the synchronous signRequest against the upstream clob-client's buildPolyHmacSignature
 //      (WebCrypto, asynchronous), over the same inputs.
-// It prints medians and ratios. Budgets live here, in the report, not in unit tests.
+// It prints medians and ratios, then its speed guards (bench/guard.mjs: the REST call's overhead and
+// signing, each the median of paired rounds' ratios), and exits with 1 when one fails. Budgets live here,
+// in the report, not in unit tests.
 //
 // Environment: PREDICTKIT_EMULATOR_BIN (the built emulator), PREDICTKIT_PKG_DIR, CHROMIUM.
 import { spawn } from "node:child_process";
@@ -12,6 +14,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { chromium } from "playwright-core";
+import { judge, pairedRatios, report } from "./guard.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const PKG = process.env.PREDICTKIT_PKG_DIR ?? join(ROOT, "pkg");
@@ -88,13 +91,14 @@ try {
     await runUpstream(200);
     const signOurs = [];
     const signUpstream = [];
-    for (let round = 0; round < 7; round++) {
-      signOurs.push(runOurs(5000));
-      signUpstream.push(await runUpstream(1000));
+    for (let round = 0; round < 61; round++) {
+      signOurs.push(runOurs(2000));
+      signUpstream.push(await runUpstream(400));
     }
     return {
       ours: median(ours), plain: median(plain),
       signOurs: median(signOurs), signUpstream: median(signUpstream), same,
+      rounds: { ours, plain, signOurs, signUpstream },
     };
   }, { token, upstreamSource: upstream.outputFiles[0].text });
 
@@ -104,11 +108,16 @@ try {
   console.log(`  fetch + res.json()       ${result.plain.toFixed(3)} ms`);
   console.log(`  ratio                    ${ratio.toFixed(2)}× (+${(result.ours - result.plain).toFixed(3)} ms per request)`);
   const speedup = result.signUpstream / result.signOurs;
-  console.log("\nsigning (DELETE /order with a body; median of 7 rounds)");
+  console.log("\nsigning (DELETE /order with a body; median of 61 rounds)");
   console.log(`  signRequest (sync)                      ${result.signOurs.toFixed(2)} µs per signature`);
   console.log(`  upstream buildPolyHmacSignature (async) ${result.signUpstream.toFixed(2)} µs per signature`);
   console.log(`  ratio                                   ${speedup.toFixed(1)}× faster (target ≥ 5×: ${speedup >= 5 ? "met" : "missed"}); same signature: ${result.same}`);
-  if (!result.same) process.exitCode = 1;
+  const { rounds } = result;
+  const failed = report([
+    judge("rest", pairedRatios(rounds.ours, rounds.plain)),
+    judge("signing", pairedRatios(rounds.signOurs, rounds.signUpstream)),
+  ]);
+  if (!result.same || failed) process.exitCode = 1;
 } finally {
   await browser.close();
   emulator.kill();

@@ -1,20 +1,23 @@
 // `cargo xtask bench` (after the build) runs this: it bundles the upstream functions with esbuild, serves
 // bench/ and the built pkg/web from a tiny static server, runs bench/book.html in headless Chromium
-// (playwright-core) and prints a table of times and ratios, then the README's table beside it, then the
-// targets met or missed. It exits with 1 when a ratio is more than 10% below the README's
-// (bench/book-table.mjs): such a row is measured again, three times at most, and fails only if it stays
-// below.
+// (playwright-core) and prints a table of times and ratios, then the README's table beside it (for
+// information), then the targets met or missed. Then the speed guards of the book engine (bench/guard.mjs:
+// ingest and hash at 10,000 levels/side): their rounds pooled from GUARD_BROWSERS fresh browsers (a large
+// JSON.parse moves by up to a third between browsers with the collector's state), and it exits with 1 when
+// one fails.
 //
 // Environment: PREDICTKIT_PKG_DIR (default pkg/), CHROMIUM (default /usr/bin/chromium), BENCH_SIZES
 // (levels per side, comma-separated; default 10,1000,10000,100000), BENCH_RUNS (runs of the page, each
 // figure the median of the runs; default 1), BENCH_WRITE_README=1 (write this run's table into the README
-// instead of checking against it: for recording a run, with BENCH_RUNS=3).
+// instead of printing it beside this run's: for recording a run, with BENCH_RUNS=5), BENCH_GUARDS_ONLY=1
+// (only the guards' pages: for measuring their spread from run to run).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
 import { BENCH, ROOT, launch, serve, ratio, time } from "./harness.mjs";
 import { COMPETITORS, againstReadme, formatTable, readTable } from "./book-table.mjs";
+import { judge, pairedRatios, report } from "./guard.mjs";
 
 const work = mkdtempSync(join(tmpdir(), "predictkit-bench-"));
 const upstream = join(work, "upstream.js");
@@ -33,17 +36,20 @@ const server = await serve({ routes: { "/bench/upstream.js": upstream }, isolate
 const SIZES = (process.env.BENCH_SIZES ?? "10,1000,10000,100000").split(",").map(Number);
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 1));
 const README = join(ROOT, "README.md");
-// Measurements of a row below the README's before the run fails: a large JSON.parse or plain-JS ingest
-// moves by a third between browsers (the collector's state), whichever way the figure is taken.
-const ATTEMPTS = 4;
+// The browsers whose rounds the guards pool (the main run's among them when it measures 10,000 levels), and
+// the rounds each guard page measures.
+const GUARD_BROWSERS = 3;
+const GUARD_ROUNDS = 25;
+const GUARD_LEVELS = 10_000;
+const GUARDS_ONLY = process.env.BENCH_GUARDS_ONLY === "1";
 
 /** One run of the page in a fresh browser, for the books of `sizes` levels per side. */
-async function runPage(sizes) {
+async function runPage(sizes, rounds) {
   const browser = await launch();
   try {
     const page = await browser.newPage();
     page.on("pageerror", (e) => console.error(`page error: ${e}`));
-    await page.goto(`${server.origin}/bench/book.html?sizes=${sizes.join(",")}`);
+    await page.goto(`${server.origin}/bench/book.html?sizes=${sizes.join(",")}${rounds ? `&rounds=${rounds}` : ""}`);
     await page.waitForFunction(() => window.__bench, null, { timeout: 600_000, polling: 500 });
     const result = await page.evaluate(() => window.__bench);
     if (result.error) throw new Error(result.error);
@@ -66,52 +72,45 @@ function medianRows(runs) {
   });
 }
 
-let rows, userAgent, againsts;
+let rows, userAgent;
+const guardRuns = [];
 let failed = false;
 try {
-  const runs = [];
-  for (let i = 0; i < RUNS; i++) runs.push(await runPage(SIZES));
-  rows = medianRows(runs);
-  userAgent = runs[0].userAgent;
+  if (!GUARDS_ONLY) {
+    const runs = [];
+    for (let i = 0; i < RUNS; i++) runs.push(await runPage(SIZES));
+    rows = medianRows(runs);
+    userAgent = runs[0].userAgent;
+    if (SIZES.includes(GUARD_LEVELS)) guardRuns.push(...runs);
 
-  console.log(`Order-book benchmark, ${userAgent}${RUNS > 1 ? `, the median of ${RUNS} runs` : ""}`);
-  console.log("Fastest of 15 interleaved batches; × = competitor time / ours (above 1: ours is faster). Ingest and hash per");
-  console.log("level count both sides; walks count one side.\n");
-  for (const line of formatTable(rows)) console.log(line);
+    console.log(`Order-book benchmark, ${userAgent}${RUNS > 1 ? `, the median of ${RUNS} runs` : ""}`);
+    console.log("Fastest of 15 interleaved batches; × = competitor time / ours (above 1: ours is faster). Ingest and hash per");
+    console.log("level count both sides; walks count one side.\n");
+    for (const line of formatTable(rows)) console.log(line);
 
-  if (process.env.BENCH_WRITE_README === "1") {
-    const text = readFileSync(README, "utf8");
-    const { start, end } = readTable(text);
-    const lines = text.split("\n");
-    lines.splice(start, end - start, ...formatTable(rows));
-    writeFileSync(README, lines.join("\n"));
-    console.log(`\nWrote this table into ${README}.`);
-  } else {
-    const readme = readTable(readFileSync(README, "utf8")).rows;
-    againsts = againstReadme(rows, readme);
-    // A ratio below the line is measured again (all of its book's rows, in a fresh browser): a row passes
-    // when one of its measurements keeps every ratio within the line.
-    for (let attempt = 2; attempt <= ATTEMPTS; attempt++) {
-      const low = againsts.filter((a) => a.checks.some((c) => c.low));
-      if (!low.length) break;
-      const sizes = [...new Set(low.map((a) => a.row.levels))];
-      console.log(`\nBelow the README: ${low.map((a) => `${a.row.op} at ${a.row.levels}`).join(", ")}; measuring ${sizes.join(", ")} levels again (attempt ${attempt} of ${ATTEMPTS}).`);
-      const again = againstReadme((await runPage(sizes)).rows, readme);
-      againsts = againsts.map((a) => {
-        if (!a.checks.some((c) => c.low)) return a;
-        const b = again.find((x) => x.row.op === a.row.op && x.row.levels === a.row.levels);
-        return b && b.checks.filter((c) => c.low).length < a.checks.filter((c) => c.low).length ? b : a;
-      });
+    if (process.env.BENCH_WRITE_README === "1") {
+      const text = readFileSync(README, "utf8");
+      const { start, end } = readTable(text);
+      const lines = text.split("\n");
+      lines.splice(start, end - start, ...formatTable(rows));
+      writeFileSync(README, lines.join("\n"));
+      console.log(`\nWrote this table into ${README}.`);
+    } else {
+      printAgainstReadme(againstReadme(rows, readTable(readFileSync(README, "utf8")).rows));
     }
-    printAgainstReadme(againsts);
-    failed = againsts.some((a) => a.checks.some((c) => c.low));
   }
+  while (guardRuns.length < GUARD_BROWSERS) guardRuns.push(await runPage([GUARD_LEVELS], GUARD_ROUNDS));
+  const pooled = (op, competitor) => guardRuns.flatMap((run) => {
+    const row = run.rows.find((r) => r.op === op && r.levels === GUARD_LEVELS);
+    return row?.rounds ? pairedRatios(row.rounds.ours, row.rounds[competitor]) : [];
+  });
+  failed = report([judge("ingest", pooled("ingest", "parse")), judge("hash", pooled("hash", "upstream"))]);
 } finally {
   server.close();
   rmSync(work, { recursive: true, force: true });
 }
 
-/** The README's figures beside this run's: ours, and each ratio now and then, LOW where it fell too far. */
+/** The README's figures beside this run's: ours, and each ratio now and then, LOW where it fell more than 10%. */
 function printAgainstReadme(list) {
   const header = ["operation", "levels/side", "ours", "README", ...COMPETITORS.flatMap(([, name]) => [`${name} ×`, "README"])];
   const lines = list.map(({ row, recorded, checks }) => [
@@ -127,13 +126,14 @@ function printAgainstReadme(list) {
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
   const fmt = (cells) => `| ${cells.map((c, i) => (i < 1 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(" | ")} |`;
-  console.log("\nAgainst the README's table (a ratio more than 10% below the README's fails the run):\n");
+  console.log("\nAgainst the README's table (for information: the speed guards below decide the run):\n");
   console.log(fmt(header));
   console.log(`|${widths.map((w, i) => (i < 1 ? "-".repeat(w + 2) : `${"-".repeat(w + 1)}:`)).join("|")}|`);
   for (const l of lines) console.log(fmt(l));
 }
 
 // The targets of the book engine, checked against this run.
+if (GUARDS_ONLY) process.exit(failed ? 1 : 0);
 const find = (op, levels) => rows.find((r) => r.op === op && r.levels === levels);
 const targets = [];
 for (const levels of [10_000, 100_000]) {
@@ -151,6 +151,6 @@ if (h) targets.push(["hash ≥ 5× faster than upstream at 10,000", h.upstream /
 console.log("\nTargets:");
 for (const [name, ok, got] of targets) console.log(`  ${ok ? "met " : "MISS"}  ${name}: ${got}`);
 if (failed) {
-  console.error("\nbench/run.mjs: a ratio fell more than 10% below the README's (LOW above)");
+  console.error("\nbench/run.mjs: a speed guard failed (FAIL above)");
   process.exit(1);
 }

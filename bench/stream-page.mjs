@@ -11,9 +11,12 @@
 import init, { Client } from "/pkg/index.mjs";
 import { PlainStream } from "/bench/plain-stream.mjs";
 
-/** Batches per measurement: the first WARMUP are not recorded, the median of the next SAMPLES is reported. */
+/**
+ * Batches per measurement: the first WARMUP are not recorded, the median of the next SAMPLES is reported (and
+ * every round's time is kept, for the speed guards' paired ratios).
+ */
 const WARMUP = 2;
-const SAMPLES = 7;
+const SAMPLES = 15;
 
 let sink = 0;
 const snapshots = new Map();
@@ -195,7 +198,7 @@ async function perEntry(data) {
       const [index, kind] = key.split("/");
       const row = rows[index];
       row[kind] = (median(list) * 1e6) / row.frames; // ns per frame
-      row[`${kind}Samples`] = list.map((ms) => +ms.toFixed(3));
+      row[`${kind}Samples`] = list.map((ms) => +ms.toFixed(4));
     }
     for (const row of rows) {
       if (!row.sameAs) continue;

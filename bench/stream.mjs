@@ -12,20 +12,23 @@
 //      `stream.settled()` after it (large books' checks are answered by crypto.subtle): the frames' text to
 //      updated, hash-checked books, against a careful plain-JS keeper
 //      of books (bench/plain-stream.mjs) awaiting crypto.subtle's SHA-1, and the same with a synchronous
-//      pure-JS SHA-1. Batches replay the same frames from the same state; medians of 7 after 2 warm-ups,
+//      pure-JS SHA-1. Batches replay the same frames from the same state; medians of 15 after 2 warm-ups,
 //      both sides interleaved in the same run; every batch ends with its book checked against the reference
 //      (hash checks counted, no mismatch, equal final hash), which also keeps the work from being optimised
 //      away.
 //    - throughput: 10,000 entries per second across 100 books of 50 levels for 5 s, fed by a 10 ms timer,
 //      while Playwright clicks a button about every 100 ms (first 2 s idle, as a baseline) and the page
 //      records each click's input delay; plus the CPU share spent in onmessage.
-// 3. Prints a table of medians and ratios and the targets met or missed, and how long it all took.
+// 3. Prints a table of medians and ratios and the targets met or missed, and how long it all took; then its
+//    speed guards (bench/guard.mjs: 50 levels, 5 entries a frame, verified per frame and unchecked, against
+//    the faster of the two plain-JS keepers in each round), and exits with 1 when one fails.
 //
 // Environment: PREDICTKIT_PKG_DIR (default pkg/), CHROMIUM (default /usr/bin/chromium), STREAM_BENCH_QUICK=1
 // (smaller batches and a 1 s load, to try the script out; its numbers are not the benchmark's).
 import { createHash, randomBytes } from "node:crypto";
 import { availableParallelism, loadavg } from "node:os";
 import { launch, serve, ratio, time } from "./harness.mjs";
+import { judge, report } from "./guard.mjs";
 import { sha1Hex } from "./sha1.mjs";
 import { TruthBook, frame, ids, rng } from "./stream-frames.mjs";
 
@@ -188,7 +191,7 @@ const lines = perEntry.rows.map((r) => {
 });
 console.log(`\nStreaming benchmark (market channel, live books), ${perEntry.userAgent}${perEntry.crossOriginIsolated ? "" : " (not cross-origin isolated: 100 µs timer)"}`);
 console.log(`Load average (1 min) ${loadAtStart.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end, on ${availableParallelism()} CPUs.`);
-console.log("Time of socket.onmessage({ data }): from the frame's text to an updated, hash-checked book. Medians of 7");
+console.log("Time of socket.onmessage({ data }): from the frame's text to an updated, hash-checked book. Medians of 15");
 console.log("batches after 2 warm-ups; each batch replays the same frames from the same state, a book first churned");
 console.log("(untimed) by 8 changes per level, so that its levels come from price changes as in a long-lived stream.");
 console.log("Plain JS: JSON.parse, sorted arrays, the summary rebuilt and hashed with crypto.subtle.digest (each frame");
@@ -241,3 +244,13 @@ targets.push(["input answered within 50 ms at 10,000 entries/s (max delay)", loa
 console.log("\nTargets:");
 for (const [name, ok, got] of targets) console.log(`  ${ok ? "met " : "MISS"}  ${name}: ${got}`);
 console.log(`\nFrames generated in ${(generated / 1000).toFixed(1)} s (${(body.length / 1e6).toFixed(1)} MB); whole benchmark ${((performance.now() - started) / 1000).toFixed(1)} s.${QUICK ? " QUICK run: not the benchmark's numbers." : ""}`);
+
+// The speed guards: each round's ratio against the faster plain-JS keeper of that round (crypto.subtle or the
+// synchronous SHA-1; both were measured right after ours).
+const fasterPlain = (r) => (r.oursSamples ?? []).map((ours, i) => Math.min(r.plainSamples[i], r.plainSyncSamples[i]) / ours)
+  .filter(Number.isFinite);
+const live = (verify) => find(50, 5, verify);
+if (report([judge("liveChecked", fasterPlain(live("frame"))), judge("liveUnchecked", fasterPlain(live("off")))])) {
+  console.error("\nbench/stream.mjs: a speed guard failed (FAIL above)");
+  process.exitCode = 1;
+}

@@ -1,4 +1,4 @@
-// The README's order-book benchmark table is what `cargo xtask bench` checks its run against
+// The README's order-book benchmark table is what `cargo xtask bench` prints its run beside
 // (bench/book-table.mjs): it must read, hold every row the benchmark measures, and its printed ratios must
 // be those of its times. (The benchmark itself runs only in `cargo xtask bench`.)
 import { test } from "node:test";
