@@ -1,5 +1,6 @@
 //! `predictkit-emulator [--port N] [--host ADDR] [--seed N] [--www DIR] [--pkg DIR] [--cursor-end-lte]
-//! [--freshness-secs N] [--timestamp-unit ms|s] [--limits-scale F] [--no-limits] [--stream-rate N] [--chain-id N]`
+//! [--freshness-secs N] [--timestamp-unit ms|s] [--limits-scale F] [--no-limits] [--stream-rate N] [--chain-id N]
+//! [--exit-with-stdin]`
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
@@ -48,6 +49,10 @@ struct Args {
     /// Chain of the signatures checked and of the wallet at /wallet
     #[arg(long, value_name = "N", default_value_t = Config::default().chain_id, value_parser = clap::value_parser!(u64).range(1..), allow_hyphen_values = true)]
     chain_id: u64,
+    /// Stop when standard input closes: a parent that holds the other end (as `cargo xtask demo` does) takes
+    /// the emulator with it however it ends, SIGKILL included
+    #[arg(long)]
+    exit_with_stdin: bool,
 }
 
 /// The unit of SERVICE_TIMESTAMP.
@@ -110,9 +115,42 @@ impl Args {
     }
 }
 
-/// Completes on Ctrl-C or SIGTERM. The handlers are installed when this is called, not when it is first polled,
-/// so a signal that arrives right after the listening line is printed still stops the emulator cleanly.
-fn shutdown_signal() -> impl std::future::Future<Output = ()> + Send + 'static {
+/// Completes when standard input reaches its end (or cannot be read): its writer has gone.
+/// (A thread of its own, never joined: a blocking task of the runtime would hold the exit up until it returned.)
+async fn stdin_closed() {
+    let (closed, on_close) = tokio::sync::oneshot::channel::<()>();
+    let reader = std::thread::Builder::new().name("stdin".into()).spawn(move || {
+        let mut sink = [0u8; 256];
+        let mut stdin = std::io::stdin().lock();
+        while matches!(std::io::Read::read(&mut stdin, &mut sink), Ok(n) if n > 0) {}
+        let _ = closed.send(());
+    });
+    if reader.is_ok() {
+        let _ = on_close.await;
+    } else {
+        std::future::pending::<()>().await;
+    }
+}
+
+/// Completes on Ctrl-C or SIGTERM (or, with `stdin`, when standard input closes). The handlers are installed
+/// when this is called, not when it is first polled, so a signal that arrives right after the listening line is
+/// printed still stops the emulator cleanly.
+fn shutdown_signal(stdin: bool) -> impl std::future::Future<Output = ()> + Send + 'static {
+    let signals = os_signal();
+    async move {
+        if stdin {
+            tokio::select! {
+                _ = signals => {}
+                _ = stdin_closed() => {}
+            }
+        } else {
+            signals.await
+        }
+    }
+}
+
+/// Completes on Ctrl-C or SIGTERM, its handlers installed at once.
+fn os_signal() -> impl std::future::Future<Output = ()> + Send + 'static {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{signal, SignalKind};
@@ -141,10 +179,11 @@ fn shutdown_signal() -> impl std::future::Future<Output = ()> + Send + 'static {
 #[tokio::main]
 async fn main() -> ExitCode {
     // Bad arguments: a message and exit status 2; --help: the flags, their defaults, and exit status 0.
-    let config = Args::parse().config();
+    let args = Args::parse();
+    let shutdown = shutdown_signal(args.exit_with_stdin);
+    let config = args.config();
     let has_www = config.www.is_some();
     let limits = if config.limits { format!("on (scale {})", config.limits_scale) } else { "off".to_owned() };
-    let shutdown = shutdown_signal();
     let emulator = match Emulator::bind(config).await {
         Ok(emulator) => emulator,
         Err(e) => {

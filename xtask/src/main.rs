@@ -454,7 +454,20 @@ fn demo(args: &[String]) -> Result<bool> {
     build()?;
     let bin = build_emulator()?;
     eprintln!("==> serving the demo (Ctrl-C to stop)");
-    cmd(Command::new(bin).args(["--port", &port, "--www", "www", "--pkg"]).arg(pkg_dir()).current_dir(root()))?;
+    // The emulator stops when its standard input closes: this process holds the other end, so however it ends
+    // (Ctrl-C, SIGTERM, SIGKILL) the emulator does not stay on the port.
+    let mut child = Command::new(bin)
+        .args(["--port", &port, "--www", "www", "--exit-with-stdin", "--pkg"])
+        .arg(pkg_dir())
+        .current_dir(root())
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start the emulator: {e}"))?;
+    let _stdin = child.stdin.take();
+    let status = child.wait().map_err(|e| format!("cannot wait for the emulator: {e}"))?;
+    if !status.success() {
+        return Err(format!("the emulator ended with {status}"));
+    }
     Ok(true)
 }
 
