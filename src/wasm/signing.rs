@@ -29,8 +29,14 @@ pub fn sign_request(
     let method = read_str(&method, "method", 16)?;
     let request_path = read_str(&request_path, "requestPath", MAX_STRING)?;
     let body = read_opt_str(&body, "body", MAX_STRING)?;
-    Ok(auth::sign_request(&secret, &timestamp, &method, &request_path, body.as_deref())?)
+    // Nothing here calls back into JS while the cache is held (the arguments were read above), and a wasm panic
+    // aborts, so the lock is never held twice nor poisoned.
+    let mut last = LAST_KEY.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    Ok(last.sign_request(secret, &timestamp, &method, &request_path, body.as_deref())?)
 }
+
+/// The secret `signRequest` signed with last, keyed (`auth::LastKey`).
+static LAST_KEY: std::sync::Mutex<auth::LastKey> = std::sync::Mutex::new(auth::LastKey::new());
 
 /// The five SERVICE_* headers of one request. `timestamp` defaults to now, in milliseconds.
 ///
