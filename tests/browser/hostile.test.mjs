@@ -58,6 +58,8 @@ async function setUp({ kitSource }) {
   const mod = await import("/pkg/index.mjs");
   await mod.default();
   window.__pk = mod;
+  // The binding's internal entries, off the public prototypes: the sweep reaches them in the package's table.
+  window.__kit.setInternal((await import("/pkg/guard.mjs")).internal);
 }
 
 // In the page: one scenario, then the closing check. Progress, outcomes, findings and unhandled errors

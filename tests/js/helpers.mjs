@@ -7,6 +7,10 @@ const require = createRequire(import.meta.url);
 /** The package as Node users load it (its CommonJS entry, pkg/node.cjs). */
 export const PKG_DIR = process.env.PREDICTKIT_PKG_DIR ?? new URL("../../pkg/", import.meta.url).pathname;
 export const pk = require(`${PKG_DIR}/node.cjs`);
+/** The binding's internal entries, off the public prototypes (the package's guard.mjs: `internal`). */
+export const { internal } = require(`${PKG_DIR}/guard.mjs`);
+/** `obj`'s internal entry `name`, bound to it. */
+export const entry = (obj, name) => (...args) => internal(obj)[name].apply(obj, args);
 
 export const EMULATOR = process.env.PREDICTKIT_EMULATOR_URL ?? "http://127.0.0.1:8787";
 

@@ -15,6 +15,9 @@
 
 /** Helpers for the scenarios; self-contained (the browser test rebuilds it from its source text). */
 export function makeKit() {
+  // The package's table of the binding's internal entries (guard.mjs: `internal`), set by the runner: the
+  // sweep and the freed check reach them there, as none is on a public prototype.
+  let internalOf = (/** @type {unknown} */ _proto) => ({});
   const now = () => (typeof performance !== "undefined" ? performance.now() : Date.now());
   const thrower = (what) => () => {
     throw new Error(`hostile: ${what}`);
@@ -368,6 +371,11 @@ export function makeKit() {
         if (d.get) out.push({ id, kind: "getter", fn: d.get, self: make, arity: 0, args: () => [] });
         else if (typeof d.value === "function") out.push({ id, kind: "method", fn: d.value, self: make, ...sig(id, d.value) });
       }
+      // The binding's internal entries of the class (off its prototype), called with an instance as `this`.
+      for (const [key, fn] of Object.entries(internalOf(C.prototype)).sort(([a], [b]) => (a < b ? -1 : 1))) {
+        const id = `${name}#${key}`;
+        if (typeof fn === "function") out.push({ id, kind: "method", fn, self: make, ...sig(id, fn) });
+      }
     }
     return out;
   }
@@ -449,9 +457,14 @@ export function makeKit() {
     return problems;
   }
 
+  /** Where the internal entries are (the package's guard.mjs `internal`). */
+  const setInternal = (/** @type {(proto: unknown) => Record<string, Function>} */ fn) => {
+    internalOf = fn;
+  };
   return {
     now, thrower, throwingHandler, throwingProxy, throwingFunctionProxy, throwingArrayProxy, withGetter,
     describe, settle, begin, attempt, acceptable, failedWith, show, hostileValues, signatures, targets, sweepCases, health,
+    setInternal, internalOf: (/** @type {unknown} */ proto) => internalOf(proto),
   };
 }
 
@@ -918,6 +931,13 @@ export async function freed({ pk, kit, base, data }) {
       const args = sigs.table[`${name}#${key}`]?.args() ?? [];
       const thunk = d.get ? () => d.get.call(obj) : () => d.value.apply(obj, args);
       const o = await kit.attempt(pk, thunk, 3000);
+      members[key] = { code: o.error?.pk ? o.error.code : null, shown: kit.show(o) };
+    }
+    // The internal entries (statics aside: they take no instance) fail the same way on a freed instance.
+    for (const [key, fn] of Object.entries(kit.internalOf(C.prototype))) {
+      if (key === "restMethods") continue;
+      const args = sigs.table[`${name}#${key}`]?.args() ?? [];
+      const o = await kit.attempt(pk, () => fn.apply(obj, args), 3000);
       members[key] = { code: o.error?.pk ? o.error.code : null, shown: kit.show(o) };
     }
     const second = await kit.attempt(pk, () => obj.free(), 1000);

@@ -32,6 +32,7 @@ process.on("unhandledRejection", unhandled("unhandledRejection"));
 process.on("uncaughtException", unhandled("uncaughtException"));
 const beat = setInterval(() => out("B"), 200);
 pk = createRequire(pkgDir + "/node.cjs")(pkgDir + "/node.cjs");
+kit.setInternal(createRequire(pkgDir + "/guard.mjs")(pkgDir + "/guard.mjs").internal);
 const progress = (i, id, target, value) => {
   during = id;
   out("S " + JSON.stringify([i, id, target, value]));

@@ -2,7 +2,7 @@
 // iterated to its end with `for await`, and one page awaited with hasNextPage() / getNextPage().
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { pk, EMULATOR } from "./helpers.mjs";
+import { pk, EMULATOR, entry } from "./helpers.mjs";
 
 const client = new pk.Client({ baseUrl: EMULATOR });
 
@@ -135,34 +135,34 @@ test("an onPage that throws ends the iteration with its error, and a freed clien
 test("the binding's entries read a method name and a page through bounded readers", async () => {
   const huge = "x".repeat(2_000_000);
   const started = performance.now();
-  await assert.rejects(client.callRest(huge, {}, undefined, undefined), (e) => e.code === "INVALID_PARAMS" && e.param === "method");
-  assert.throws(() => client.pageStart(huge, {}, undefined), (e) => e.code === "INVALID_PARAMS" && e.param === "method");
+  await assert.rejects(entry(client, "callRest")(huge, {}, undefined, undefined), (e) => e.code === "INVALID_PARAMS" && e.param === "method");
+  assert.throws(() => entry(client, "pageStart")(huge, {}, undefined), (e) => e.code === "INVALID_PARAMS" && e.param === "method");
   assert.ok(performance.now() - started < 200, "a long name is refused without being copied");
   const cursorPage = { data: [{}], next_cursor: huge };
-  assert.throws(() => client.nextPageArgument("getMarkets", undefined, cursorPage, false), (e) => e.code === "INVALID_PARAMS" && e.param === "next_cursor");
+  assert.throws(() => entry(client, "nextPageArgument")("getMarkets", undefined, cursorPage, false), (e) => e.code === "INVALID_PARAMS" && e.param === "next_cursor");
   const trap = new Proxy([{}], { get() { throw new Error("hostile length"); } });
-  assert.throws(() => client.nextPageArgument("getEvents", {}, trap, false), (e) => e.code === "INVALID_PARAMS" && e.param === "page");
+  assert.throws(() => entry(client, "nextPageArgument")("getEvents", {}, trap, false), (e) => e.code === "INVALID_PARAMS" && e.param === "page");
   // An iteration's start: the first page's argument (the route's largest page, or the first cursor) and
   // the options as read once; its pages: one that is not a page of the list is DECODE naming the route.
-  const [argument, call, maxItems, onPage, signal, abortError] = client.pageStart("getEvents", { limit: 2 }, { maxItems: 3 });
+  const [argument, call, maxItems, onPage, signal, abortError] = entry(client, "pageStart")("getEvents", { limit: 2 }, { maxItems: 3 });
   assert.deepEqual([argument, call, maxItems, onPage, signal, abortError], [{ limit: 2, offset: 0 }, {}, 3, undefined, undefined, undefined]);
-  assert.deepEqual(client.pageStart("getEvents", {}, undefined)[0], { limit: 100, offset: 0 });
+  assert.deepEqual(entry(client, "pageStart")("getEvents", {}, undefined)[0], { limit: 100, offset: 0 });
   const controller = new AbortController();
-  const begun = client.pageStart("getMarkets", undefined, { onPage() {}, signal: controller.signal, timeoutMs: 500 });
+  const begun = entry(client, "pageStart")("getMarkets", undefined, { onPage() {}, signal: controller.signal, timeoutMs: 500 });
   assert.equal(begun[0], "MA==");
   assert.equal(typeof begun[3], "function");
   assert.equal(begun[4], controller.signal);
   assert.equal(begun[5].code, "ABORTED");
   assert.deepEqual(begun[1], { signal: controller.signal, timeoutMs: 500 });
-  assert.throws(() => client.nextPageArgument("getEvents", { limit: 2 }, trap, 2), (e) => e.code === "INVALID_PARAMS" && e.param === "page");
-  assert.throws(() => client.nextPageArgument("getEvents", { limit: 2 }, { length: 1 }, 2), (e) => e.code === "DECODE" && e.path === "/events");
-  assert.throws(() => client.nextPageArgument("getMarkets", "MA==", { data: 7 }, 2), (e) => e.code === "DECODE" && e.path === "/markets");
-  assert.equal(client.nextPageArgument("getEvents", { limit: 2 }, { length: 1 }, 0), undefined);
-  assert.deepEqual(client.nextPageArgument("getEvents", { limit: 2, offset: 0 }, [{ id: "a" }, { id: "b" }], 2), { limit: 2, offset: 2 });
-  assert.equal(client.nextPageArgument("getMarkets", "MA==", { data: [{}], next_cursor: "LTE=" }, 2), undefined);
+  assert.throws(() => entry(client, "nextPageArgument")("getEvents", { limit: 2 }, trap, 2), (e) => e.code === "INVALID_PARAMS" && e.param === "page");
+  assert.throws(() => entry(client, "nextPageArgument")("getEvents", { limit: 2 }, { length: 1 }, 2), (e) => e.code === "DECODE" && e.path === "/events");
+  assert.throws(() => entry(client, "nextPageArgument")("getMarkets", "MA==", { data: 7 }, 2), (e) => e.code === "DECODE" && e.path === "/markets");
+  assert.equal(entry(client, "nextPageArgument")("getEvents", { limit: 2 }, { length: 1 }, 0), undefined);
+  assert.deepEqual(entry(client, "nextPageArgument")("getEvents", { limit: 2, offset: 0 }, [{ id: "a" }, { id: "b" }], 2), { limit: 2, offset: 2 });
+  assert.equal(entry(client, "nextPageArgument")("getMarkets", "MA==", { data: [{}], next_cursor: "LTE=" }, 2), undefined);
   // A genuine page still leads on.
-  assert.deepEqual(client.nextPageArgument("getEvents", { limit: 1 }, [{}], false), { limit: 1, offset: 1 });
-  assert.equal(client.nextPageArgument("getMarkets", undefined, { data: [{}], next_cursor: "MTAw" }, false), "MTAw");
+  assert.deepEqual(entry(client, "nextPageArgument")("getEvents", { limit: 1 }, [{}], false), { limit: 1, offset: 1 });
+  assert.equal(entry(client, "nextPageArgument")("getMarkets", undefined, { data: [{}], next_cursor: "MTAw" }, false), "MTAw");
 });
 
 test("an AbortSignal stops an iteration with ABORTED and nothing more is fetched", async () => {

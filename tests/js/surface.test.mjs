@@ -2,12 +2,12 @@
 // by `Client.restMethods()` as `[name, argument count, list]`) and spelled by hand in three more places:
 // the declarations (src/wasm/methods.d.ts, list methods answering a page type of src/wasm/pages.d.ts), the
 // wasm tests' `rest_methods!` rows (tests/wasm_support/mod.rs) and the hostile table
-// (tests/js/hostile-cases.mjs). These tests hold the four lists equal, and every method of
-// `Client.prototype` declared, but for the binding's internal entries listed below.
+// (tests/js/hostile-cases.mjs). These tests hold the four lists equal, every method of `Client.prototype`
+// declared, and the binding's internal entries listed below off every public prototype (in guard.mjs's table).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
-import { pk, PKG_DIR } from "./helpers.mjs";
+import { pk, PKG_DIR, internal } from "./helpers.mjs";
 import { makeKit } from "./hostile-cases.mjs";
 
 const ROOT = new URL("../../", import.meta.url);
@@ -17,11 +17,12 @@ const METHODS_DTS = `${WASM_DTS}methods.d.ts`;
 const PAGES_DTS = `${WASM_DTS}pages.d.ts`;
 const WASM_SUPPORT = "tests/wasm_support/mod.rs";
 const HOSTILE = "tests/js/hostile-cases.mjs";
-const TABLE = "Client.restMethods()";
+const TABLE = "Client's restMethods()";
 
 /**
  * The binding's entries on `Client` that carry `skip_typescript` (src/wasm/client.rs, src/wasm/trade.rs):
- * the package's own JS calls them (client.mjs, pages.mjs, trade.mjs); they are no API.
+ * the package's own JS calls them (client.mjs, pages.mjs, trade.mjs) through guard.mjs's table; they are no API,
+ * and no public prototype or constructor shows them.
  */
 const INTERNAL = new Set([
   "restMethods", // static: the route table installMethods reads
@@ -149,7 +150,7 @@ const typeHead = (type) => /^[\w$]+/.exec(type ?? "")?.[0];
 
 /** The route table as `name -> { arity, list }`, checked for shape. */
 function routeTable() {
-  const rows = pk.Client.restMethods();
+  const rows = internal(pk.Client.prototype).restMethods();
   assert.ok(Array.isArray(rows) && rows.length > 0, `${TABLE} is not a list of rows`);
   const table = new Map();
   for (const row of rows) {
@@ -194,7 +195,7 @@ function agree(lines) {
 
 // --- The tests -------------------------------------------------------------------------------------------
 
-test("Client.restMethods() is what the package installs on Client.prototype, list methods answering a page promise", async () => {
+test("Client's restMethods() is what the package installs on Client.prototype, list methods answering a page promise", async () => {
   const table = routeTable();
   const lines = [];
   // Nothing is sent: a page promise waits to be awaited, and every other call is aborted before it starts.
@@ -306,13 +307,23 @@ test("every method of Client is declared, but for the binding's internal entries
   }
   const lines = [];
   for (const name of defined) {
-    if (INTERNAL.has(name)) {
-      if (declared.has(name)) lines.push(`${name} is listed as internal but declared in ${declared.get(name).join(", ")}`);
-    } else if (!declared.has(name)) {
+    if (INTERNAL.has(name)) lines.push(`${name} is internal but on Client${name === "restMethods" ? "" : ".prototype"}`);
+    else if (!declared.has(name)) {
       lines.push(`Client's ${name} has no declaration in ${WASM_DTS}*.d.ts or the shipped pkg/node/predictkit.d.ts`);
     }
   }
-  for (const name of INTERNAL) if (!defined.includes(name)) lines.push(`${name} is listed as internal but Client has no such method`);
+  const hidden = internal(pk.Client.prototype);
+  for (const name of INTERNAL) {
+    if (typeof hidden[name] !== "function") lines.push(`${name} is listed as internal but guard.mjs's table has no such entry`);
+    if (declared.has(name)) lines.push(`${name} is internal but declared in ${declared.get(name).join(", ")}`);
+  }
+  for (const name of Object.keys(hidden)) if (!INTERNAL.has(name)) lines.push(`guard.mjs's table holds ${name}, which is not listed as internal`);
+  // An instance reaches the same table; anything else none.
+  const client = new pk.Client({ baseUrl: "http://127.0.0.1:9" });
+  if (internal(client) !== hidden) lines.push("an instance does not reach its class's table");
+  client.free();
+  if (Object.keys(internal({})).length || Object.keys(internal(null)).length) lines.push("a plain object reaches a table");
+  if (Object.keys(internal(pk.OrderBook.prototype)).length) lines.push("OrderBook has internal entries");
   // The REST methods are declared by hand, in methods.d.ts (the route table's names only come from wasm).
   for (const name of routeTable().keys()) {
     if (!(declared.get(name) ?? []).includes(METHODS_DTS)) lines.push(`${name} is not declared in ${METHODS_DTS}`);

@@ -5,13 +5,21 @@
 // promise: await it for one page (with `hasNextPage()` / `getNextPage()`), or iterate it with `for await`
 // for every item. Their declarations are in src/wasm/methods.d.ts and src/wasm/pages.d.ts.
 
-import { live } from "./guard.mjs";
+import { internal, live } from "./guard.mjs";
+
+/**
+ * The binding's REST entries of `client`'s class (guard.mjs's table), called with the client as `this`.
+ * @param {unknown} client
+ * @returns {RestClient}
+ */
+const rest = (client) => /** @type {RestClient} */ (/** @type {unknown} */ (internal(client)));
 import { iteratePages } from "./pages.mjs";
 
 const installed = Symbol("predictkit.methods");
 
 /**
- * A Client as the REST methods use it: the binding's entries for them (src/wasm/client.rs, src/wasm/pages.rs).
+ * A Client as the REST methods use it: the binding's entries for them (src/wasm/client.rs, src/wasm/pages.rs),
+ * reached through guard.mjs's `internal` table (none of them is on the public prototype), and `fills`.
  * @typedef {object} RestClient
  * @property {(name: string, a?: unknown, b?: unknown, c?: unknown) => Promise<unknown>} callRest
  *   One call of the REST method `name` (its arguments, then the call's options).
@@ -22,10 +30,17 @@ const installed = Symbol("predictkit.methods");
  */
 
 /**
+ * The Client's internal entries the REST methods use (guard.mjs: `internal`), off its public prototype.
+ * @typedef {object} RestEntries
+ * @property {RestClient["callRest"]} callRest called with the client as `this`
+ * @property {() => [name: string, count: number, list: boolean, rowsAreTrades: boolean][]} restMethods
+ *   The route table (src/api/methods.rs: ENDPOINTS), a static.
+ */
+
+/**
  * The wasm-bindgen module of a build, as the REST methods use it.
  * @typedef {object} Glue
- * @property {{ prototype: object, restMethods(): [name: string, count: number, list: boolean, rowsAreTrades: boolean][] }} Client
- *   `restMethods()`: the route table (src/api/methods.rs: ENDPOINTS).
+ * @property {{ prototype: object }} Client its internal entries moved off by guard.mjs (`RestEntries`)
  * @property {() => Error} freedError
  */
 
@@ -45,24 +60,22 @@ export function installMethods(glue) {
   Object.defineProperty(proto, installed, { value: true });
   // Methods whose rows are the account's trades: each row gets the account's side of it (`fills`).
   const trades = new Set();
-  for (const [name, , , rowsAreTrades] of glue.Client.restMethods()) if (rowsAreTrades) trades.add(name);
-  const callRest = /** @type {RestClient} */ (proto).callRest;
-  Object.defineProperty(proto, "callRest", {
-    /**
-     * @this {RestClient}
-     * @param {string} name
-     * @param {unknown} a
-     * @param {unknown} b
-     * @param {unknown} c
-     */
-    value(name, a, b, c) {
-      const answer = callRest.call(this, name, a, b, c);
-      return trades.has(name) ? answer.then((/** @type {unknown} */ page) => withFills(this, page)) : answer;
-    },
-    writable: true,
-    configurable: true,
-  });
-  for (const [name, , list] of glue.Client.restMethods()) {
+  const entries = /** @type {RestEntries} */ (/** @type {unknown} */ (internal(proto)));
+  const routes = entries.restMethods();
+  for (const [name, , , rowsAreTrades] of routes) if (rowsAreTrades) trades.add(name);
+  const callRest = entries.callRest;
+  /**
+   * @this {RestClient}
+   * @param {string} name
+   * @param {unknown} a
+   * @param {unknown} b
+   * @param {unknown} c
+   */
+  entries.callRest = function (name, a, b, c) {
+    const answer = callRest.call(this, name, a, b, c);
+    return trades.has(name) ? answer.then((/** @type {unknown} */ page) => withFills(this, page)) : answer;
+  };
+  for (const [name, , list] of routes) {
     const method = live(
       list
         ? /** @type {(this: RestClient, first: unknown, options: unknown) => PagePromise} */ (
@@ -72,7 +85,7 @@ export function installMethods(glue) {
           )
         : /** @type {(this: RestClient, a: unknown, b: unknown, c: unknown) => Promise<unknown>} */ (
             function (a, b, c) {
-              return this.callRest(name, a, b, c);
+              return entries.callRest.call(this, name, a, b, c);
             }
           ),
       glue,
@@ -187,7 +200,7 @@ class PagePromise extends Promise {
       this.#started = true;
       const [client, name, first, options] = [this.#client, this.#name, this.#first, this.#options];
       this.#start(
-        new Promise((resolve) => resolve(client.callRest(name, first, options))).then((page) =>
+        new Promise((resolve) => resolve(rest(client).callRest.call(client, name, first, options))).then((page) =>
           withPaging(client, name, first, options, page),
         ),
       );
@@ -221,14 +234,14 @@ function pagePromise(client, name, first, options) {
 function withPaging(client, name, first, options, page) {
   if (typeof page !== "object" || page === null) return page;
   // The core decides whether a page follows and with what params (api::following).
-  const next = client.nextPageArgument(name, first, page, 0);
+  const next = rest(client).nextPageArgument.call(client, name, first, page, 0);
   Object.defineProperties(page, {
     hasNextPage: { value: () => next !== undefined, configurable: true },
     getNextPage: {
       value: () => {
         if (next !== undefined) return pagePromise(client, name, next, options);
         // No page follows: the core's error (INVALID_PARAMS), as a rejection.
-        return new Promise((resolve) => resolve(client.nextPageArgument(name, first, page, 1)));
+        return new Promise((resolve) => resolve(rest(client).nextPageArgument.call(client, name, first, page, 1)));
       },
       configurable: true,
     },

@@ -27,7 +27,9 @@ const skipped = new Set(["constructor", "__destroy_into_raw", "__wbg_ptr"]);
  */
 
 /**
- * Guards the classes among `glue`'s exports (idempotent).
+ * Guards the classes among `glue`'s exports (idempotent), and takes the binding's internal entries (the
+ * package's own JS calls them: `callRest`, `pageStart`, `nextPageArgument`, `restMethods`, `trade…`) off
+ * their public prototypes and constructors into a table of their own (`internal`).
  * @param {Glue} glue
  */
 export function guardClasses(glue) {
@@ -35,6 +37,8 @@ export function guardClasses(glue) {
     const proto = typeof value === "function" ? value.prototype : undefined;
     if (!proto || typeof proto.__destroy_into_raw !== "function" || Object.hasOwn(proto, guarded)) continue;
     Object.defineProperty(proto, guarded, { value: true });
+    /** @type {Record<string, Method>} */
+    const table = {};
     for (const key of Reflect.ownKeys(proto)) {
       if (skipped.has(key)) continue;
       // An own key has a descriptor.
@@ -43,9 +47,46 @@ export function guardClasses(glue) {
       else if (typeof d.value === "function") d.value = live(d.value, glue);
       else if (d.get) d.get = live(d.get, glue);
       else continue;
-      Object.defineProperty(proto, key, d);
+      if (typeof key === "string" && INTERNAL.test(key)) {
+        table[key] = d.value;
+        delete proto[key];
+      } else {
+        Object.defineProperty(proto, key, d);
+      }
     }
+    // The class's own statics (the route table).
+    const statics = /** @type {Record<string, Method>} */ (/** @type {unknown} */ (value));
+    for (const key of Object.getOwnPropertyNames(statics)) {
+      if (!INTERNAL.test(key)) continue;
+      table[key] = statics[key];
+      delete statics[key];
+    }
+    if (Object.keys(table).length) tables.set(proto, table);
   }
+}
+
+/** The binding's internal entries, by their names (src/wasm: `skip_typescript` and undeclared). */
+const INTERNAL = /^(callRest|pageStart|nextPageArgument|restMethods|trade[A-Z])/;
+
+/** Each guarded class's internal entries, by its prototype. */
+const tables = new WeakMap();
+
+/**
+ * The internal entries of `proto`'s class (a guarded class's prototype, or an instance's prototype chain up to
+ * one): its methods, called with the instance as `this`, and its statics. Empty for anything else.
+ * @param {unknown} proto
+ * @returns {Record<string, Method>}
+ */
+export function internal(proto) {
+  try {
+    for (let p = proto; p !== null && (typeof p === "object" || typeof p === "function"); p = Object.getPrototypeOf(p)) {
+      const table = tables.get(p);
+      if (table) return table;
+    }
+  } catch {
+    // A receiver whose prototype cannot be read has no entries.
+  }
+  return {};
 }
 
 const guarded = Symbol("predictkit.guarded");

@@ -2,8 +2,17 @@
 // `for await` over a list method: the items of every page, one page fetched at a time, walked as a page's
 // `getNextPage()` walks it. The binding's `pageStart` (src/wasm/pages.rs) checks the iteration's params and
 // options and gives the first page's argument; each page is one `callRest` (with the client's budgets and
-// retries), and the next page's argument is the core's (`nextPageArgument`: api::following). Self-contained
-// (no imports).
+// retries), and the next page's argument is the core's (`nextPageArgument`: api::following). The three are the
+// binding's internal entries, reached through guard.mjs's table, not the public prototype.
+
+import { internal } from "./guard.mjs";
+
+/**
+ * The binding's paging entries of `client`'s class (guard.mjs's table), called with the client as `this`.
+ * @param {unknown} client
+ * @returns {PagingClient}
+ */
+const paging = (client) => /** @type {PagingClient} */ (/** @type {unknown} */ (internal(client)));
 
 // The signal's own accessor, taken at load: a caller's AbortSignal may shadow it.
 const abortedOf = /** @type {(this: AbortSignal) => boolean} */ (
@@ -34,7 +43,7 @@ const DONE = { done: true, value: undefined };
  * @returns {AsyncIterableIterator<unknown>}
  */
 export function iteratePages(client, name, first, options) {
-  const [start, call, maxItems, onPage, signal, abortError] = client.pageStart(name, first, options);
+  const [start, call, maxItems, onPage, signal, abortError] = paging(client).pageStart.call(client, name, first, options);
   /** The next page's argument; undefined once no page follows. */
   let argument = start;
   let left = maxItems ?? Infinity;
@@ -60,11 +69,11 @@ export function iteratePages(client, name, first, options) {
       if (finished || argument === undefined) return (end(), DONE);
       const asked = argument;
       try {
-        const page = await client.callRest(name, asked, call);
+        const page = await paging(client).callRest.call(client, name, asked, call);
         // return() while the page was on its way: the iteration is over.
         if (finished) return DONE;
         // DECODE when the answer is not a page of this list; a genuine one is plain JSON.
-        argument = client.nextPageArgument(name, asked, page, 2);
+        argument = paging(client).nextPageArgument.call(client, name, asked, page, 2);
         const list = /** @type {unknown[]} */ (isArray(page) ? page : /** @type {{ data: unknown[] }} */ (page).data);
         const take = Math.min(left, list.length);
         left -= take;

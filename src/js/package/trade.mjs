@@ -6,7 +6,15 @@
 // amounts, typed data, signatures, requests, what follows a refusal, an order's tracking) is the core's; `follow`
 // keeps a tracked order's updates for `for await` and feeds it the user channel. Their declarations are in src/wasm/trade.d.ts.
 
-import { live } from "./guard.mjs";
+import { internal, live } from "./guard.mjs";
+
+/**
+ * The binding's trading entries of `client`'s class (guard.mjs's table: none is on the public prototype),
+ * called with the client as `this`.
+ * @param {unknown} client
+ * @returns {TradingClient}
+ */
+const entries = (client) => /** @type {TradingClient} */ (/** @type {unknown} */ (internal(client)));
 
 const installed = Symbol("predictkit.trading");
 const SIGNER_RULE = "must be { address, signTypedData(typedData) } (see walletSigner, viemSigner, ethersSigner)";
@@ -75,7 +83,7 @@ let driver = /** @type {DriverTools} */ (/** @type {unknown} */ (undefined));
  */
 export function installTrading(glue) {
   const proto = glue.Client.prototype;
-  if (typeof proto.tradeSend !== "function" || typeof glue.driverTools !== "function") return;
+  if (typeof entries(proto).tradeSend !== "function" || typeof glue.driverTools !== "function") return;
   if (Object.hasOwn(proto, installed)) return;
   Object.defineProperty(proto, installed, { value: true });
   driver ??= glue.driverTools();
@@ -93,7 +101,10 @@ const methods = {
    * @param {unknown} options
    */
   async getVersion(options) {
-    return this.tradeSend("version", undefined, undefined, options);
+    const send = /** @type {(this: unknown, step: "version", a: undefined, b: undefined, options: unknown) => Promise<1 | 2 | 3>} */ (
+      entries(this).tradeSend
+    );
+    return send.call(this, "version", undefined, undefined, options);
   },
   /**
    * @this {TradingClient}
@@ -129,7 +140,7 @@ const methods = {
    * @param {unknown} options
    */
   async buildOrder(params, options) {
-    return this.tradeOrder(params, false, undefined, options, undefined);
+    return entries(this).tradeOrder.call(this, params, false, undefined, options, undefined);
   },
   /**
    * @this {TradingClient}
@@ -137,7 +148,7 @@ const methods = {
    * @param {unknown} options
    */
   async buildMarketOrder(params, options) {
-    return this.tradeOrder(params, true, undefined, options, undefined);
+    return entries(this).tradeOrder.call(this, params, true, undefined, options, undefined);
   },
   /**
    * @this {TradingClient}
@@ -147,7 +158,7 @@ const methods = {
    */
   async signOrder(orderDraft, signer, options) {
     const s = readSigner(signer);
-    return this.tradeSign(orderDraft, s.address, options, walletOf(s, undefined));
+    return entries(this).tradeSign.call(this, orderDraft, s.address, options, walletOf(s, undefined));
   },
   /**
    * @this {TradingClient}
@@ -156,7 +167,7 @@ const methods = {
    * @param {unknown} options
    */
   async postOrder(signed, orderType, options) {
-    return this.tradeSend("post", signed, orderType, options);
+    return entries(this).tradeSend.call(this, "post", signed, orderType, options);
   },
   /**
    * @this {TradingClient}
@@ -164,7 +175,7 @@ const methods = {
    * @param {unknown} options
    */
   async postOrders(signed, options) {
-    return this.tradeSend("postBatch", signed, undefined, options);
+    return entries(this).tradeSend.call(this, "postBatch", signed, undefined, options);
   },
   /**
    * @this {TradingClient}
@@ -194,7 +205,7 @@ const methods = {
     // signatures of a deposit wallet's test order and the service's balance reads the core asks for.
     const s = readSigner(signer);
     const provider = readProvider(options);
-    return this.tradeDoctor(s.address, options, provider !== undefined, walletOf(s, provider));
+    return entries(this).tradeDoctor.call(this, s.address, options, provider !== undefined, walletOf(s, provider));
   },
   /**
    * @this {TradingClient}
@@ -202,7 +213,7 @@ const methods = {
    */
   heartbeats(options) {
     // The running switch holds this client (src/js/driver.js: runHeartbeats).
-    return this.tradeHeartbeats(options, this);
+    return entries(this).tradeHeartbeats.call(this, options, this);
   },
   /**
    * @this {TradingClient}
@@ -237,7 +248,7 @@ const MAX_QUEUED = 10_000;
  * @param {unknown} options
  */
 function follow(client, order, settleOnly, options) {
-  const signal = client.tradeSignal(options);
+  const signal = entries(client).tradeSignal.call(client, options);
   /** @type {unknown[]} */
   const queue = [];
   /** @type {((r: IteratorResult<unknown>) => void) | undefined} */
@@ -290,7 +301,7 @@ function follow(client, order, settleOnly, options) {
   /** @type {{ tell: (u: unknown) => void, inbox: unknown[], poke?: () => void, client: TradingClient }} */
   const own = { tell: (u) => (early ? early.push(u) : push(u)), inbox: [], client };
   // Refused at once for options it does not take (and nothing is listened to yet).
-  const [running, listener, useStream] = client.tradeTracker(order, settleOnly, options, own, controller.signal);
+  const [running, listener, useStream] = entries(client).tradeTracker.call(client, order, settleOnly, options, own, controller.signal);
   onUpdate = listener;
   const forget = signal ? driver.onAbortOf(signal, () => controller.abort()) : () => {};
   Promise.resolve().then(() => {
@@ -393,7 +404,7 @@ function readProvider(options) {
  * @param {0 | 1 | 2} route create, derive, or derive and else create
  */
 function apiKey(client, s, nonce, options, route) {
-  return client.tradeApiKey(s.address, nonce, route, options, walletOf(s, undefined));
+  return entries(client).tradeApiKey.call(client, s.address, nonce, route, options, walletOf(s, undefined));
 }
 
 /**
@@ -408,7 +419,7 @@ function apiKey(client, s, nonce, options, route) {
  */
 async function place(client, params, signer, options, market) {
   const s = readSigner(signer);
-  return client.tradeOrder(params, market, s.address, options, walletOf(s, undefined));
+  return entries(client).tradeOrder.call(client, params, market, s.address, options, walletOf(s, undefined));
 }
 
 /**

@@ -1,8 +1,9 @@
 // The wasm-bindgen module of a build (pkg/web, pkg/bundler, pkg/lite, pkg/node: predictkit.js), as the
 // package's JS files use it: tsconfig.json's rootDirs resolve their `./<build>/predictkit.js` imports here,
 // so the check needs no build. The binding's internal entries (`skip_typescript` in src/wasm) are typed
-// where they are used (RestClient in client.mjs, PagingClient in pages.mjs, TradingClient in trade.mjs);
-// tests/js/surface.test.mjs holds the list of those entries equal to the built Client's.
+// where they are used (RestClient in client.mjs, PagingClient in pages.mjs, TradingClient in trade.mjs), and
+// reached through guard.mjs's `internal` table, not the prototype it moves them off; tests/js/surface.test.mjs
+// holds the list of those entries equal to the table's.
 import type { RestClient } from "../../../src/js/package/client.mjs";
 import type { TradingClient } from "../../../src/js/package/trade.mjs";
 
