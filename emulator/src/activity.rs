@@ -68,16 +68,16 @@ async fn trades(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> ApiResult
         for t in ledger.trades.iter().rev() {
             let taker = &ledger.orders[t.taker];
             let m = &c.markets[taker.market];
-            let (size, price) = (t.size as f64 / 100.0, t.price as f64 / 1e6);
-            // The taker's row, then a row per user maker (the emulator's own liquidity has no wallet).
-            let mut sides = vec![(taker.maker_address.as_str(), taker.buy, true)];
-            sides.extend(
-                t.makers
-                    .iter()
-                    .filter_map(|f| f.order)
-                    .map(|i| (ledger.orders[i].maker_address.as_str(), !taker.buy, false)),
-            );
-            for (wallet, buy, is_taker) in sides {
+            let size = t.size as f64 / 100.0;
+            // The taker's row, then a row per user maker (the emulator's own liquidity has no wallet), each on its
+            // own token at its own price (a maker on the complementary token: one minus the taker's).
+            let mut sides = vec![(taker.maker_address.as_str(), taker.buy, true, taker.outcome)];
+            sides.extend(t.makers.iter().filter_map(|f| f.order).map(|i| {
+                let o = &ledger.orders[i];
+                (o.maker_address.as_str(), o.buy, false, o.outcome)
+            }));
+            for (wallet, buy, is_taker, outcome) in sides {
+                let price = t.price_of(is_taker) as f64 / 1e6;
                 let keep = (!taker_only || is_taker)
                     && markets.as_ref().is_none_or(|list| list.contains(&m.condition_id))
                     && user.as_ref().is_none_or(|u| wallet.eq_ignore_ascii_case(u))
@@ -90,10 +90,10 @@ async fn trades(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> ApiResult
                 if keep {
                     rows.push(Row::Placed(json!({
                         "proxyWallet": wallet, "side": if buy { "BUY" } else { "SELL" },
-                        "asset": format!("{}:{}", m.condition_id, taker.outcome), "conditionId": m.condition_id,
+                        "asset": format!("{}:{}", m.condition_id, outcome), "conditionId": m.condition_id,
                         "size": size, "price": price, "timestamp": t.time_ms / 1000, "usdcSize": round6(size * price),
                         "title": m.question, "slug": m.slug, "icon": image(&m.slug), "eventSlug": c.events[m.event].slug,
-                        "outcome": m.outcomes[taker.outcome], "outcomeIndex": taker.outcome, "name": "", "pseudonym": "",
+                        "outcome": m.outcomes[outcome], "outcomeIndex": outcome, "name": "", "pseudonym": "",
                         "bio": "", "profileImage": "", "profileImageOptimized": "", "transactionHash": t.tx,
                     })));
                 }

@@ -82,10 +82,14 @@ fn holding(app: &App, account: usize, token: Option<&str>) -> i128 {
         for (o, size) in fills {
             // A taker's size is the whole trade; each maker's its fill.
             let size = i128::from(size);
-            let buy = if std::ptr::eq(o, taker) { taker.buy } else { o.buy };
+            let is_taker = std::ptr::eq(o, taker);
+            let buy = if is_taker { taker.buy } else { o.buy };
             let sign = if buy { 1 } else { -1 };
+            // A maker on the complementary token pays (or gets) one minus the taker's price: together one unit
+            // of cash per share pair, minted or merged.
+            let price = i128::from(t.price_of(is_taker));
             match token {
-                None => total -= sign * size * i128::from(t.price) / 100,
+                None => total -= sign * size * price / 100,
                 Some(token) if c.markets[o.market].tokens[o.outcome] == token => {
                     total += sign * size * i128::from(HUNDREDTH)
                 }

@@ -167,8 +167,13 @@ async fn book(base: &str, token: &str) -> Value {
 /// A special book's market (seed 1: `ten_levels` has tick 0.01 and minimum size 5, which the sizes below assume).
 async fn market(base: &str, kind: &str) -> Market {
     let token = special_token(base, kind).await;
+    assert!(kind != "ten_levels" || units(book(base, &token).await["min_order_size"].as_str().unwrap()) <= 5 * ONE);
+    market_of(base, token).await
+}
+
+/// A token's market as its book shows it now.
+async fn market_of(base: &str, token: String) -> Market {
     let b = book(base, &token).await;
-    assert!(kind != "ten_levels" || units(b["min_order_size"].as_str().unwrap()) <= 5 * ONE);
     Market {
         condition: b["market"].as_str().unwrap().to_owned(),
         tick: units(b["tick_size"].as_str().unwrap()),
@@ -600,6 +605,200 @@ async fn a_crossing_order_of_another_account_fills_a_resting_one() {
     assert_eq!((bobs["count"].as_u64(), bobs["data"][0]["sizeMatched"].as_str()), (Some(1), Some("4")));
     let r = auth_delete(b, "/order", &json!({ "orderId": resting_id }), &alice.account).await.assert_ok();
     assert!(r["not_canceled"][&resting_id].as_str().unwrap().contains("matched"));
+}
+
+/// The other token of `m`'s market and both outcomes (`m`'s, the other's), from GET /clob-markets.
+async fn complement(base: &str, m: &Market) -> (Market, String, String) {
+    let info = get(base, &format!("/clob-markets/{}", m.condition)).await.assert_ok();
+    let tokens = info["t"].as_array().unwrap();
+    assert_eq!(tokens.len(), 2, "{info}");
+    let mine = tokens.iter().position(|t| t["t"] == m.token.as_str()).unwrap();
+    let (this, other) = (&tokens[mine], &tokens[1 - mine]);
+    let outcome = |t: &Value| t["o"].as_str().unwrap().to_owned();
+    (market_of(base, other["t"].as_str().unwrap().to_owned()).await, outcome(this), outcome(other))
+}
+
+/// A balance of GET /balance-allowance in base units: the collateral, or the shares of `token`.
+async fn balance(base: &str, account: &Account, token: Option<&str>) -> u64 {
+    let query = match token {
+        None => "asset_type=COLLATERAL".to_owned(),
+        Some(t) => format!("asset_type=CONDITIONAL&token_id={t}"),
+    };
+    let r = auth_get(base, &format!("/balance-allowance?{query}"), account).await.assert_ok();
+    r["balance"].as_str().unwrap().parse().unwrap()
+}
+
+/// The size of a book's level at `price` (0 when there is none), in units.
+fn size_at(levels: &[(u64, u64)], price: u64) -> u64 {
+    levels.iter().find(|l| l.0 == price).map_or(0, |l| l.1)
+}
+
+#[tokio::test]
+async fn orders_meet_the_complementary_tokens_orders_as_a_mint_and_a_merge() {
+    let emu = still().await;
+    let b = &emu.url;
+    post(b, "/__admin/settlement", &json!({ "minedAfterMs": 600_000, "confirmedAfterMs": 600_000 })).await.assert_ok();
+    let (alice, bob) = (trader(b, KEY_0).await, trader(b, KEY_1).await);
+    // A price q of NO for Alice's buy that rests on NO's book (below its best ask) and whose complement is
+    // below YES's best ask (so Bob's buy of YES at 1 - q finds nothing on YES's own book), where the service's
+    // float arithmetic writes the maker's price off the grid (1 - (1 - q) in f64 is not q): the first market of
+    // the first page that has one (seed 1).
+    let off_grid = |q: u64| format!("{}", 1.0 - (ONE - q) as f64 / 1e6) != text(q);
+    let listed = clob_markets(b).await;
+    assert!(!listed.is_empty());
+    let mut found = None;
+    for item in listed.iter().filter(|m| m["accepting_orders"] == true) {
+        let tokens: Vec<String> =
+            item["tokens"].as_array().unwrap().iter().map(|t| t["token_id"].as_str().unwrap().to_owned()).collect();
+        if tokens.len() != 2 || tokens.iter().any(|t| U256::from_str_radix(t, 10).is_err()) {
+            continue;
+        }
+        let yes = market_of(b, tokens[0].clone()).await;
+        let (no, yes_outcome, no_outcome) = complement(b, &yes).await;
+        let (Some(no_ask), Some(yes_ask), Some(_), Some(_)) =
+            (no.asks.first(), yes.asks.first(), no.bids.first(), yes.bids.first())
+        else {
+            continue;
+        };
+        let q = (1..ONE / no.tick)
+            .map(|k| k * no.tick)
+            .find(|&q| q < no_ask.0 && ONE - q < yes_ask.0 && (ONE - q).is_multiple_of(yes.tick) && off_grid(q));
+        if let (Some(q), true) = (q, yes.min <= 8 * ONE && no.min <= 8 * ONE) {
+            found = Some((yes, no, yes_outcome, no_outcome, q));
+            break;
+        }
+    }
+    let (yes, no, yes_outcome, no_outcome, q) = found.expect("a market with room between its books");
+    let maker_price = format!("{}", 1.0 - (ONE - q) as f64 / 1e6);
+    assert_ne!(maker_price, text(q));
+    assert!(maker_price.len() > 12, "{maker_price} is off the grid");
+
+    let auth = |a: &Account| json!({ "apiKey": a.api_key, "secret": a.secret, "passphrase": a.passphrase });
+    let mut alice_ws =
+        connect(b, "/ws/user", &json!({ "type": "user", "markets": [], "auth": auth(&alice.account) })).await;
+    let mut bob_ws =
+        connect(b, "/ws/user", &json!({ "type": "user", "markets": [], "auth": auth(&bob.account) })).await;
+    for ws in [&mut alice_ws, &mut bob_ws] {
+        settle(ws).await;
+    }
+
+    // Alice rests a buy of 20 NO at q.
+    let before = size_at(&no.bids, q);
+    let r = limit(b, &alice, &no, Side::Buy, q, 20 * ONE, OrderType::Gtc).await.assert_ok();
+    assert_eq!(r["status"], "live");
+    let resting = r["orderID"].as_str().unwrap().to_owned();
+    assert_eq!(next_events(&mut alice_ws).await[0]["type"], "PLACEMENT");
+    let yes_book = get(b, &format!("/book?token_id={}", yes.token)).await.text;
+
+    // Bob buys 12 YES at 1 - q: no ask of YES is that low, so it meets Alice's buy of NO (minted together).
+    let r = limit(b, &bob, &yes, Side::Buy, ONE - q, 12 * ONE, OrderType::Gtc).await.assert_ok();
+    assert_eq!((r["status"].as_str(), r["takingAmount"].as_str()), (Some("matched"), Some("12")), "{r}");
+    assert_eq!(r["makingAmount"], text(times(12 * ONE, ONE - q)).as_str());
+    assert_eq!(auth_get(b, "/data/orders", &bob.account).await.assert_ok()["count"], 0, "Bob's order is filled");
+    assert_eq!(get(b, &format!("/book?token_id={}", yes.token)).await.text, yes_book, "YES's book is untouched");
+    let no_after = market_of(b, no.token.clone()).await;
+    assert_eq!(size_at(&no_after.bids, q), before + 8 * ONE, "8 of Alice's 20 still rest on NO");
+
+    // The trade as the user channel tells it: the top level is Bob's order (YES, BUY, 1 - q, 12); Alice's fill is
+    // her maker entry, on NO, BUY, at the complement's float.
+    let check_trade = |t: &Value, owner: &str| {
+        assert_eq!((t["event_type"].as_str(), t["type"].as_str()), (Some("trade"), Some("TRADE")), "{t}");
+        assert_eq!((t["asset_id"].as_str(), t["outcome"].as_str()), (Some(yes.token.as_str()), Some(&*yes_outcome)));
+        assert_eq!(
+            (t["side"].as_str(), t["price"].as_str(), t["size"].as_str()),
+            (Some("BUY"), Some(text(ONE - q).as_str()), Some("12"))
+        );
+        assert_eq!(t["owner"], owner);
+        assert_eq!(t["trade_owner"], bob.account.api_key.as_str());
+        let makers = t["maker_orders"].as_array().unwrap();
+        assert_eq!(makers.len(), 1, "{t}");
+        let m = &makers[0];
+        assert_eq!((m["order_id"].as_str(), m["owner"].as_str()), (Some(&*resting), Some(&*alice.account.api_key)));
+        assert_eq!(m["maker_address"], alice.account.address.as_str());
+        assert_eq!((m["asset_id"].as_str(), m["outcome"].as_str()), (Some(no.token.as_str()), Some(&*no_outcome)));
+        assert_eq!((m["side"].as_str(), m["matched_amount"].as_str()), (Some("BUY"), Some("12")));
+        assert_eq!(m["price"], maker_price.as_str(), "the maker's price off the grid");
+        // The fields of the OpenAPI document's MakerOrder (kuest-openapi-clob.json), all strings.
+        let mut keys: Vec<&str> = m.as_object().unwrap().keys().map(String::as_str).collect();
+        keys.sort_unstable();
+        let fields = [
+            "asset_id",
+            "fee_rate_bps",
+            "maker_address",
+            "matched_amount",
+            "order_id",
+            "outcome",
+            "owner",
+            "price",
+            "side",
+        ];
+        assert_eq!(keys, fields);
+        assert!(fields.iter().all(|k| m[*k].is_string()), "{m}");
+    };
+    let alices = next_events(&mut alice_ws).await;
+    let kinds: Vec<&str> = alices.iter().map(|e| e["event_type"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["trade", "order"]);
+    check_trade(&alices[0], &alice.account.api_key);
+    assert_eq!((alices[1]["type"].as_str(), alices[1]["size_matched"].as_str()), (Some("UPDATE"), Some("12")));
+    assert_eq!((alices[1]["asset_id"].as_str(), alices[1]["id"].as_str()), (Some(no.token.as_str()), Some(&*resting)));
+    let bobs = next_events(&mut bob_ws).await;
+    assert_eq!(bobs.len(), 1);
+    check_trade(&bobs[0], &bob.account.api_key);
+
+    // GET /data/trades: the same trade, in the maker's view and in the taker's.
+    let mine = auth_get(b, "/data/trades", &alice.account).await.assert_ok();
+    let t = &mine["data"][0];
+    assert_eq!(t["id"], alices[0]["id"]);
+    assert_eq!((t["trader_side"].as_str(), t["asset_id"].as_str()), (Some("MAKER"), Some(yes.token.as_str())));
+    assert_eq!(
+        (t["maker_orders"][0]["asset_id"].as_str(), t["maker_orders"][0]["price"].as_str()),
+        (Some(no.token.as_str()), Some(maker_price.as_str()))
+    );
+    let theirs = auth_get(b, "/data/trades", &bob.account).await.assert_ok();
+    assert_eq!(
+        (theirs["data"][0]["trader_side"].as_str(), theirs["data"][0]["side"].as_str()),
+        (Some("TAKER"), Some("BUY"))
+    );
+    let o = auth_get(b, &format!("/data/order/{resting}"), &alice.account).await.assert_ok();
+    assert_eq!((o["order"]["status"].as_str(), o["order"]["sizeMatched"].as_str()), (Some("MATCHED"), Some("12")));
+    // The activity surface: Alice's row is her buy of NO at q.
+    let rows = get(b, &format!("/trades?takerOnly=false&user={}", alice.account.address)).await.assert_ok();
+    assert_eq!((rows[0]["side"].as_str(), rows[0]["outcome"].as_str()), (Some("BUY"), Some(&*no_outcome)));
+    assert_eq!(rows[0]["price"].as_f64(), Some(q as f64 / 1e6));
+
+    // A mint: Alice paid 12 q for 12 NO, Bob 12 (1 - q) for 12 YES: one unit of cash per pair.
+    let start = 10_000 * ONE;
+    assert_eq!(balance(b, &alice.account, None).await, start - times(12 * ONE, q));
+    assert_eq!(balance(b, &bob.account, None).await, start - times(12 * ONE, ONE - q));
+    assert_eq!(
+        (balance(b, &alice.account, Some(&no.token)).await, balance(b, &alice.account, Some(&yes.token)).await),
+        (12 * ONE, 0)
+    );
+    assert_eq!(
+        (balance(b, &bob.account, Some(&yes.token)).await, balance(b, &bob.account, Some(&no.token)).await),
+        (12 * ONE, 0)
+    );
+
+    // A merge: Alice rests a sell of 8 NO at s; Bob sells 8 YES at 1 - s, above YES's best bid: it meets Alice's
+    // sell, and each gets their side of one unit of cash per pair.
+    let no = market_of(b, no.token.clone()).await;
+    let s_price = (1..ONE / yes.tick)
+        .map(|k| k * yes.tick)
+        .find(|&p| {
+            p > no.bids[0].0 && p < no.asks[0].0 && ONE - p > yes.bids[0].0 && (ONE - p).is_multiple_of(yes.tick)
+        })
+        .expect("a price between the bids");
+    limit(b, &alice, &no, Side::Sell, s_price, 8 * ONE, OrderType::Gtc).await.assert_ok();
+    let r = limit(b, &bob, &yes, Side::Sell, ONE - s_price, 8 * ONE, OrderType::Fok).await.assert_ok();
+    assert_eq!((r["status"].as_str(), r["makingAmount"].as_str()), (Some("matched"), Some("8")), "{r}");
+    let merged = auth_get(b, "/data/trades", &alice.account).await.assert_ok();
+    let m = &merged["data"][0]["maker_orders"][0];
+    assert_eq!((m["asset_id"].as_str(), m["side"].as_str()), (Some(no.token.as_str()), Some("SELL")));
+    assert_eq!(merged["data"][0]["side"], "SELL");
+    assert_eq!(balance(b, &alice.account, None).await, start - times(12 * ONE, q) + times(8 * ONE, s_price));
+    assert_eq!(balance(b, &bob.account, None).await, start - times(12 * ONE, ONE - q) + times(8 * ONE, ONE - s_price));
+    assert_eq!(balance(b, &alice.account, Some(&no.token)).await, 4 * ONE);
+    assert_eq!(balance(b, &bob.account, Some(&yes.token)).await, 4 * ONE);
 }
 
 #[tokio::test]

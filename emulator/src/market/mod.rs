@@ -18,4 +18,8 @@ pub struct Effects {
     pub reserve: Vec<(Side, u64, i64)>,
     /// User-channel events: (account, (condition id, event)).
     pub user: Vec<(usize, (String, Value))>,
+    /// Level changes of the market's other token's book (fills of orders resting on the complementary token), applied
+    /// and sent after `changes`, and the user orders' sizes they take off its levels.
+    pub complement: Vec<Change>,
+    pub complement_reserve: Vec<(Side, u64, i64)>,
 }

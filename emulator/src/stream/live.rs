@@ -111,15 +111,38 @@ impl Hub {
         seed: [u8; 32],
         f: impl FnOnce(&LiveBook) -> (R, Effects),
     ) -> Result<R, TickError> {
+        self.trade_pair(token, None, seed, |book, _| f(book))
+    }
+
+    /// [`Hub::trade`] with the live book of the market's other token too (`complement`, made live on first use),
+    /// whose changes (`Effects::complement`) are applied and sent after the first book's.
+    pub fn trade_pair<R>(
+        &self,
+        token: &str,
+        complement: Option<&str>,
+        seed: [u8; 32],
+        f: impl FnOnce(&LiveBook, Option<&LiveBook>) -> (R, Effects),
+    ) -> Result<R, TickError> {
         let mut state = lock(&self.state);
-        let (result, effects) = f(self.live(&mut state, token)?);
-        if let Some(book) = state.live.get_mut(token) {
-            for (side, price, delta) in &effects.reserve {
-                book.reserve(*side, *price, *delta);
-            }
+        self.live(&mut state, token)?;
+        if let Some(other) = complement {
+            self.live(&mut state, other)?;
         }
-        if !effects.changes.is_empty() {
-            self.apply(&mut state, token, &effects.changes, &mut ChaCha8Rng::from_seed(seed));
+        let book = state.live.get(token).ok_or(TickError::UnknownAsset)?;
+        let other_book = complement.and_then(|t| state.live.get(t));
+        let (result, effects) = f(book, other_book);
+        let sides = [(token, &effects.reserve, &effects.changes)]
+            .into_iter()
+            .chain(complement.map(|t| (t, &effects.complement_reserve, &effects.complement)));
+        for (t, reserve, changes) in sides {
+            if let Some(book) = state.live.get_mut(t) {
+                for (side, price, delta) in reserve {
+                    book.reserve(*side, *price, *delta);
+                }
+            }
+            if !changes.is_empty() {
+                self.apply(&mut state, t, changes, &mut ChaCha8Rng::from_seed(seed));
+            }
         }
         let mut by_account: BTreeMap<usize, Vec<(String, Value)>> = BTreeMap::new();
         for (account, event) in effects.user {

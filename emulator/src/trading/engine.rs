@@ -6,7 +6,7 @@
 //! (hundredths of a share), prices in millionths, cash in 10^-6 units.
 
 /// Units in one share or one unit of cash.
-const ONE: u64 = 1_000_000;
+pub(crate) const ONE: u64 = 1_000_000;
 /// Units of shares in one book unit.
 const HUNDREDTH: u64 = 10_000;
 

@@ -14,6 +14,8 @@ use crate::text::{decimal, iso};
 
 /// Units of shares in one hundredth (the books' size unit).
 pub const HUNDREDTH: u64 = 10_000;
+/// One share or one unit of cash (prices are in millionths).
+const ONE: u64 = 1_000_000;
 
 /// The address that stands for the emulator's own liquidity in trades (the levels that are no user's order):
 /// "Liquidity" in ASCII.
@@ -113,6 +115,9 @@ pub struct Trade {
     pub time_ms: u64,
     pub tx: String,
     pub makers: Vec<MakerFill>,
+    /// The makers' orders rest on the market's other token (a buy met by buys of it: the two tokens minted
+    /// together; a sell by sells of it: merged), and `price` is the taker's, one minus theirs.
+    pub cross: bool,
     /// MATCHED, then MINED and CONFIRMED (or RETRYING and FAILED), as `super::settlement` moves it.
     pub status: &'static str,
     /// When it moves on (ms after `time_ms`, on the emulator's clock) and whether its transaction fails.
@@ -120,6 +125,16 @@ pub struct Trade {
 }
 
 impl Trade {
+    /// The price a fill of this trade is at, in millionths: the taker's `price`; a maker's on the complementary
+    /// token is one minus it.
+    pub fn price_of(&self, taker: bool) -> u64 {
+        if self.cross && !taker {
+            ONE.saturating_sub(self.price)
+        } else {
+            self.price
+        }
+    }
+
     /// Its transaction's hash once one was broadcast (none while MATCHED).
     pub fn tx_hash(&self) -> Option<&str> {
         (self.status != "MATCHED").then_some(self.tx.as_str())
@@ -174,6 +189,22 @@ impl Ledger {
         self.orders.iter().filter(|o| o.account == account && o.live).count()
     }
 
+    /// The placed orders resting on one side of a token, by price (best first: the highest bid, the lowest ask),
+    /// each price's oldest first, with what remains of each (book units).
+    pub fn resting_levels(&self, market: usize, outcome: usize, buy: bool) -> Vec<(u64, Vec<(usize, u64)>)> {
+        let mut levels: Vec<(u64, Vec<(usize, u64)>)> = Vec::new();
+        for (i, o) in self.orders.iter().enumerate() {
+            if o.live && !o.seed && o.market == market && o.outcome == outcome && o.buy == buy && o.remaining() > 0 {
+                match levels.iter_mut().find(|l| l.0 == o.price) {
+                    Some(level) => level.1.push((i, o.remaining())),
+                    None => levels.push((o.price, vec![(i, o.remaining())])),
+                }
+            }
+        }
+        levels.sort_by_key(|l| if buy { u64::MAX - l.0 } else { l.0 });
+        levels
+    }
+
     /// The orders resting on a token's side at `price`, oldest first, with what remains of each (book units).
     pub fn resting(&self, market: usize, outcome: usize, buy: bool, price: u64) -> Vec<(usize, u64)> {
         self.orders
@@ -220,21 +251,37 @@ pub fn order_event(c: &Catalog, o: &Order, kind: OrderEventType, now_ms: u64) ->
     (m.condition_id.clone(), event)
 }
 
-/// The maker side of a trade, as `maker_orders` lists it.
+/// The price of a maker's entry on the complementary token: one minus the taker's price, in the service's float
+/// arithmetic (f64) and written as its shortest text, so that it can fall off the tick grid: a taker's 0.55 gives
+/// a maker's `"0.44999999999999996"`, 0.07 gives `"0.9299999999999999"` (and 0.13 gives `"0.87"`). The service's
+/// users capture such entries (`"price": "0.870000260000099"` for a maker's buy of the other token, the library's
+/// `src/api/fills.rs` and README "Whose fill is it"); its exact arithmetic is not published, so the emulator's is
+/// this one subtraction.
+pub fn complement_price(taker_price: u64) -> String {
+    let p = taker_price as f64 / ONE as f64;
+    format!("{}", 1.0 - p)
+}
+
+/// The maker side of a trade, as `maker_orders` lists it: each maker's own order, on its own token with its own
+/// side (on the complementary token for a cross trade, at [`complement_price`]).
 fn maker_orders(c: &Catalog, l: &Ledger, t: &Trade) -> Vec<Value> {
     let taker = &l.orders[t.taker];
     let m = &c.markets[taker.market];
+    let price = if t.cross { complement_price(t.price) } else { decimal(t.price, 6) };
     t.makers
         .iter()
         .map(|f| {
-            let (address, owner) = match f.order {
-                Some(i) => (l.orders[i].maker_address.as_str(), l.orders[i].owner.as_str()),
-                None => (LIQUIDITY, ""),
+            let (address, owner, outcome, buy) = match f.order {
+                Some(i) => {
+                    let o = &l.orders[i];
+                    (o.maker_address.as_str(), o.owner.as_str(), o.outcome, o.buy)
+                }
+                None => (LIQUIDITY, "", taker.outcome, !taker.buy),
             };
             json!({
                 "order_id": f.id, "maker_address": address, "owner": owner, "matched_amount": decimal(f.size, 2),
-                "fee_rate_bps": t.fee_bps.to_string(), "price": decimal(t.price, 6), "asset_id": m.tokens[taker.outcome],
-                "outcome": m.outcomes[taker.outcome], "side": side(!taker.buy),
+                "fee_rate_bps": t.fee_bps.to_string(), "price": price, "asset_id": m.tokens[outcome],
+                "outcome": m.outcomes[outcome], "side": side(buy),
             })
         })
         .collect()
@@ -293,4 +340,25 @@ pub fn trade_event(c: &Catalog, l: &Ledger, t: &Trade, owner: &str, now_ms: u64)
     }
     .json();
     (m.condition_id.clone(), event)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::complement_price;
+
+    #[test]
+    fn a_complement_is_the_floats_shortest_text() {
+        // (taker's price in millionths, the maker's entry): on the grid where f64 gives it, off it where not.
+        let table = [
+            (130_000, "0.87"),
+            (500_000, "0.5"),
+            (550_000, "0.44999999999999996"),
+            (70_000, "0.9299999999999999"),
+            (180_000, "0.8200000000000001"),
+            (999_000, "0.0010000000000000009"),
+        ];
+        for (taker, maker) in table {
+            assert_eq!(complement_price(taker), maker, "{taker}");
+        }
+    }
 }

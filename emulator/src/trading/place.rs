@@ -220,11 +220,20 @@ fn trade_id(hash: &[u8; 32], k: usize) -> String {
 /// The precision rules, duplicates, matching and resting, on the live book under the streams' lock.
 fn place(app: &App, account: usize, a: &Account, s: &Submitted, c: &Checked) -> Result<Value, String> {
     let mut ledger = lock(&app.trading.ledger);
+    // The market's other token, when placed orders rest on it on the order's side (a buy meets buys of it, a
+    // sell sells of it): its live book is needed too. Without them it is left alone.
+    let m = &app.catalog.markets[c.market];
+    let buy = s.order.side == OrderSide::Buy;
+    let complement = complement_of(c.outcome, m.tokens.len())
+        .filter(|&other| !ledger.resting_levels(c.market, other, buy).is_empty())
+        .map(|other| m.tokens[other].as_str());
     let placed = app
         .stream
-        .trade(&c.token, c.hash, |book| match execute(app, &mut ledger, book, account, a, s, c) {
-            Ok((answer, effects)) => (Ok(answer), effects),
-            Err(reason) => (Err(reason), Effects::default()),
+        .trade_pair(&c.token, complement, c.hash, |book, other| {
+            match execute(app, &mut ledger, book, other, account, a, s, c) {
+                Ok((answer, effects)) => (Ok(answer), effects),
+                Err(reason) => (Err(reason), Effects::default()),
+            }
         })
         .map_err(|_| "the book of this token is not available".to_owned())?;
     // A fill-or-kill the book could not fill is killed, and the account's user channel hears of it as the
@@ -234,6 +243,11 @@ fn place(app: &App, account: usize, a: &Account, s: &Submitted, c: &Checked) -> 
         app.stream.send_user(account, &[killed_event(app, a, s, c)]);
     }
     placed
+}
+
+/// The other outcome of a two-outcome market.
+fn complement_of(outcome: usize, outcomes: usize) -> Option<usize> {
+    (outcomes == 2 && outcome < 2).then(|| 1 - outcome)
 }
 
 /// The user channel's `order` event of a killed fill-or-kill order.
@@ -256,10 +270,12 @@ fn killed_event(app: &App, a: &Account, s: &Submitted, c: &Checked) -> (String, 
 
 /// Runs under both locks (ledger, then streams): the checks that need the live book (its tick and minimum size),
 /// the duplicate check, the plan, and, when the order is accepted, everything it changes and who hears of it.
+#[allow(clippy::too_many_arguments)]
 fn execute(
     app: &App,
     ledger: &mut Ledger,
     book: &LiveBook,
+    complement: Option<&LiveBook>,
     account: usize,
     a: &Account,
     s: &Submitted,
@@ -279,12 +295,33 @@ fn execute(
     let taker = Taker { buy, maker: o.maker_amount, taker: o.taker_amount, by_cash: buy && market_order };
     let (other, own) = if buy { (Side::Ask, Side::Bid) } else { (Side::Bid, Side::Ask) };
     let other_levels = if buy { &book.asks } else { &book.bids };
-    let levels: Vec<Level> = other_levels
+    let mut levels: Vec<Level> = other_levels
         .iter()
         .rev()
         .take_while(|(price, _)| taker.crosses(*price))
         .map(|&(price, size)| Level { price, size, makers: ledger.resting(c.market, c.outcome, !buy, price) })
         .collect();
+    // The complementary token's placed orders on the order's own side: the two tokens of a market are minted
+    // together from one unit of cash (a buy of one at p meets buys of the other at 1 - p or more) and merged back
+    // into it (a sell at p meets sells of the other at 1 - p or less), so the upstream service matches a taker
+    // against them too (its users' captures: a maker's buy of NO filled by a taker's buy of YES, the library's
+    // `src/api/fills.rs`). Neither the interface nor the OpenAPI documents say how the two books interleave, so
+    // the order's own book comes first (every level of it within the limit), then these, best first for the
+    // taker, oldest first within a price. Only placed orders are met there: the emulator's own liquidity stands
+    // for each book's own orders, and the two books are generated and simulated apart, so meeting it across
+    // would make a buy below the ask trade at random.
+    let same_book = levels.len();
+    if let (Some(other), Some(other_outcome)) = (complement, complement_of(c.outcome, m.tokens.len())) {
+        let side = if buy { Side::Bid } else { Side::Ask };
+        for (q, makers) in ledger.resting_levels(c.market, other_outcome, buy) {
+            let price = engine::ONE.saturating_sub(q);
+            if q >= engine::ONE || !taker.crosses(price) || other.size_at(side, q).is_none() {
+                continue;
+            }
+            let size = makers.iter().map(|m| m.1).sum();
+            levels.push(Level { price, size, makers });
+        }
+    }
     let plan = engine::plan(&taker, &levels);
     if s.post_only && plan.crosses {
         return Err(POST_ONLY_CROSSES.into());
@@ -332,12 +369,24 @@ fn execute(
     for (k, fill) in plan.fills.iter().enumerate() {
         let tx = hex0x(&rng.random::<[u8; 32]>());
         let tid = trade_id(&c.hash, k);
-        effects.changes.push(Change::Take {
-            side: other,
-            price: fill.price,
-            taken: fill.taken,
-            remaining: fill.remaining,
-        });
+        let cross = k >= same_book;
+        // A fill across takes the makers' level of the other book (their side is the taker's: bids for a buy).
+        let (maker_side, maker_price) = if cross { (own, engine::ONE - fill.price) } else { (other, fill.price) };
+        if cross {
+            let level = complement.and_then(|b| b.size_at(maker_side, maker_price)).unwrap_or(0);
+            effects.complement.push(Change::Level {
+                side: maker_side,
+                price: maker_price,
+                size: level.saturating_sub(fill.taken),
+            });
+        } else {
+            effects.changes.push(Change::Take {
+                side: other,
+                price: fill.price,
+                taken: fill.taken,
+                remaining: fill.remaining,
+            });
+        }
         let mut makers = Vec::new();
         if fill.liquidity > 0 {
             makers.push(MakerFill {
@@ -347,7 +396,8 @@ fn execute(
             });
         }
         for &(mi, size) in &fill.makers {
-            effects.reserve.push((other, fill.price, -(size as i64)));
+            let reserve = if cross { &mut effects.complement_reserve } else { &mut effects.reserve };
+            reserve.push((maker_side, maker_price, -(size as i64)));
             let maker = &mut ledger.orders[mi];
             maker.matched += size * HUNDREDTH;
             maker.live = maker.remaining() > 0;
@@ -367,6 +417,7 @@ fn execute(
             time_ms: now,
             tx,
             makers,
+            cross,
             status: "MATCHED",
             plan: app.trading.settlement.plan(),
         });
