@@ -74,10 +74,7 @@ impl Client {
             Answer::Book => self.send(options, Ok(request), crate::product::BOOK, Shape::Book),
         }
     }
-}
 
-#[wasm_bindgen]
-impl Client {
     /// Estimates how far the local clock is from the service's and signs with the difference from then on.
     /// Reads GET /time where the service has it, else the `Date` header of that answer (whole seconds;
     /// cross-origin it must be exposed). Resolves to the offset in milliseconds.

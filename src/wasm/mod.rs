@@ -8,16 +8,12 @@ static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_all
 mod book;
 mod call;
 mod client;
-#[cfg(feature = "trade")]
-mod heartbeat;
 mod interop;
 mod math;
 mod pages;
 mod signing;
 #[cfg(feature = "stream")]
 mod stream;
-#[cfg(feature = "trade")]
-mod tracking;
 #[cfg(feature = "trade")]
 mod trade;
 mod types;

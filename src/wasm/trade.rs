@@ -1,30 +1,39 @@
-//! Trading through a `Client`: each method a task of the core (`crate::trade`'s machines: keys, orders, their
-//! signatures, the account doctor) that the one driver runs (`run` in src/js/driver.js) with the wallet
-//! `src/js/package/trade.mjs` hands over, and one entry that sends a caller's own request (`tradeSend`). This
-//! file converts values; every rule is in `crate::trade`.
+//! Trading through a `Client`, its one place: each method a task of the core (`crate::trade`'s machines: keys,
+//! orders, their signatures, the account doctor, an order's tracking, the dead-man switch) that the one driver
+//! runs (`run` in src/js/driver.js) with the wallet `src/js/package/trade.mjs` hands over, and one entry that sends
+//! a caller's own request (`tradeSend`). An order's tracking (`trackOrder`, `waitForSettlement`) is held weakly,
+//! as the switch is (`runHeartbeats`, over the same `run`), and gets the user channel's events through its inbox
+//! from trade.mjs. This file converts values; every rule is in `crate::trade`.
 
 use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 
-use super::call::{run_task, Shape, Task, Work};
+use super::call::{run_handled, run_task, Shape, Task, Work};
 use super::client::Client;
-use super::interop::{field, is_absent, items, read_str, rejected, to_value};
+use super::interop::{field, is_absent, items, option, read_str, rejected, to_value};
 use crate::api::call::Expect;
 use crate::api::{self, HttpRequest, Params, Value};
 use crate::error::Error;
-use crate::product::{holding, key_answer, order_answer, order_read, Product, HOLDING, KEY};
+use crate::product::{
+    heartbeat_answer, holding, key_answer, order_answer, order_read, value, Product, HEARTBEAT, HOLDING, KEY, VALUE,
+};
 use crate::trade::doctor::{Doctor, Examination};
 use crate::trade::draft::{signed_from_params, Draft, OrderRequest};
 use crate::trade::eip712::{Address, U256};
 use crate::trade::flow::answers;
+use crate::trade::heartbeat::{self, Heartbeats, Switch};
 use crate::trade::keys::{ClobAuth, KeyRoute, Keying};
 use crate::trade::order::{self, order_body, orders_body, Order, Placement, MAX_BATCH};
 use crate::trade::placing::{OrderContext, Ordering, Placing, Signing};
+use crate::trade::tracking::{self, Following, Source, Tracker};
 
 #[wasm_bindgen(module = "/src/js/driver.js")]
 extern "C" {
     /// The driver's functions the package's trading methods use: the wallet's wait, the error maker.
     fn tools() -> JsValue;
+    /// Runs a switch's task with the client's I/O, holding `client` while it runs; returns its handle.
+    #[wasm_bindgen(js_name = runHeartbeats)]
+    fn run_heartbeats(task: Task, io: &JsValue, on_status: &JsValue, signal: &JsValue, client: &JsValue) -> JsValue;
 }
 
 /// The one JS driver's tools for `trade.mjs` (a package file, which cannot import a snippet itself), so
@@ -248,12 +257,8 @@ impl Client {
             Err(e) => rejected(e),
         }
     }
-}
 
-/// The account doctor (`diagnoseAccount`).
-#[wasm_bindgen]
-impl Client {
-    /// Examines the account of the signer at `address` under the call's `options`, asking `wallet` (`{ sign, rpc }`:
+    /// The account doctor (`diagnoseAccount`): examines the account of the signer at `address` under the call's `options`, asking `wallet` (`{ sign, rpc }`:
     /// the signer's `signTypedData`, and the provider's `request` when `provider`); resolves to the diagnosis.
     #[wasm_bindgen(js_name = tradeDoctor, skip_typescript)]
     pub fn trade_doctor(&self, address: JsValue, options: JsValue, provider: JsValue, wallet: JsValue) -> Promise {
@@ -270,6 +275,80 @@ impl Client {
             Ok::<_, Error>((Work::Doctor(task), call.signal))
         })();
         self.start(started, &wallet)
+    }
+
+    /// Follows an order (`order`: its id or the answer to placing it; `settleOnly`: only its trades to
+    /// settlement) under its options (`pollMs`, `timeoutMs`, `stream`, `onUpdate`, read once here, with the core's
+    /// defaults for each kind), run under `signal` with the task's own I/O `own` (`{ tell, inbox }`): throws at
+    /// once for options it refuses (and without credentials), else `[done, onUpdate, stream]`: the promise of its
+    /// end (the `settled` update, or null), the caller's `onUpdate` or undefined, and whether the user channel
+    /// is to be followed too.
+    #[wasm_bindgen(js_name = tradeTracker, skip_typescript)]
+    pub fn trade_tracker(
+        &self,
+        order: JsValue,
+        settle_only: JsValue,
+        options: JsValue,
+        own: JsValue,
+        signal: JsValue,
+    ) -> Result<js_sys::Array, JsValue> {
+        // (Every argument a JsValue, read here: a typed one would be converted, and could throw, in the glue.)
+        let settle_only = settle_only.is_truthy();
+        let call = self.inner.call_options(Some(&options))?;
+        let absent = is_absent(&options);
+        let read = |name| if absent { Ok(Value::Undefined) } else { option(&options, name) };
+        let settings =
+            tracking::FollowSettings::read(settle_only, &read("pollMs")?, call.timeout_given, &read("stream")?)?;
+        let on_update = if absent { JsValue::UNDEFINED } else { field(&options, "onUpdate", "onUpdate")? };
+        if !is_absent(&on_update) && !on_update.is_function() {
+            return Err(Error::invalid("onUpdate", "must be a function").into());
+        }
+        let given = to_value(&order, "order")?;
+        let id = tracking::order_of(&given, settle_only)?;
+        if self.inner.credentials.borrow().is_none() {
+            return Err(crate::auth::missing_credentials().into());
+        }
+        let mut tracker = Tracker::new(&id, settle_only, settings.poll_ms, super::call::date_now());
+        if matches!(given, Value::Object(_)) {
+            tracker.observe(Source::Posted(&given));
+        }
+        // Each read with the client's own timeout and retries (the call's options are the following's).
+        let client = self.inner.call_options(None)?;
+        let limits = client.limits();
+        let machine = Following::new(tracker, VALUE, value, limits, settings.timeout_ms);
+        // Held weakly, as the dead-man switch is: a tracking has no end of its own, and a freed client's ends (FREED)
+        // rather than go on reading with its credentials. (`own` holds the client's JS object while it runs.)
+        let task = Task::new(&self.inner, Work::Track(crate::task::Task::new(machine)), false);
+        let done: Promise = run_handled(task, &self.inner.io, &signal, &own);
+        let on_update = if settle_only || !on_update.is_function() { JsValue::UNDEFINED } else { on_update };
+        Ok([done.into(), on_update, JsValue::from_bool(settings.stream)].iter().collect())
+    }
+
+    /// The dead-man switch (`heartbeats` in trade.d.ts, which trade.mjs installs): `{ intervalMs?, signal?,
+    /// onStatus? }`. `client` is this client's JS object, which the running switch holds: a switch nobody keeps
+    /// a reference to (nor to its client) must not stop when the garbage collector frees the client.
+    #[wasm_bindgen(js_name = tradeHeartbeats, skip_typescript)]
+    pub fn trade_heartbeats(&self, options: JsValue, client: JsValue) -> Result<JsValue, JsValue> {
+        let call = self.inner.call_options(Some(&options))?;
+        let (interval, on_status) = if is_absent(&options) {
+            (heartbeat::DEFAULT_INTERVAL_MS, JsValue::UNDEFINED)
+        } else {
+            let interval =
+                heartbeat::interval(&to_value(&field(&options, "intervalMs", "intervalMs")?, "intervalMs")?)?;
+            let on_status = field(&options, "onStatus", "onStatus")?;
+            if !is_absent(&on_status) && !on_status.is_function() {
+                return Err(Error::invalid("onStatus", "must be a function").into());
+            }
+            (interval, on_status)
+        };
+        if self.inner.credentials.borrow().is_none() {
+            return Err(crate::auth::missing_credentials().into());
+        }
+        let beats = Heartbeats::new(interval, super::call::date_now());
+        let work = Work::Switch(crate::task::Task::new(Switch::new(beats, HEARTBEAT, heartbeat_answer)));
+        // The switch holds its client's state weakly: the client's free stops it.
+        let task = Task::new(&self.inner, work, false);
+        Ok(run_heartbeats(task, &self.inner.io, &on_status, &call.signal, &client))
     }
 }
 

@@ -38,7 +38,7 @@ const SIGNER_RULE = "must be { address, signTypedData(typedData) } (see walletSi
  *   => [done: Promise<unknown>, onUpdate: ((u: unknown) => void) | undefined, stream: boolean]} tradeTracker
  *   An order followed, a task (src/trade/tracking.rs) run under `signal` with its own listener and inbox.
  * @property {(markets: string[], options: unknown) => { close(): void }} userStream
- * @property {(options: unknown, client: unknown) => unknown} tradeHeartbeats The dead-man switch (src/wasm/heartbeat.rs).
+ * @property {(options: unknown, client: unknown) => unknown} tradeHeartbeats The dead-man switch (src/wasm/trade.rs).
  */
 
 /**
