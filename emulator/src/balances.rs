@@ -19,7 +19,7 @@ use crate::app::App;
 use crate::params::{ok_json, ApiError, ApiResult, Params};
 use crate::signed::Signed;
 use crate::sync::lock;
-use crate::trading::ledger::HUNDREDTH;
+use crate::trading::ledger::{Ledger, HUNDREDTH};
 
 /// What an account holds before it trades: 10,000 of the collateral, in its 6-decimal base units.
 pub const STARTING_COLLATERAL: i128 = 10_000_000_000;
@@ -70,8 +70,11 @@ async fn balance_allowance(
 
 /// The account's collateral (`token` None) or shares of `token`, in base units, after its trades here.
 fn holding(app: &App, account: usize, token: Option<&str>) -> i128 {
-    let c = &app.catalog;
-    let l = lock(&app.trading.ledger);
+    holding_in(&app.catalog, &lock(&app.trading.ledger), account, token)
+}
+
+/// [`holding`] in a store already locked (the order checks read it under the ledger's lock).
+pub(crate) fn holding_in(c: &crate::dataset::Catalog, l: &Ledger, account: usize, token: Option<&str>) -> i128 {
     let mut total = if token.is_none() { STARTING_COLLATERAL } else { 0 };
     for t in &l.trades {
         let taker = &l.orders[t.taker];

@@ -523,6 +523,8 @@ async fn a_crossing_order_of_another_account_fills_a_resting_one() {
     // Trades stay MATCHED until the test lets them settle.
     post(b, "/__admin/settlement", &json!({ "minedAfterMs": 600_000, "confirmedAfterMs": 600_000 })).await.assert_ok();
     let (alice, bob) = (trader(b, KEY_0).await, trader(b, KEY_1).await);
+    // Bob holds the 11 shares he sells below.
+    fund(b, &bob, &market(b, "ten_levels").await, 11 * ONE).await;
     let m = market(b, "ten_levels").await;
     let resting = limit(b, &alice, &m, Side::Buy, ONE / 2, 10 * ONE, OrderType::Gtc).await.assert_ok();
     let resting_id = resting["orderID"].as_str().unwrap().to_owned();
@@ -605,6 +607,25 @@ async fn a_crossing_order_of_another_account_fills_a_resting_one() {
     assert_eq!((bobs["count"].as_u64(), bobs["data"][0]["sizeMatched"].as_str()), (Some(1), Some("4")));
     let r = auth_delete(b, "/order", &json!({ "orderId": resting_id }), &alice.account).await.assert_ok();
     assert!(r["not_canceled"][&resting_id].as_str().unwrap().contains("matched"));
+}
+
+/// Gives `t` `shares` of `m`'s token the way an account gets them: it buys them from the book's asks, at the price
+/// of the level where they add up to `shares` (a GTC buy that takes them all, nothing left to rest). The service
+/// refuses a sell of tokens the wallet does not hold ("not enough balance / allowance").
+async fn fund(base: &str, t: &Trader, m: &Market, shares: u64) {
+    let mut total = 0;
+    let price = m
+        .asks
+        .iter()
+        .find(|l| {
+            total += l.1;
+            total >= shares
+        })
+        .expect("asks enough")
+        .0;
+    let r = limit(base, t, m, Side::Buy, price, shares, OrderType::Gtc).await.assert_ok();
+    assert_eq!(r["takingAmount"], text(shares).as_str(), "{r}");
+    assert_eq!(balance(base, &t.account, Some(&m.token)).await, shares);
 }
 
 /// The other token of `m`'s market and both outcomes (`m`'s, the other's), from GET /clob-markets.
@@ -801,6 +822,104 @@ async fn orders_meet_the_complementary_tokens_orders_as_a_mint_and_a_merge() {
     assert_eq!(balance(b, &bob.account, Some(&yes.token)).await, 4 * ONE);
 }
 
+/// The development wallet's third key, whose account trades through its Gnosis Safe.
+const KEY_SAFE_OWNER: &str = "5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";
+
+/// The service's refusal of an order the wallet's balance cannot cover, with its figures (base units).
+fn not_enough_balance(balance: u64, active: u64, amount: u64) -> String {
+    format!(
+        "not enough balance / allowance: the balance is not enough -> balance: {balance}, sum of active orders: {active}, sum of matched orders: 0, order amount (inc. fees): {amount}"
+    )
+}
+
+fn assert_error(r: &Reply, expected: &str) {
+    assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.text);
+    assert_eq!(r.json(), json!({ "error": expected }));
+}
+
+#[tokio::test]
+async fn orders_beyond_the_wallets_balance_or_allowance_are_refused() {
+    let emu = still().await;
+    let b = &emu.url;
+    let t = trader(b, KEY_0).await;
+    let m = market(b, "ten_levels").await;
+    assert!(m.asks[0].0 > ONE / 2 && m.bids[0].0 < ONE / 2, "buys at 0.5 rest");
+    let start = 10_000 * ONE;
+    let before = get(b, &format!("/book?token_id={}", m.token)).await.text;
+
+    // A buy whose cost is beyond the collateral: 1,000,000 shares at 0.5 cost 500,000.
+    let r = limit(b, &t, &m, Side::Buy, ONE / 2, 1_000_000 * ONE, OrderType::Gtc).await;
+    assert_error(&r, &not_enough_balance(start, 0, 500_000 * ONE));
+    assert_eq!(get(b, &format!("/book?token_id={}", m.token)).await.text, before, "a refused order changes nothing");
+    assert_eq!(auth_get(b, "/data/orders", &t.account).await.assert_ok()["count"], 0);
+
+    // An open order reserves its cost: 15,000 at 0.5 (7,500) rests; 6,000 more (3,000) would be beyond.
+    let first = limit(b, &t, &m, Side::Buy, ONE / 2, 15_000 * ONE, OrderType::Gtc).await.assert_ok();
+    assert_eq!(first["status"], "live");
+    let r = limit(b, &t, &m, Side::Buy, ONE / 2, 6_000 * ONE, OrderType::Gtc).await;
+    assert_error(&r, &not_enough_balance(start, 7_500 * ONE, 3_000 * ONE));
+    // A market buy spends its cash too: 2,500.01 of it is beyond what is left.
+    let o = order(Version::V2, &t, &m, Side::Buy, 2_500 * ONE + 10_000, 4_900 * ONE);
+    let r = post_signed(b, "/order", &body(&o, &m, &t, OrderType::Fak), &t.account).await;
+    assert_error(&r, &not_enough_balance(start, 7_500 * ONE, 2_500 * ONE + 10_000));
+    // Exactly what is left is taken (the balance itself has not moved: nothing traded).
+    limit(b, &t, &m, Side::Buy, ONE / 2, 5_000 * ONE, OrderType::Gtc).await.assert_ok();
+    assert_eq!(balance(b, &t.account, None).await, start);
+    // Cancelling the first frees its cost.
+    let id = first["orderID"].as_str().unwrap();
+    auth_delete(b, "/order", &json!({ "orderId": id }), &t.account).await.assert_ok();
+    limit(b, &t, &m, Side::Buy, ONE / 2, 6_000 * ONE, OrderType::Gtc).await.assert_ok();
+    auth_delete(b, "/cancel-all", &json!({}), &t.account).await.assert_ok();
+
+    // A sell of shares the wallet does not hold, then of more than it holds with its open sells.
+    let r = limit(b, &t, &m, Side::Sell, ONE - m.tick, 5 * ONE, OrderType::Gtc).await;
+    assert_error(&r, &not_enough_balance(0, 0, 5 * ONE));
+    fund(b, &t, &m, 13 * ONE).await;
+    limit(b, &t, &m, Side::Sell, ONE - m.tick, 8 * ONE, OrderType::Gtc).await.assert_ok();
+    let r = limit(b, &t, &m, Side::Sell, ONE - m.tick, 6 * ONE, OrderType::Gtc).await;
+    assert_error(&r, &not_enough_balance(13 * ONE, 8 * ONE, 6 * ONE));
+    limit(b, &t, &m, Side::Sell, ONE - m.tick, 5 * ONE, OrderType::Gtc).await.assert_ok();
+    // In a batch, each order is checked after the ones before it: of three sells of 5 (the open ones cancelled),
+    // the third is beyond the 13 held.
+    auth_delete(b, "/cancel-all", &json!({}), &t.account).await.assert_ok();
+    let sells: Vec<Value> = (0..3)
+        .map(|_| {
+            let o = order(Version::V2, &t, &m, Side::Sell, 5 * ONE, times(5 * ONE, ONE - m.tick));
+            serde_json::from_str::<Value>(&body(&o, &m, &t, OrderType::Gtc)).unwrap()
+        })
+        .collect();
+    let r = post_signed(b, "/orders", &Value::Array(sells).to_string(), &t.account).await.assert_ok();
+    assert_eq!(
+        (r[0]["success"].as_bool(), r[1]["success"].as_bool(), r[2]["success"].as_bool()),
+        (Some(true), Some(true), Some(false)),
+        "{r}"
+    );
+    assert_eq!(r[2]["errorMsg"], not_enough_balance(13 * ONE, 10 * ONE, 5 * ONE).as_str());
+
+    // A wallet that approved nothing: the allowance, with the exchange the order is signed for.
+    let owner = checksummed(t.address);
+    post(b, "/__admin/wallets", &json!({ "owner": owner, "kind": "EOA", "deployed": true, "approved": false }))
+        .await
+        .assert_ok();
+    let spender = checksummed(Exchanges::published(CHAIN, Version::V2).unwrap().for_market(m.neg_risk));
+    let r = limit(b, &t, &m, Side::Buy, ONE / 2, 10 * ONE, OrderType::Gtc).await;
+    assert_error(
+        &r,
+        &format!(
+            "not enough balance / allowance: the allowance is not enough -> spender: {spender}, allowance: 0, sum of matched orders: 0, order amount (inc. fees): {}",
+            5 * ONE
+        ),
+    );
+
+    // A Safe's owner signing as an EOA: its own address holds nothing (its funds are in the Safe).
+    let carol = trader(b, KEY_SAFE_OWNER).await;
+    let r = limit(b, &carol, &m, Side::Buy, ONE / 2, 10 * ONE, OrderType::Gtc).await;
+    assert_error(&r, &not_enough_balance(0, 0, 5 * ONE));
+    let read = auth_get(b, "/balance-allowance?asset_type=COLLATERAL&signature_type=0", &carol.account).await;
+    assert_eq!(read.assert_ok()["balance"], "0", "the balance read agrees");
+    assert_eq!(auth_get(b, "/data/orders", &carol.account).await.assert_ok()["count"], 0);
+}
+
 #[tokio::test]
 async fn a_limit_order_takes_the_emulators_liquidity_and_rests_the_rest() {
     let emu = still().await;
@@ -836,8 +955,12 @@ async fn fok_and_fak_orders() {
     let t = trader(b, KEY_0).await;
     let m = market(b, "ten_levels").await;
     let (best_bid, size) = m.bids[0];
-    // Sell the best bid level and one share more, no lower than its price.
+    // Sell the best bid level and one share more, no lower than its price (the shares held: those and the 20 of
+    // the FAK below).
     let shares = size.max(m.min) + ONE;
+    fund(b, &t, &m, shares + 20 * ONE).await;
+    let m = market(b, "ten_levels").await;
+    let trades = auth_get(b, "/data/trades", &t.account).await.assert_ok()["count"].clone();
     let sell = |order_type| {
         let o = order(Version::V2, &t, &m, Side::Sell, shares, times(shares, best_bid));
         body(&o, &m, &t, order_type)
@@ -846,7 +969,7 @@ async fn fok_and_fak_orders() {
     let r = post_signed(b, "/order", &sell(OrderType::Fok), &t.account).await;
     assert_refused(&r, "order couldn't be fully filled. FOK orders are fully filled or killed.");
     assert_eq!(get(b, &format!("/book?token_id={}", m.token)).await.text, before, "a killed FOK changes nothing");
-    assert_eq!(auth_get(b, "/data/trades", &t.account).await.assert_ok()["count"], 0);
+    assert_eq!(auth_get(b, "/data/trades", &t.account).await.assert_ok()["count"], trades, "no trade");
 
     let r = post_signed(b, "/order", &sell(OrderType::Fak), &t.account).await.assert_ok();
     assert_eq!(r["status"], "matched");
@@ -1213,6 +1336,8 @@ async fn placements_and_fills_go_out_on_both_channels() {
     // One message per frame, with each trade's last_trade_price (the real shapes may leave it out).
     post(b, "/__admin/stream", &json!({ "shapes": "exact" })).await.assert_ok();
     let (alice, bob) = (trader(b, KEY_0).await, trader(b, KEY_1).await);
+    // Bob holds the 6 shares he sells below.
+    fund(b, &bob, &market(b, "ten_levels").await, 6 * ONE).await;
     let m = market(b, "ten_levels").await;
     let mut market_ws =
         connect(b, "/ws/market", &json!({ "type": "market", "assets_ids": [m.token], "initial_dump": false })).await;

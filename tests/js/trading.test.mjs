@@ -708,6 +708,9 @@ test("viem and ethers signers (the real libraries, with development keys) create
   const price = Math.round((market.bestBid + 0.01) * 100) / 100;
   for (const [name, signer] of signers) {
     await admin("POST", "/__admin/reset");
+    // Key #2's account trades through its Safe (the emulator's starting accounts), so its own address holds
+    // nothing and the service refuses these EOA orders ("not enough balance / allowance"): it trades as an EOA here.
+    await admin("POST", "/__admin/wallets", { owner: signer.address, kind: "EOA" });
     const client = newClient();
     const key = await client.createOrDeriveApiKey(signer);
     assert.equal(key.address, signer.address, name);

@@ -15,6 +15,7 @@ use super::engine::{self, Level, Taker};
 use super::ledger::{self, Ledger, MakerFill, Order, Trade, HUNDREDTH};
 use super::order::{self, OrderType, Refusal, Side as OrderSide, SignatureType, Submitted, VERSION_MISMATCH};
 use super::precision::{self, Rules};
+use super::wallets::NOT_ENOUGH;
 use crate::app::App;
 use crate::dataset::Account;
 use crate::market::{parse_fixed, Change, Effects, LiveBook, Side};
@@ -245,6 +246,64 @@ fn place(app: &App, account: usize, a: &Account, s: &Submitted, c: &Checked) -> 
     placed
 }
 
+/// The service's refusal of an order its maker's wallet cannot pay for, after the amount checks and before
+/// matching. The rule is the upstream documentation's (docs.polymarket.com, "Orders": "you can only place orders
+/// that sum to less than or equal to your available balance", `maxOrderSize = underlyingAssetBalance -
+/// Σ(orderSize - orderFillAmount)`; a buy needs a collateral allowance of at least what it spends, a sell one for
+/// its tokens): what the order gives (a buy's cash, a sell's shares: its maker amount), together with what the
+/// account's open orders that give the same asset still would (every open buy's remaining cost, the collateral
+/// being one; the open sells of the same token), must not exceed the wallet's balance of it, and the order's
+/// amount its allowance. The texts and their figures (base units, 6 decimals) are the service's as its users
+/// capture them: `not enough balance / allowance: the balance is not enough -> balance: 26120900, sum of active
+/// orders: 6200000, sum of matched orders: 13000000, order amount (inc. fees): 12800000` (400 `{"error"}`,
+/// py-clob-client issues 287, 311 and 342, rs-clob-client-v2 issue 36: the gate is balance ≥ active + matched +
+/// amount), and `not enough balance / allowance: the allowance is not enough -> spender: 0x…, allowance: 0, sum
+/// of matched orders: 0, order amount (inc. fees): 100000` (the exchange the order is signed for). Here
+/// balances move when orders match, so no matched amount waits for its settlement (`sum of matched orders: 0`),
+/// and fees are not charged, so the amount is the order's own. The wallet is the one the order's signature type
+/// names: another type's wallet of the account holds nothing and allows nothing (`GET /balance-allowance` shows
+/// the same). The catalog's made-up orders never moved a balance, so they reserve none either.
+fn funds(app: &App, ledger: &Ledger, account: usize, a: &Account, s: &Submitted, c: &Checked) -> Result<(), String> {
+    let o = &s.order;
+    let buy = o.side == OrderSide::Buy;
+    let m = &app.catalog.markets[c.market];
+    let owner = order::parse_address(&a.address);
+    let holds = owner.map_or(Ok(o.signature_type as u8 == 0), |w| app.trading.wallets.holds(w, o.signature_type as u8));
+    let holds = holds.unwrap_or(false);
+    let approved = holds && owner.is_none_or(|w| app.trading.wallets.setup(w).approved);
+    let token = (!buy).then_some(c.token.as_str());
+    let balance =
+        if holds { crate::balances::holding_in(&app.catalog, ledger, account, token).max(0) as u128 } else { 0 };
+    let active: u128 = ledger
+        .orders
+        .iter()
+        .filter(|r| r.account == account && r.live && !r.seed && r.buy == buy)
+        .filter(|r| buy || (r.market == c.market && r.outcome == c.outcome))
+        .map(|r| {
+            let left = u128::from(r.original.saturating_sub(r.matched));
+            if buy {
+                (left * u128::from(r.price)).div_ceil(u128::from(engine::ONE))
+            } else {
+                left
+            }
+        })
+        .sum();
+    let amount = u128::from(o.maker_amount);
+    if active + amount > balance {
+        return Err(format!(
+            "{NOT_ENOUGH}: the balance is not enough -> balance: {balance}, sum of active orders: {active}, sum of matched orders: 0, order amount (inc. fees): {amount}"
+        ));
+    }
+    if !approved {
+        let version = order::signed_version(o.version, &o.token_id);
+        let spender = app.trading.exchanges(version).for_market(m.neg_risk).to_checksum(None);
+        return Err(format!(
+            "{NOT_ENOUGH}: the allowance is not enough -> spender: {spender}, allowance: 0, sum of matched orders: 0, order amount (inc. fees): {amount}"
+        ));
+    }
+    Ok(())
+}
+
 /// The other outcome of a two-outcome market.
 fn complement_of(outcome: usize, outcomes: usize) -> Option<usize> {
     (outcomes == 2 && outcome < 2).then(|| 1 - outcome)
@@ -292,6 +351,7 @@ fn execute(
     if ledger.find(&id).is_some() {
         return Err(DUPLICATE.into());
     }
+    funds(app, ledger, account, a, s, c)?;
     let taker = Taker { buy, maker: o.maker_amount, taker: o.taker_amount, by_cash: buy && market_order };
     let (other, own) = if buy { (Side::Ask, Side::Bid) } else { (Side::Bid, Side::Ask) };
     let other_levels = if buy { &book.asks } else { &book.bids };

@@ -186,8 +186,8 @@ impl Wallets {
             1 if !own(Kind::Proxy) => Some(BAD_PROXY),
             2 if !own(Kind::Safe) => Some(BAD_SIGNATURE),
             3 if !own(Kind::Deposit) => Some(crate::trading::place::SIGNER_MISMATCH),
-            // The exchanges may not take the account's collateral (its own wallet's approvals).
-            t if t == setup.kind.signature_type() && !setup.approved => Some(NOT_ENOUGH),
+            // A wallet that approved nothing, or holds too little, is refused later, with the figures, once the
+            // order's amounts are known (`place::funds`).
             _ => None,
         }
     }
@@ -254,9 +254,9 @@ mod tests {
         assert_eq!(w.holds(deposit, 3), Ok(true));
         assert_eq!(w.holds(eoa, 3), Err(NO_DEPOSIT_WALLET));
         assert_eq!((w.holds(safe, 2), w.holds(safe, 0)), (Ok(true), Ok(false)));
-        // A wallet that approved nothing: its orders are refused, another type's are refused for their own reasons.
+        // A wallet that approved nothing: its orders pass these checks (the funds are checked with the amounts).
         w.set(safe, Setup { kind: Kind::Safe, deployed: true, approved: false, plain: false }).unwrap();
-        assert_eq!(w.refusal(safe, 2, safe_wallet), Some(NOT_ENOUGH));
+        assert_eq!(w.refusal(safe, 2, safe_wallet), None);
         assert_eq!(w.refusal(safe, 0, safe), None);
         // No proxies on Amoy.
         assert!(Wallets::new(80002)
