@@ -94,6 +94,74 @@ test("with no socket at all, the reads alone tell the same states once", async (
   assert.ok(lines.indexOf("trade CONFIRMED") < lines.indexOf("settled"));
 });
 
+/** Millionths of a decimal text ("0.45" -> 450000). */
+const units = (text) => Math.round(Number(text) * 1e6);
+/** Millionths as the service writes them (no trailing zeros). */
+const decimal = (u) => (u % 1e6 === 0 ? String(u / 1e6) : `${Math.floor(u / 1e6)}.${String(u % 1e6).padStart(6, "0").replace(/0+$/, "")}`);
+
+test("the account as maker on the complementary token: its fill is on its own token, at the service's off-grid price", async () => {
+  // Trades stay MATCHED for the test (nothing settles under it).
+  await admin("POST", "/__admin/settlement", { minedAfterMs: 600_000, confirmedAfterMs: 600_000 });
+  // A market with room between its books: a buy of NO at q that rests (under NO's best ask), whose complement
+  // 1 - q is under YES's best ask (so a buy of YES there meets no ask of YES's own book) and where the
+  // service's float arithmetic writes the maker's price off the tick grid (1 - (1 - q) is not q in f64).
+  const page = await (await fetch(`${EMULATOR}/markets`)).json();
+  let found;
+  for (const m of page.data ?? []) {
+    if (found || m.accepting_orders !== true || m.tokens?.length !== 2) continue;
+    const [yes, no] = await Promise.all(m.tokens.map(async (t) => ({ id: t.token_id, outcome: t.outcome, book: await (await fetch(`${EMULATOR}/book?token_id=${t.token_id}`)).json() })));
+    // Asks descending, bids ascending: the best last.
+    const bestAsk = (b) => (b.asks?.length ? units(b.asks[b.asks.length - 1].price) : undefined);
+    const [yesAsk, noAsk] = [bestAsk(yes.book), bestAsk(no.book)];
+    const [yesTick, noTick] = [units(yes.book.tick_size), units(no.book.tick_size)];
+    if (!yesAsk || !noAsk || Number(yes.book.min_order_size) > 8 || Number(no.book.min_order_size) > 8) continue;
+    for (let q = noTick; q < noAsk; q += noTick) {
+      if (1e6 - q < yesAsk && (1e6 - q) % yesTick === 0 && String(1 - (1e6 - q) / 1e6) !== decimal(q)) {
+        found = { yes, no, q };
+        break;
+      }
+    }
+  }
+  assert.ok(found, "a market with room between its books");
+  const { yes, no, q } = found;
+  const makerPrice = String(1 - (1e6 - q) / 1e6);
+
+  const alice = await trader(0);
+  const bob = await trader(1);
+  const events = { alice: [], bob: [] };
+  const streams = [
+    alice.client.userStream([], { WebSocket, onEvent: (e) => events.alice.push(e) }),
+    bob.client.userStream([], { WebSocket, onEvent: (e) => events.bob.push(e) }),
+  ];
+  try {
+    await until(() => events.alice.some((e) => e.status === "open") && events.bob.some((e) => e.status === "open"));
+    const resting = await alice.client.placeOrder({ tokenId: no.id, side: "BUY", price: q / 1e6, size: 20 }, alice.signer);
+    assert.equal(resting.status, "live");
+    // Bob buys YES at 1 - q: it meets Alice's buy of NO (the two are minted together).
+    const taken = await bob.client.placeOrder({ tokenId: yes.id, side: "BUY", price: (1e6 - q) / 1e6, size: 12 }, bob.signer);
+    assert.equal(taken.status, "matched");
+    const tradeId = taken.tradeIDs[0];
+    await until(() => events.alice.some((e) => e.event_type === "trade" && e.id === tradeId));
+    const seen = events.alice.find((e) => e.event_type === "trade" && e.id === tradeId);
+    // The top level is Bob's order (YES, BUY, 1 - q); Alice's fill is hers: NO, BUY, at the complement's float.
+    assert.deepEqual([seen.asset_id, seen.side, seen.price], [yes.id, "BUY", decimal(1e6 - q)]);
+    assert.deepEqual(seen.fills, [{ role: "MAKER", orderId: resting.orderID, assetId: no.id, outcome: no.outcome, side: "BUY", price: makerPrice, size: "12" }]);
+    assert.ok(makerPrice.length > 10 && makerPrice !== decimal(q), `${makerPrice} is off the grid`);
+    // Her trade read says the same.
+    const rows = (await alice.client.getUserTrades({ id: tradeId })).data;
+    assert.deepEqual(rows.map((r) => r.fills.map((f) => [f.role, f.assetId, f.side, f.price, f.size])), [[["MAKER", no.id, "BUY", makerPrice, "12"]]]);
+    // Bob's side: his own order, taker, on YES.
+    await until(() => events.bob.some((e) => e.event_type === "trade" && e.id === tradeId));
+    const his = events.bob.find((e) => e.event_type === "trade" && e.id === tradeId);
+    assert.deepEqual(his.fills.map((f) => [f.role, f.assetId, f.side, f.orderId]), [["TAKER", yes.id, "BUY", taken.orderID]]);
+    await alice.client.cancelOrder(resting.orderID);
+  } finally {
+    for (const s of streams) s.close();
+    alice.client.free();
+    bob.client.free();
+  }
+});
+
 test("the user channel as the service sends it: each side's own fills, a killed fill-or-kill, both forms of bucket_index", async () => {
   const alice = await trader(0);
   const bob = await trader(1);
