@@ -11,6 +11,7 @@ import { mkdirSync } from "node:fs";
 import { createHmac } from "node:crypto";
 import { chromium } from "playwright-core";
 import { createRequire } from "node:module";
+import { holdShares } from "../js/helpers.mjs";
 
 const EMULATOR = process.env.PREDICTKIT_EMULATOR_URL ?? "http://127.0.0.1:8787";
 const PAGE_URL = `${EMULATOR}/www/`;
@@ -786,6 +787,8 @@ test("my orders' Trades tab shows a fill's settlement step by step, and the dead
   const seller = trader(0);
   const sellerSigner = walletSigner(wallet, accounts[0]);
   await seller.createApiKey(sellerSigner);
+  // (Shares it bought first: the service refuses a sell of shares the account does not hold.)
+  await holdShares(seller, sellerSigner, found.tokenId, 5, EMULATOR);
   const sold = await seller.placeOrder({ tokenId: found.tokenId, side: "SELL", price: found.price, size: 5, orderType: "FAK" }, sellerSigner);
   const [tradeId] = sold.tradeIDs;
   const cell = `#trades-body tr[data-trade-id="${tradeId}"] td.settlement`;

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { chromium } from "playwright-core";
-import { devWallet, spreadMarket } from "../js/helpers.mjs";
+import { devWallet, holdShares, spreadMarket } from "../js/helpers.mjs";
 
 const EMULATOR = (process.env.PREDICTKIT_EMULATOR_URL ?? "http://127.0.0.1:8787").replace(/\/$/, "");
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -89,6 +89,8 @@ test("the example extension shows live verified prices, the account's orders and
   const seller = new pk.Client({ baseUrl: EMULATOR, chainId: 80002, rateLimits: false });
   const sellerSigner = walletSigner(wallet, accounts[0]);
   await seller.createApiKey(sellerSigner);
+  // (Shares it bought first: the service refuses a sell of shares the account does not hold.)
+  await holdShares(seller, sellerSigner, market.tokenId, size / 2, EMULATOR);
   const sold = await seller.placeOrder({ tokenId: market.tokenId, side: "SELL", price, size: size / 2, orderType: "FAK" }, sellerSigner);
   assert.equal(sold.status, "matched", JSON.stringify(sold));
   await popup.waitForSelector("#fills tbody tr[data-id]:not([data-id=''])", { timeout: 15_000 });

@@ -277,3 +277,28 @@ export async function spreadMarket(base = EMULATOR) {
   }
   throw new Error("no market on a 0.01 tick with a spread of three ticks");
 }
+
+/**
+ * Gives the account of `client` (signing with `signer`) `size` shares of `tokenId`, bought from the book's asks
+ * with a fill-and-kill buy at the ask that covers them: the service refuses a sell of shares the account does not
+ * hold (its "not enough balance / allowance"), as the emulator does.
+ */
+export async function holdShares(client, signer, tokenId, size, base = EMULATOR) {
+  const book = await (await fetch(`${base}/book?token_id=${tokenId}`)).json();
+  const asks = book.asks ?? [];
+  let total = 0;
+  let price;
+  // Asks descending: the best last.
+  for (let i = asks.length - 1; i >= 0; i--) {
+    total += Number(asks[i].size);
+    if (total >= size) {
+      price = Number(asks[i].price);
+      break;
+    }
+  }
+  if (price === undefined) throw new Error(`the asks of ${tokenId} hold fewer than ${size} shares`);
+  const bought = await client.placeOrder({ tokenId, side: "BUY", price, size, orderType: "FAK" }, signer);
+  if (bought.status !== "matched") throw new Error(`buying ${size} shares of ${tokenId}: ${JSON.stringify(bought)}`);
+  return bought;
+}
+

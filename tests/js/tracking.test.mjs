@@ -4,7 +4,7 @@
 // when every trade of a post answer is final, and times out as told; hostile arguments are refused at once.
 import { test, before, beforeEach } from "node:test";
 import assert from "node:assert/strict";
-import { pk, EMULATOR, PKG_DIR, rejectsWith, admin as adminAt, devWallet, spreadMarket } from "./helpers.mjs";
+import { pk, EMULATOR, PKG_DIR, rejectsWith, admin as adminAt, devWallet, spreadMarket, holdShares } from "./helpers.mjs";
 
 const { walletSigner } = await import(`${PKG_DIR}/signers.mjs`);
 const admin = (method, path, body) => adminAt(EMULATOR, method, path, body);
@@ -47,6 +47,7 @@ async function restingFilledThenCancelled(options, between = async () => {}) {
     for await (const u of tracker) updates.push(u);
   })();
   await until(() => updates.some((u) => u.type === "placed"));
+  await holdShares(bob.client, bob.signer, market.tokenId, size / 2);
   const sold = await bob.client.placeOrder({ tokenId: market.tokenId, side: "SELL", price: market.price, size: size / 2, orderType: "FAK" }, bob.signer);
   assert.equal(sold.status, "matched");
   assert.equal(sold.tradeIDs.length, 1, "the post answer names its trade");
@@ -177,6 +178,7 @@ test("the user channel as the service sends it: each side's own fills, a killed 
     const updates = [];
     const tracker = alice.client.trackOrder(placed, { pollMs: 60_000, onUpdate: (u) => updates.push(u) });
     await until(() => updates.some((u) => u.type === "placed"));
+    await holdShares(bob.client, bob.signer, market.tokenId, size / 2);
     const sold = await bob.client.placeOrder({ tokenId: market.tokenId, side: "SELL", price: market.price, size: size / 2, orderType: "FAK" }, bob.signer);
     const tradeId = sold.tradeIDs[0];
     await until(() => events.alice.some((e) => e.event_type === "trade" && e.id === tradeId) && events.bob.some((e) => e.event_type === "trade" && e.id === tradeId));
@@ -196,8 +198,9 @@ test("the user channel as the service sends it: each side's own fills, a killed 
     assert.equal(updates.find((u) => u.type === "matched").sizeMatched, String(size / 2));
     tracker.stop();
 
-    // A fill-or-kill too large to fill: refused, and killed on the channel with the service's reason.
-    await rejectsWith(assert, bob.client.placeMarketOrder({ tokenId: market.tokenId, side: "SELL", amount: 100_000, orderType: "FOK", price: 0.01 }, bob.signer), "API");
+    // A fill-or-kill the book cannot fill (a buy the account can pay for, no ask at or under its price): refused,
+    // and killed on the channel with the service's reason.
+    await rejectsWith(assert, bob.client.placeMarketOrder({ tokenId: market.tokenId, side: "BUY", amount: 50, orderType: "FOK", price: market.price }, bob.signer), "API");
     await until(() => events.bob.some((e) => e.event_type === "order" && e.type === "CANCELLATION"));
     const killed = events.bob.find((e) => e.event_type === "order" && e.type === "CANCELLATION");
     assert.equal(killed.status, "CANCELED_order couldn't be fully filled. FOK orders are fully filled or killed.");
@@ -217,6 +220,8 @@ test("waitForSettlement resolves when every trade of the answer is final, failed
   const size = Math.max(10, market.minSize * 2);
   const rest = () => alice.client.placeOrder({ tokenId: market.tokenId, side: "BUY", price: market.price, size }, alice.signer);
   const take = () => bob.client.placeOrder({ tokenId: market.tokenId, side: "SELL", price: market.price, size: size / 2, orderType: "FAK" }, bob.signer);
+  // The shares of Bob's three sells, bought first (before the settlement is told to fail the next trade).
+  await holdShares(bob.client, bob.signer, market.tokenId, (size / 2) * 3);
   await rest();
   const taken = await take();
   const settled = await bob.client.waitForSettlement(taken);

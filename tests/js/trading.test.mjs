@@ -3,7 +3,7 @@
 // and every refusal made locally with nothing sent.
 import { test, before, beforeEach } from "node:test";
 import assert from "node:assert/strict";
-import { pk, EMULATOR, PKG_DIR, rejectsWith, admin as adminAt } from "./helpers.mjs";
+import { pk, EMULATOR, PKG_DIR, rejectsWith, admin as adminAt, holdShares } from "./helpers.mjs";
 
 const { walletSigner } = await import(`${PKG_DIR}/signers.mjs`);
 const admin = (method, path, body) => adminAt(EMULATOR, method, path, body);
@@ -225,7 +225,8 @@ test("orders are built exactly, placed, listed, matched by another account and c
   const book = await alice.getOrderBook(market.tokenId);
   assert.ok(book.bids.some((l) => Number(l.price) === price), "the order rests on the book");
 
-  // Bob sells into it: matched.
+  // Bob sells into it (shares he bought first): matched.
+  await holdShares(bob, bobSigner, market.tokenId, 10);
   const sold = await bob.placeOrder({ tokenId: market.tokenId, side: "SELL", price, size: 10 }, bobSigner);
   assert.equal(sold.success, true, sold.errorMsg);
   assert.equal(sold.status, "matched");
@@ -264,7 +265,8 @@ test("cancel many and all, balances moved by a fill, scoring; bad lists refused 
   assert.equal(scoring[first.orderID], false, "a canceled order earns nothing");
   assert.equal(typeof scoring[second.orderID], "boolean");
 
-  // Bob sells 10 into the second: Alice holds 10 shares and paid 10 × price.
+  // Bob sells 10 (bought first) into the second: Alice holds 10 shares and paid 10 × price.
+  await holdShares(bob, bobSigner, market.tokenId, 10);
   const sold = await bob.placeOrder({ tokenId: market.tokenId, side: "SELL", price, size: 10 }, bobSigner);
   assert.equal(sold.status, "matched");
   const shares = await alice.getBalanceAllowance({ asset_type: "CONDITIONAL", token_id: market.tokenId });
@@ -441,7 +443,8 @@ test("a market of the newer position system: its position is signed for the thir
   assert.equal(placed.success, true, placed.errorMsg);
   assert.deepEqual((await client.getOpenOrders()).data.map((o) => o.id), [placed.orderID]);
   assert.deepEqual((await client.cancelAll()).canceled, [placed.orderID]);
-  // A sell into the bids matches on the third exchange.
+  // A sell into the bids (of shares bought first) matches on the third exchange.
+  await holdShares(client, signer, found.tokenId, 5);
   const taken = await client.placeMarketOrder({ tokenId: found.tokenId, side: "SELL", amount: 5, orderType: "FAK" }, signer);
   assert.equal(taken.status, "matched", JSON.stringify(taken));
   // Signed for the second exchange instead, the service does not recover the signer.
@@ -809,6 +812,7 @@ test("a neg-risk market's order is signed for the neg-risk exchange, placed, mat
   const bob = newClient();
   const bobSigner = walletSigner(provider, accounts[1]);
   await bob.createApiKey(bobSigner);
+  await holdShares(bob, bobSigner, found.tokenId, size / 2);
   const taken = await bob.placeOrder({ tokenId: found.tokenId, side: "SELL", price: found.price, size: size / 2, orderType: "FAK" }, bobSigner);
   assert.equal(taken.status, "matched", JSON.stringify(taken));
   const { order } = await alice.getOrder(placed.orderID);
