@@ -95,6 +95,19 @@ test("with no socket at all, the reads alone tell the same states once", async (
   assert.ok(lines.indexOf("trade CONFIRMED") < lines.indexOf("settled"));
 });
 
+/** Two traders, each with its user channel open and its events collected. */
+async function listeningPair() {
+  const alice = await trader(0);
+  const bob = await trader(1);
+  const events = { alice: [], bob: [] };
+  const streams = [
+    alice.client.userStream([], { WebSocket, onEvent: (e) => events.alice.push(e) }),
+    bob.client.userStream([], { WebSocket, onEvent: (e) => events.bob.push(e) }),
+  ];
+  await until(() => events.alice.some((e) => e.status === "open") && events.bob.some((e) => e.status === "open"));
+  return { alice, bob, events, streams };
+}
+
 /** Millionths of a decimal text ("0.45" -> 450000). */
 const units = (text) => Math.round(Number(text) * 1e6);
 /** Millionths as the service writes them (no trailing zeros). */
@@ -127,15 +140,8 @@ test("the account as maker on the complementary token: its fill is on its own to
   const { yes, no, q } = found;
   const makerPrice = String(1 - (1e6 - q) / 1e6);
 
-  const alice = await trader(0);
-  const bob = await trader(1);
-  const events = { alice: [], bob: [] };
-  const streams = [
-    alice.client.userStream([], { WebSocket, onEvent: (e) => events.alice.push(e) }),
-    bob.client.userStream([], { WebSocket, onEvent: (e) => events.bob.push(e) }),
-  ];
+  const { alice, bob, events, streams } = await listeningPair();
   try {
-    await until(() => events.alice.some((e) => e.status === "open") && events.bob.some((e) => e.status === "open"));
     const resting = await alice.client.placeOrder({ tokenId: no.id, side: "BUY", price: q / 1e6, size: 20 }, alice.signer);
     assert.equal(resting.status, "live");
     // Bob buys YES at 1 - q: it meets Alice's buy of NO (the two are minted together).
@@ -164,16 +170,9 @@ test("the account as maker on the complementary token: its fill is on its own to
 });
 
 test("the user channel as the service sends it: each side's own fills, a killed fill-or-kill, both forms of bucket_index", async () => {
-  const alice = await trader(0);
-  const bob = await trader(1);
   const size = Math.max(10, market.minSize * 2);
-  const events = { alice: [], bob: [] };
-  const streams = [
-    alice.client.userStream([], { WebSocket, onEvent: (e) => events.alice.push(e) }),
-    bob.client.userStream([], { WebSocket, onEvent: (e) => events.bob.push(e) }),
-  ];
+  const { alice, bob, events, streams } = await listeningPair();
   try {
-    await until(() => events.alice.some((e) => e.status === "open") && events.bob.some((e) => e.status === "open"));
     const placed = await alice.client.placeOrder({ tokenId: market.tokenId, side: "BUY", price: market.price, size }, alice.signer);
     const updates = [];
     const tracker = alice.client.trackOrder(placed, { pollMs: 60_000, onUpdate: (u) => updates.push(u) });
