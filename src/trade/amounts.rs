@@ -196,7 +196,8 @@ pub fn limit(rules: &MarketRules, order_type: OrderType, side: Side, price: u64,
     if !has_decimals(size, SIZE_PLACES) {
         return Err(Error::invalid("size", "takes at most 2 decimals"));
     }
-    if size == 0 || size < rules.min_size {
+    let min = minimum(rules, order_type);
+    if size == 0 || size < min {
         return Err(Error::invalid("size", "is under the market's minimum order size"));
     }
     let cash = product(size, price)?;
@@ -211,7 +212,7 @@ pub fn limit(rules: &MarketRules, order_type: OrderType, side: Side, price: u64,
     };
     if !has_decimals(cash, cash_places) || cash == 0 {
         return Err(if takes(order_type) && cash != 0 {
-            inexact_size(side, size, price, rules.min_size)
+            inexact_size(side, size, price, min)
         } else {
             Error::invalid("size", "gives a cash amount the service does not take at this tick size")
         });
@@ -220,6 +221,20 @@ pub fn limit(rules: &MarketRules, order_type: OrderType, side: Side, price: u64,
         Side::Buy => Amounts { maker: cash, taker: size },
         Side::Sell => Amounts { maker: size, taker: cash },
     })
+}
+
+/// The market's minimum order size (shares) for an order of `order_type`: only orders that may rest (GTC, GTD)
+/// take it. The service refuses a resting order under it ("order … is invalid. Size (1.08) lower than the
+/// minimum: 5", docs.polymarket.com's error codes; py-clob-client issue 301, whose reporter had placed more
+/// than 140 fill-and-kill orders of 1.2 shares on the same markets), and its users report no share minimum for
+/// the orders that take at once (the same thread: "minimum 5 shares for limited order types like GTC GTD";
+/// nautilus_trader issue 3874: a market order's minimum is its amount, not the shares').
+fn minimum(rules: &MarketRules, order_type: OrderType) -> u64 {
+    if takes(order_type) {
+        0
+    } else {
+        rules.min_size
+    }
 }
 
 /// A market order's type: FOK or FAK. A resting market order is not one: `buildOrder` makes a GTC or GTD
@@ -304,10 +319,8 @@ pub fn market(
     if !has_decimals(amount, TAKING_MAKER_PLACES) {
         return Err(Error::invalid("amount", "takes at most 2 decimals"));
     }
-    let min = if side == Side::Sell { rules.min_size } else { 0 };
-    if amount < min {
-        return Err(Error::invalid("amount", "is under the market's minimum order size"));
-    }
+    // A market order takes at once: no share minimum applies to it (see `minimum`).
+    let min = 0;
     let taker =
         u64::try_from(market_taker(side, price, amount)).map_err(|_| Error::invalid("amount", "is too large"))?;
     if !within_limit(side, price, rules.tick, amount, taker) {
@@ -395,9 +408,19 @@ mod tests {
         assert_eq!(named_sizes(&e), "nearest exact sizes: 1.5 and 2");
         assert_eq!(limit(&r, Gtc, Buy, u("0.58"), u("1.74")).unwrap(), Amounts { maker: 1_009_200, taker: 1_740_000 });
         assert_eq!(limit(&r, Fok, Buy, u("0.58"), u("1.5")).unwrap(), Amounts { maker: u("0.87"), taker: u("1.5") });
-        // Under the minimum, the size below is not named.
-        let e = limit(&MarketRules { min_size: u("1.6"), ..r }, Fak, Buy, u("0.58"), u("1.74")).unwrap_err();
-        assert_eq!(named_sizes(&e), "nearest exact size: 2");
+        // The share minimum is a resting order's: a FAK under it is built (its inexact size still names both
+        // exact sizes), a GTC under it is refused.
+        let small = MarketRules { min_size: u("5"), ..r };
+        let e = limit(&small, Fak, Buy, u("0.58"), u("1.74")).unwrap_err();
+        assert_eq!(named_sizes(&e), "nearest exact sizes: 1.5 and 2");
+        assert_eq!(
+            limit(&small, Fak, Buy, u("0.58"), u("1.5")).unwrap(),
+            Amounts { maker: u("0.87"), taker: u("1.5") }
+        );
+        assert!(limit(&small, Fok, Sell, u("0.58"), u("3")).is_ok());
+        let e = limit(&small, Gtc, Buy, u("0.58"), u("3")).unwrap_err();
+        assert_eq!((e.param.as_deref(), &*e.message), (Some("size"), "size: is under the market's minimum order size"));
+        assert!(limit(&small, Gtd, Sell, u("0.58"), u("3")).is_err());
 
         // Every tick size × side × order type at a price with all the tick's decimals, 12.34 shares:
         // (tick, side, type, price, Ok((maker, taker)) or Err(the nearest sizes named)).
@@ -534,13 +557,17 @@ mod tests {
         let refused = [
             (Buy, "0.5", "10.001", "amount"), // more than 2 decimals: refused, not rounded
             (Buy, "0.5", "0", "amount"),
-            (Sell, "0.5", "4", "amount"), // under the minimum
             (Sell, "0.005", "5", "price"),
         ];
         for (side, price, amount, param) in refused {
             let e = market(&rules(u("0.01")), Fok, side, u(price), u(amount)).unwrap_err();
             assert_eq!(e.param.as_deref(), Some(param), "{amount}");
         }
+        // A market sell under the market's share minimum (5) is built: the minimum is a resting order's.
+        assert_eq!(
+            market(&rules(u("0.01")), Fok, Sell, u("0.5"), u("4")).unwrap(),
+            Amounts { maker: u("4"), taker: u("2") }
+        );
         // A taker amount that cuts to 0 is refused.
         let tiny = MarketRules { tick: u("0.0001"), min_size: 0, neg_risk: false };
         assert_eq!(market(&tiny, Fok, Sell, u("0.0001"), u("0.99")).unwrap_err().param.as_deref(), Some("amount"));
