@@ -58,11 +58,15 @@ impl MarketRules {
     /// `tick ≤ price ≤ 1 − tick`, on the tick.
     pub fn check_price(&self, price: u64) -> Result<(), Error> {
         self.decimals()?;
-        if price < self.tick || price > ONE.saturating_sub(self.tick) {
-            return Err(Error::invalid("price", "must be between the tick size and 1 − tick size"));
+        let top = ONE.saturating_sub(self.tick);
+        if price < self.tick || price > top {
+            return Err(values(
+                Error::invalid("price", "must be between the tick size and 1 − tick size"),
+                &[self.tick, top],
+            ));
         }
         if price % self.tick != 0 {
-            return Err(Error::invalid("price", "must be a multiple of the market's tick size"));
+            return Err(values(Error::invalid("price", "must be a multiple of the market's tick size"), &[self.tick]));
         }
         Ok(())
     }
@@ -167,6 +171,21 @@ fn inexact_size(side: Side, size: u64, price: u64, min_size: u64) -> Error {
     )
 }
 
+/// `e` with the values of its rule for this market appended to its message: " (0.01 to 0.99)", " (5)".
+fn values(mut e: Error, values: &[u64]) -> Error {
+    let mut text = e.message.into_owned().into_bytes();
+    text.extend_from_slice(b" (");
+    for (i, &v) in values.iter().enumerate() {
+        if i > 0 {
+            text.extend_from_slice(b" to ");
+        }
+        fixed::format(v, &mut text);
+    }
+    text.push(b')');
+    e.message = String::from_utf8(text).unwrap_or_default().into();
+    e
+}
+
 /// `e` with the nearest valid values appended to its message: "s: 1.5 and 2", ": 2", or nothing.
 fn naming(mut e: Error, below: Option<u64>, above: Option<u64>) -> Error {
     let mut text = e.message.into_owned().into_bytes();
@@ -198,7 +217,7 @@ pub fn limit(rules: &MarketRules, order_type: OrderType, side: Side, price: u64,
     }
     let min = minimum(rules, order_type);
     if size == 0 || size < min {
-        return Err(Error::invalid("size", "is under the market's minimum order size"));
+        return Err(values(Error::invalid("size", "is under the market's minimum order size"), &[min]));
     }
     let cash = product(size, price)?;
     // Shares have 2 decimals, which every rule takes: only the cash can break one. It is a FOK or FAK buy's
@@ -419,7 +438,10 @@ mod tests {
         );
         assert!(limit(&small, Fok, Sell, u("0.58"), u("3")).is_ok());
         let e = limit(&small, Gtc, Buy, u("0.58"), u("3")).unwrap_err();
-        assert_eq!((e.param.as_deref(), &*e.message), (Some("size"), "size: is under the market's minimum order size"));
+        assert_eq!(
+            (e.param.as_deref(), &*e.message),
+            (Some("size"), "size: is under the market's minimum order size (5)")
+        );
         assert!(limit(&small, Gtd, Sell, u("0.58"), u("3")).is_err());
 
         // Every tick size × side × order type at a price with all the tick's decimals, 12.34 shares:
@@ -508,6 +530,37 @@ mod tests {
         assert_eq!(nearest_sizes(u("1.74"), u("0.5"), 0), (Some(u("1.5")), u("2")));
         assert_eq!(nearest_sizes(u("0.3"), u("0.5"), 0), (None, u("0.5")));
         assert_eq!(nearest_sizes(u("1.74"), u("0.5"), u("1.6")), (None, u("2")));
+    }
+
+    #[test]
+    fn refusals_name_the_values_of_their_rule_for_the_market() {
+        let r = MarketRules { tick: u("0.01"), min_size: u("5"), neg_risk: false };
+        let fine = MarketRules { tick: u("0.0001"), ..r };
+        let table = [
+            (
+                limit(&r, OrderType::Gtc, Side::Buy, u("1.5"), u("10")),
+                "price: must be between the tick size and 1 − tick size (0.01 to 0.99)",
+            ),
+            (
+                limit(&fine, OrderType::Gtc, Side::Buy, u("0"), u("10")),
+                "price: must be between the tick size and 1 − tick size (0.0001 to 0.9999)",
+            ),
+            (
+                limit(&r, OrderType::Gtc, Side::Sell, u("0.555"), u("10")),
+                "price: must be a multiple of the market's tick size (0.01)",
+            ),
+            (
+                limit(&r, OrderType::Gtd, Side::Buy, u("0.5"), u("3")),
+                "size: is under the market's minimum order size (5)",
+            ),
+            (
+                market(&r, OrderType::Fok, Side::Buy, u("0.995"), u("10")),
+                "price: must be between the tick size and 1 − tick size (0.01 to 0.99)",
+            ),
+        ];
+        for (got, message) in table {
+            assert_eq!(got.unwrap_err().message, message);
+        }
     }
 
     #[test]
