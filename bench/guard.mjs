@@ -119,7 +119,9 @@ export function report(verdicts, log = console.log) {
   log("\nSpeed guards (median of paired rounds' ratios; a run fails only below target × (1 − tolerance)):");
   for (const v of verdicts) {
     const goal = GUARDS[v.name].goal ?? `≥ ${show(v.name, v.target)}`;
-    log(`  ${v.verdict.padEnd(12)} ${v.what}: ${show(v.name, v.median)} (IQR ${show(v.name, v.q1)}–${show(v.name, v.q3)}, ` +
+    // (A guard shown as the inverse ratio, REST's, reads its quartiles the other way round.)
+    const [lo, hi] = GUARDS[v.name].show ? [v.q3, v.q1] : [v.q1, v.q3];
+    log(`  ${v.verdict.padEnd(12)} ${v.what}: ${show(v.name, v.median)} (IQR ${show(v.name, lo)}–${show(v.name, hi)}, ` +
       `${v.rounds} rounds); target ${goal}, tolerance ${(v.tolerance * 100).toFixed(0)}%`);
   }
   return verdicts.some((v) => v.verdict === "FAIL");

@@ -130,6 +130,14 @@ test("an onPage that throws ends the iteration with its error, and a freed clien
   freed.free();
   assert.throws(() => freed.getEvents(), (e) => e.code === "FREED");
   assert.throws(() => pk.Client.prototype.getEvents.call({}), (e) => e.code === "FREED");
+  // An object that only names a handle is no client: FREED, and nothing reaches wasm with its made-up handle.
+  for (const fake of [{ __wbg_ptr: 8 }, { __wbg_ptr: 1_000_000 }]) {
+    assert.throws(() => pk.Client.prototype.getOk.call(fake), (e) => e.code === "FREED");
+    await assert.rejects(pk.Client.prototype.getEvents.call(fake), (e) => e.code === "FREED");
+    await assert.rejects(pk.Client.prototype.getVersion.call(fake), (e) => e.code === "FREED");
+    await assert.rejects(pk.Client.prototype.placeOrder.call(fake, {}, { address: "0x" + "1".repeat(40), signTypedData() {} }), (e) => e.code === "FREED");
+  }
+  assert.equal(new pk.Client({ baseUrl: EMULATOR }).hasCredentials, false, "the module still works");
 });
 
 test("the binding's entries read a method name and a page through bounded readers", async () => {

@@ -6,14 +6,15 @@
 // for every item. Their declarations are in src/wasm/methods.d.ts and src/wasm/pages.d.ts.
 
 import { internal, live } from "./guard.mjs";
+import { iteratePages } from "./pages.mjs";
 
 /**
- * The binding's REST entries of `client`'s class (guard.mjs's table), called with the client as `this`.
+ * The binding's REST entries of `client`'s class (guard.mjs's table; for anything but a client, entries that
+ * throw FREED), called with the client as `this`.
  * @param {unknown} client
  * @returns {RestClient}
  */
 const rest = (client) => /** @type {RestClient} */ (/** @type {unknown} */ (internal(client)));
-import { iteratePages } from "./pages.mjs";
 
 const installed = Symbol("predictkit.methods");
 
@@ -85,7 +86,8 @@ export function installMethods(glue) {
           )
         : /** @type {(this: RestClient, a: unknown, b: unknown, c: unknown) => Promise<unknown>} */ (
             function (a, b, c) {
-              return entries.callRest.call(this, name, a, b, c);
+              // (Through the receiver's own class: an object that only names a handle never reaches wasm.)
+              return rest(this).callRest.call(this, name, a, b, c);
             }
           ),
       glue,

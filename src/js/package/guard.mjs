@@ -38,7 +38,7 @@ export function guardClasses(glue) {
     if (!proto || typeof proto.__destroy_into_raw !== "function" || Object.hasOwn(proto, guarded)) continue;
     Object.defineProperty(proto, guarded, { value: true });
     /** @type {Record<string, Method>} */
-    const table = {};
+    const table = Object.create(null);
     for (const key of Reflect.ownKeys(proto)) {
       if (skipped.has(key)) continue;
       // An own key has a descriptor.
@@ -62,6 +62,7 @@ export function guardClasses(glue) {
       delete statics[key];
     }
     if (Object.keys(table).length) tables.set(proto, table);
+    freedError ??= glue.freedError;
   }
 }
 
@@ -72,8 +73,25 @@ const INTERNAL = /^(callRest|pageStart|nextPageArgument|restMethods|trade[A-Z])/
 const tables = new WeakMap();
 
 /**
+ * The entries of anything that is no guarded class's instance (a plain object that names a handle, given as a
+ * method's `this`): each throws FREED, as a freed object's methods do, and none reaches wasm with a handle it
+ * never made. It has no own keys.
+ * @type {Record<string, Method>}
+ */
+const stranger = new Proxy(Object.create(null), {
+  get: () =>
+    function () {
+      throw freedError?.() ?? new TypeError("not an instance of the package's classes");
+    },
+});
+
+/** The FREED error of the first build guarded (src/wasm/interop.rs). @type {(() => Error) | undefined} */
+let freedError;
+
+/**
  * The internal entries of `proto`'s class (a guarded class's prototype, or an instance's prototype chain up to
- * one): its methods, called with the instance as `this`, and its statics. Empty for anything else.
+ * one): its methods, called with the instance as `this`, and its statics. For anything else, entries that
+ * throw FREED (`stranger`).
  * @param {unknown} proto
  * @returns {Record<string, Method>}
  */
@@ -84,9 +102,9 @@ export function internal(proto) {
       if (table) return table;
     }
   } catch {
-    // A receiver whose prototype cannot be read has no entries.
+    // A receiver whose prototype cannot be read is no instance.
   }
-  return {};
+  return stranger;
 }
 
 const guarded = Symbol("predictkit.guarded");
