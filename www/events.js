@@ -1,6 +1,6 @@
 // The markets view: events with their markets and live outcome prices; search, tag and status filters,
 // and "load more" paging with the page getEvents() answers (hasNextPage / getNextPage).
-import { $, h, cents, usdShort, date, jsonList, errorBox, skeletons } from "./ui.js";
+import { $, h, formatPrice, plural, usdShort, date, jsonList, errorBox, skeletons } from "./ui.js";
 
 const PAGE = 12;
 const MARKETS_SHOWN = 4;
@@ -86,7 +86,7 @@ export function eventsView(ctx) {
     let loaded = 0;
     return {
       async next() {
-        status.textContent = `Loading… ${loaded} events so far`;
+        status.textContent = `Loading… ${plural(loaded, "event")} so far`;
         page = await (page ? page.getNextPage() : ctx.client.getEvents({ ...params, limit: PAGE }, { signal }));
         loaded += page.length;
         return { items: [...page], done: !page.hasNextPage() };
@@ -102,7 +102,7 @@ export function eventsView(ctx) {
         const result = await ctx.client.publicSearch({ q, limit_per_type: PAGE, page: page + 1, search_tags: page === 0 }, { signal });
         page += 1;
         if (page === 1) showTagChips(result.tags ?? []);
-        status.textContent = `Found ${result.pagination.totalResults} events; loading their markets…`;
+        status.textContent = `Found ${plural(result.pagination.totalResults, "event")}; loading their markets…`;
         const found = result.events.filter((event) => matchesState(event, state));
         const whole = await Promise.all(found.map((event) =>
           ctx.client.getEvents({ slug: event.slug, limit: 1 }, { signal }).then((events) => events[0] ?? event)));
@@ -161,8 +161,8 @@ export function eventsView(ctx) {
         list.replaceChildren(h("li", { class: "empty-state" },
           h("p", {}, search.value.trim() ? `No events match “${search.value.trim()}”.` : "No events match these filters.")));
       }
-      const of = total !== undefined ? ` of ${total}` : "";
-      status.textContent = done ? `${shown}${of} events` : `${shown}${of} events, more available`;
+      const counted = total !== undefined ? `${shown} of ${plural(total, "event")}` : plural(shown, "event");
+      status.textContent = done ? counted : `${counted}, more available`;
       more.hidden = done;
       if (firstRender && shown > 0) {
         firstRender = false;
@@ -209,9 +209,9 @@ export function eventsView(ctx) {
           const quote = prices[token] ?? {};
           for (const span of byToken.get(token) ?? []) {
             // BUY is the best ask: what one share of this outcome costs now.
-            span.textContent = quote.BUY ? cents(quote.BUY) : quote.SELL ? cents(quote.SELL) : "–";
+            span.textContent = quote.BUY ? formatPrice(quote.BUY) : quote.SELL ? formatPrice(quote.SELL) : "–";
             span.dataset.buy = quote.BUY ?? "";
-            span.title = `Best ask ${quote.BUY ? cents(quote.BUY) : "none"} · best bid ${quote.SELL ? cents(quote.SELL) : "none"}`;
+            span.title = `Best ask ${quote.BUY ? formatPrice(quote.BUY) : "none"} · best bid ${quote.SELL ? formatPrice(quote.SELL) : "none"}`;
             span.parentElement.classList.remove("pending");
           }
         }
@@ -252,7 +252,7 @@ export function eventsView(ctx) {
       tags.length > 0 && h("div", { class: "event-tags" }, tags));
     if (markets.length > MARKETS_SHOWN) {
       const rest = markets.slice(MARKETS_SHOWN);
-      const toggle = h("button", { type: "button", class: "link-button", "aria-expanded": "false" }, `Show ${rest.length} more markets`);
+      const toggle = h("button", { type: "button", class: "link-button", "aria-expanded": "false" }, `Show ${plural(rest.length, "more market", "more markets")}`);
       toggle.addEventListener("click", () => {
         const rows = rest.map(renderMarket);
         marketList.append(...rows);
@@ -280,7 +280,7 @@ export function eventsView(ctx) {
         },
         h("span", { class: "outcome-name" }, name),
         resolved
-          ? h("span", { class: "outcome-price" }, Number(finals[i]) === 1 ? "Won" : Number(finals[i]) === 0 ? "Lost" : cents(finals[i]))
+          ? h("span", { class: "outcome-price" }, Number(finals[i]) === 1 ? "Won" : Number(finals[i]) === 0 ? "Lost" : formatPrice(finals[i]))
           : h("span", { class: "outcome-price", dataset: { token: tokens[i] ?? "" } }, "…"));
       })));
   }

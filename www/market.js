@@ -6,7 +6,7 @@
 // re-renders from `stream.book(token)` on each `book_update` of the shown outcome, at most once per
 // animation frame. A pill says how the connection and the book are; "Pause" closes the stream (a page
 // that updates by itself must let the user stop it) and "Resume" opens a new one.
-import { $, h, cents, price, usd, usdShort, num, date, dateTime, shortId, jsonList, errorBox } from "./ui.js";
+import { $, h, formatPrice, formatShares, formatUsd, plural, usdShort, num, date, dateTime, shortId, jsonList, errorBox } from "./ui.js";
 import { depthChart, historyChart } from "./charts.js";
 import { livePill, ago } from "./live.js";
 
@@ -25,7 +25,8 @@ const RESYNC_REASONS = {
 };
 
 export function marketView(ctx) {
-  ctx.marketTarget = () => ({ tokenId: tokens[outcomeIndex], conditionId: market?.conditionId });
+  // The ticket's target: the outcome shown, and its book on screen (read at once: it is freed when replaced).
+  ctx.marketTarget = () => ({ tokenId: tokens[outcomeIndex], conditionId: market?.conditionId, outcome: market ? outcomes[outcomeIndex] : undefined, book });
   let controller = null;
   let outcomeRun = 0;
   /** The OrderBook on screen; freed when replaced or when the view closes. */
@@ -107,6 +108,7 @@ export function marketView(ctx) {
     for (const id of ["stat-bid", "stat-ask", "stat-spread", "stat-mid", "stat-last", "stat-fee"]) {
       setText(id, "–");
       delete $(id).dataset.value;
+      delete $(id).dataset.failed;
       $(id).classList.remove("moved-up", "moved-down");
     }
     $("book-table").replaceChildren(h("p", { class: "loading-line" }, "Loading the order book…"));
@@ -117,6 +119,16 @@ export function marketView(ctx) {
     $("sim-result").replaceChildren();
     $("market-error").replaceChildren();
     $("market-details").replaceChildren();
+  }
+
+  /** Puts `text` on the clipboard; false when the browser refuses (the id stays selectable). */
+  async function copyText(text) {
+    try {
+      await navigator.clipboard.writeText(text);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   // --- Opening a market ----------------------------------------------------------------------------
@@ -137,6 +149,7 @@ export function marketView(ctx) {
     resetPanels();
     $("view-market").dataset.state = "loading";
     $("outcome-tabs").replaceChildren();
+    $("market-tokens").replaceChildren();
     $("comments").replaceChildren();
     $("comments-more").hidden = true;
 
@@ -149,7 +162,8 @@ export function marketView(ctx) {
       $("comments-card").hidden = true;
       $("market-grid").classList.add("no-comments");
       document.title = "Order book · PredictKit demo";
-      startLive(tokens);
+      renderTokens();
+      // (Followed live once the service has its book: an id it does not know is not waited for.)
       selectOutcome(0);
       return;
     }
@@ -166,7 +180,13 @@ export function marketView(ctx) {
       setText("market-title", "Market unavailable");
       $("view-market").dataset.state = "error";
       $("book-table").replaceChildren();
-      $("market-error").replaceChildren(errorBox(ctx.describe(error), () => show(params)));
+      // A market the service does not have stays missing however often it is asked for.
+      const code = ctx.isPredictKitError(error) ? error.code : "";
+      $("market-error").replaceChildren(code === "NOT_FOUND"
+        ? errorBox(`The service has no market “${params.marketId}”. Find it in the list of markets.`)
+        : code === "INVALID_PARAMS"
+          ? errorBox(`“${params.marketId}” is not a market id (a number, or a condition id 0x…). Find the market in the list of markets.`)
+          : errorBox(ctx.describe(error), () => show(params)));
       ctx.settled();
       return;
     }
@@ -184,10 +204,27 @@ export function marketView(ctx) {
     ].filter(Boolean));
     $("outcome-tabs").replaceChildren(...outcomes.map((name, i) =>
       h("button", { type: "button", class: `tab o${i % 2}`, "aria-pressed": "false", onclick: () => selectOutcome(i, true) }, name)));
+    renderTokens();
     // A closed market's books do not move: no stream.
     if (!market.closed) startLive(tokens.filter(Boolean));
     selectOutcome(Math.min(params.outcome ?? 0, Math.max(0, tokens.length - 1)));
     loadComments(market, signal);
+  }
+
+  /** Each outcome's full token id (what the extension and other apps ask for) with a control to copy it. */
+  function renderTokens() {
+    $("market-tokens").replaceChildren(...tokens.map((id, i) => {
+      const note = h("span", { class: "copy-note", role: "status" });
+      const copy = async () => {
+        note.textContent = (await copyText(id)) ? "Copied" : "Select the id and copy it";
+        setTimeout(() => { note.textContent = ""; }, 2000);
+      };
+      return h("li", { dataset: { token: id } },
+        h("span", { class: "token-outcome" }, outcomes[i] ?? `Outcome ${i + 1}`),
+        h("code", { class: "mono token-id" }, id),
+        h("button", { type: "button", class: "secondary small", onclick: copy, "aria-label": `Copy the token id of ${outcomes[i] ?? `outcome ${i + 1}`}` }, "Copy"),
+        note);
+    }));
   }
 
   function selectOutcome(index, fromTab = false) {
@@ -222,9 +259,19 @@ export function marketView(ctx) {
       fresh = await ctx.client.getBook(token, { signal });
     } catch (error) {
       if (ctx.isAbort(error) || run !== outcomeRun) return;
-      const message = ctx.isPredictKitError(error) && error.code === "NOT_FOUND"
-        ? "The service has no order book for this outcome." : ctx.describe(error);
-      $("book-table").replaceChildren(errorBox(message, () => selectOutcome(outcomeIndex)));
+      if (ctx.isPredictKitError(error) && error.code === "NOT_FOUND") {
+        // No such book: nothing to wait for live, and trying again would only ask the same.
+        if (route.tokenId) {
+          closeStream();
+          streamable = false;
+          $("live").hidden = true;
+        }
+        $("book-table").replaceChildren(errorBox(route.tokenId
+          ? "The service has no order book for this token id. Check the id: a token id is an outcome's, not a market's."
+          : "The service has no order book for this outcome."));
+        return;
+      }
+      $("book-table").replaceChildren(errorBox(ctx.describe(error), () => selectOutcome(outcomeIndex)));
       return;
     }
     if (run !== outcomeRun || bookIsLive) {
@@ -237,6 +284,7 @@ export function marketView(ctx) {
     renderBook();
     renderDetails();
     renderSimulation();
+    if (route.tokenId && !streamable) startLive(tokens);
   }
 
   // --- Live updates --------------------------------------------------------------------------------
@@ -278,6 +326,7 @@ export function marketView(ctx) {
     const closing = stream;
     stream = null;
     closing?.close();
+    if (closing) ctx.socket("market", null);
   }
 
   function onStreamEvent(source, event) {
@@ -297,6 +346,7 @@ export function marketView(ctx) {
         }
         break;
       case "status":
+        ctx.socket("market", event.status);
         renderLive();
         break;
       case "error":
@@ -404,6 +454,14 @@ export function marketView(ctx) {
     pill.set({ detail, ...state, data });
   }
 
+  /** The tick of the shown book (the catalog's when the book does not say). */
+  function tick() {
+    return book?.tickSize ?? market?.orderPriceMinTickSize;
+  }
+
+  /** A price of this market, at its tick. */
+  const cents = (p) => formatPrice(p, tick());
+
   function renderBook() {
     const bid = book.bestBid();
     const ask = book.bestAsk();
@@ -419,10 +477,10 @@ export function marketView(ctx) {
     $("stat-ask").dataset.value = ask ? String(ask.price) : "";
     $("stat-last").dataset.value = last !== undefined ? String(last) : "";
     $("stat-last").title = lastTrade && Number(lastTrade.price) === last
-      ? `${lastTrade.side === "BUY" ? "A buyer took" : "A seller hit"} ${num(lastTrade.size)} shares at ${cents(lastTrade.price)}, ${new Date(Number(lastTrade.timestamp)).toLocaleTimeString()}`
+      ? `${lastTrade.side === "BUY" ? "A buyer took" : "A seller hit"} ${formatShares(lastTrade.size)} at ${cents(lastTrade.price)}, ${new Date(Number(lastTrade.timestamp)).toLocaleTimeString()}`
       : "";
     const meta = $("book-meta");
-    meta.textContent = `${num(book.bidCount)} bids · ${num(book.askCount)} asks` +
+    meta.textContent = `${plural(book.bidCount, "bid")} · ${plural(book.askCount, "ask")}` +
       (book.timestamp ? ` · as of ${bookIsLive ? new Date(Number(book.timestamp)).toLocaleTimeString() : dateTime(Number(book.timestamp))}` : "");
     meta.dataset.timestamp = book.timestamp !== undefined ? String(book.timestamp) : "";
     meta.dataset.source = bookIsLive ? "stream" : "rest";
@@ -455,8 +513,8 @@ export function marketView(ctx) {
       const size = Math.round((depth[i] - (i ? depth[i - 1] : 0)) * 1e6) / 1e6;
       rows.push(h("tr", { class: `${side}${i === 0 ? " best" : ""}`, style: `--fill:${((depth[i] / max) * 100).toFixed(1)}%` },
         h("td", { class: "price" }, cents(prices[i])),
-        h("td", {}, num(size)),
-        h("td", {}, num(depth[i]))));
+        h("td", {}, formatShares(size, { unit: false })),
+        h("td", {}, formatShares(depth[i], { unit: false }))));
     }
     return rows;
   }
@@ -480,7 +538,7 @@ export function marketView(ctx) {
   function renderDetails() {
     const rows = [
       ["Tick size", book.tickSize !== undefined ? String(book.tickSize) : "–"],
-      ["Minimum order", book.minOrderSize !== undefined ? `${num(book.minOrderSize)} shares` : "–"],
+      ["Minimum order", book.minOrderSize !== undefined ? formatShares(book.minOrderSize) : "–"],
       ["Neg risk", book.negRisk === undefined ? "–" : book.negRisk ? "Yes" : "No"],
       ["Book hash", bookHashCheck()],
       ["Token", shortId(tokens[outcomeIndex])],
@@ -499,11 +557,15 @@ export function marketView(ctx) {
       feeBps = fee.base_fee;
       const taker = fee.fee_schedule?.takerOnly ?? fee.fd?.to;
       setText("stat-fee", `${fee.base_fee} bps${taker ? " (takers)" : ""}`);
+      delete $("stat-fee").dataset.failed;
       $("stat-fee").title = fee.fee_schedule ? `Curve rate ${fee.fee_schedule.rate}, exponent ${fee.fee_schedule.exponent}, ${fee.fee_schedule.category}` : "";
     } catch (error) {
       if (ctx.isAbort(error) || run !== outcomeRun) return;
       feeBps = null;
-      setText("stat-fee", ctx.isPredictKitError(error) && error.code === "NOT_FOUND" ? "None" : "Unavailable");
+      const none = ctx.isPredictKitError(error) && error.code === "NOT_FOUND";
+      setText("stat-fee", none ? "None" : "Unavailable");
+      // (Unavailable is read again once the service answers again: see onRecovered.)
+      $("stat-fee").dataset.failed = String(!none);
       $("stat-fee").title = ctx.describe(error);
     }
     renderSimulation();
@@ -560,23 +622,23 @@ export function marketView(ctx) {
     const field = (name, label, text, raw, cls) =>
       h("div", { class: cls }, h("dt", {}, label), h("dd", { dataset: { field: name, value: String(raw) } }, text));
     const fields = [
-      field("filled", "Shares", num(r.filled), r.filled),
-      field("avgPrice", "Average price", `${cents(r.avgPrice)} (${price(r.avgPrice, 4)})`, r.avgPrice, "strong"),
-      field("notional", buying ? "Total cost" : "You receive", usd(r.notional), r.notional, "strong"),
+      field("filled", "Shares", formatShares(r.filled, { unit: false }), r.filled),
+      field("avgPrice", "Average price", `${cents(r.avgPrice)} (${Number(r.avgPrice).toFixed(4)})`, r.avgPrice, "strong"),
+      field("notional", buying ? "Total cost" : "You receive", formatUsd(Math.round(r.notional * 100) / 100), r.notional, "strong"),
       field("worstPrice", "Worst price", cents(r.worstPrice), r.worstPrice),
       field("levelsUsed", "Price levels", String(r.levelsUsed), r.levelsUsed),
       field("slippage", "Slippage vs mid", Number.isNaN(r.slippage) ? "–" : cents(r.slippage), r.slippage),
     ];
-    if (feeBps) fields.push(field("fee", `Fee (${feeBps} bps)`, usd(fee), fee));
+    if (feeBps) fields.push(field("fee", `Fee (${feeBps} bps)`, formatUsd(Math.round(fee * 100) / 100), fee));
     const children = [h("dl", { class: "sim-grid" }, fields)];
     if (r.remaining > 0) {
-      const left = unit === "shares" ? `${num(r.remaining)} shares` : usd(r.remaining);
+      const left = unit === "shares" ? formatShares(r.remaining) : formatUsd(Math.round(r.remaining * 100) / 100);
       children.push(h("p", { class: "warn", dataset: { field: "remaining", value: String(r.remaining) } },
         `The book is too thin: ${left} would stay unfilled.`));
     }
     out.dataset.filled = String(r.filled);
     out.replaceChildren(...children);
-    say(`${num(r.filled)} shares at ${cents(r.avgPrice)} on average: ${buying ? "total cost" : "you receive"} ${usd(r.notional)}` +
+    say(`${formatShares(r.filled)} at ${cents(r.avgPrice)} on average: ${buying ? "total cost" : "you receive"} ${formatUsd(Math.round(r.notional * 100) / 100)}` +
       (r.remaining > 0 ? ". The book is too thin to fill all of it." : "."));
   }
 
@@ -680,6 +742,13 @@ export function marketView(ctx) {
     }
     return item;
   }
+
+  // After an outage, what could not be read then is read again (the book comes back with the stream).
+  ctx.onRecovered(() => {
+    const token = tokens[outcomeIndex];
+    if ($("view-market").hidden || !token || !controller || controller.signal.aborted) return;
+    if ($("stat-fee").dataset.failed === "true") loadFee(token, outcomeRun, controller.signal);
+  });
 
   // Streams belong to the client that opened them: close before it is replaced, then follow the new one.
   ctx.onRelease(() => closeStream());

@@ -8,7 +8,7 @@
 //
 // The credentials go straight from the form into a new Client and the form is cleared: the page keeps
 // no copy, and nothing of them reaches the DOM, storage, cookies or the URL.
-import { $, h, cents, num, date, shortId, confirmDialog, pool } from "./ui.js";
+import { $, h, formatPrice, formatShares, plural, date, shortId, confirmDialog, pool } from "./ui.js";
 import { livePill } from "./live.js";
 
 const ROWS = 25;
@@ -245,7 +245,7 @@ export function ordersView(ctx) {
       previous = row;
     }
     more.hidden = orders.length <= visible;
-    more.textContent = `Show ${Math.min(ROWS, orders.length - visible)} more`;
+    more.textContent = `Show ${plural(Math.min(ROWS, orders.length - visible), "more order", "more orders")}`;
     if (added.length) resolveMarkets(added);
   }
 
@@ -286,9 +286,9 @@ export function ordersView(ctx) {
       marketCell,
       h("td", { dataset: { label: "Outcome" } }, order.outcome),
       h("td", { dataset: { label: "Side" } }, h("span", { class: `side ${order.side.toLowerCase()}` }, order.side === "BUY" ? "Buy" : "Sell")),
-      h("td", { class: "num", dataset: { label: "Price" } }, order.price === null ? "–" : cents(order.price)),
-      h("td", { class: "num", dataset: { label: "Size" } }, num(order.originalSize)),
-      h("td", { class: "num", dataset: { label: "Filled" } }, num(order.sizeMatched)),
+      h("td", { class: "num", dataset: { label: "Price" } }, formatPrice(order.price)),
+      h("td", { class: "num", dataset: { label: "Size" } }, formatShares(order.originalSize, { unit: false })),
+      h("td", { class: "num", dataset: { label: "Filled" } }, formatShares(order.sizeMatched, { unit: false })),
       h("td", { dataset: { label: "Placed" } }, date(order.createdAt)),
       actionsCell(order, counts));
   }
@@ -303,7 +303,7 @@ export function ordersView(ctx) {
   }
 
   function describe(order) {
-    return `${order.side === "BUY" ? "buy" : "sell"} ${num(order.originalSize)} ${order.outcome} at ${cents(order.price)}`;
+    return `${order.side === "BUY" ? "buy" : "sell"} ${formatShares(order.originalSize)} of ${order.outcome} at ${formatPrice(order.price)}`;
   }
 
   /** Replaces condition ids with market questions for the rows on screen (a few requests at a time). */
@@ -338,7 +338,7 @@ export function ordersView(ctx) {
     const question = await marketName(order.market);
     const ok = await confirmDialog({
       title: "Cancel this order?",
-      body: [`${order.side === "BUY" ? "Buy" : "Sell"} ${num(order.originalSize)} ${order.outcome} at ${cents(order.price)}`, question],
+      body: [`${order.side === "BUY" ? "Buy" : "Sell"} ${formatShares(order.originalSize)} of ${order.outcome} at ${formatPrice(order.price)}`, question],
       confirmLabel: "Cancel order",
       cancelLabel: "Keep order",
     });
@@ -441,12 +441,14 @@ export function ordersView(ctx) {
     const closing = userStream;
     userStream = null;
     closing?.close();
+    if (closing) ctx.socket("user", null);
     pill.reset();
   }
 
   function onUserEvent(source, event) {
     if (source !== userStream) return;
     if (event.event_type === "status") {
+      ctx.socket("user", event.status);
       if (event.status === "reconnecting" || event.status === "stalled") streamDown = true;
       if (event.status === "open" && (streamDown || readOnOpen)) {
         // Events sent while the socket was down are lost, and a signed-in account (from the form or from a
@@ -521,6 +523,24 @@ export function ordersView(ctx) {
     }
   }
 
+  /**
+   * Marks a row new or changed for a while: one note at a time (an order this page placed is announced by its
+   * answer and then by its PLACEMENT event, and stays "New"), gone with the highlight.
+   */
+  function markArrived(row, label) {
+    clearTimeout(Number(row.dataset.arrivedTimer));
+    row.classList.add("arrived");
+    row.dataset.arrived = label;
+    const cell = row.querySelector("td[data-label=Placed]");
+    cell?.querySelector(".row-note.arrival")?.remove();
+    cell?.append(h("span", { class: "row-note arrival" }, label));
+    row.dataset.arrivedTimer = String(setTimeout(() => {
+      row.classList.remove("arrived");
+      delete row.dataset.arrived;
+      cell?.querySelector(".row-note.arrival")?.remove();
+    }, ARRIVED_MS));
+  }
+
   /** Reads one order after a PLACEMENT or UPDATE and shows it as it is now. */
   async function refreshOrder(id) {
     const client = ctx.client;
@@ -543,13 +563,7 @@ export function ordersView(ctx) {
     else orders.unshift(order); // new: at the top, where it is seen
     renderRows();
     const row = body.querySelector(`tr[data-order-id="${CSS.escape(id)}"]`);
-    if (row) {
-      const label = index >= 0 ? "Updated" : "New";
-      row.classList.add("arrived");
-      row.dataset.arrived = label;
-      row.querySelector("td[data-label=Placed]")?.append(" ", h("span", { class: "row-note" }, label));
-      setTimeout(() => row.classList.remove("arrived"), ARRIVED_MS);
-    }
+    if (row) markArrived(row, index < 0 || row.dataset.arrived === "New" ? "New" : "Updated");
     pill.announce(index >= 0 ? `Order updated: ${describe(order)}.` : `New order: ${describe(order)}.`);
   }
 

@@ -5,9 +5,10 @@
 // the local emulator, the emulator's development wallet (as a local chain's node offers). The API key
 // comes from the wallet's signature (createOrDeriveApiKey) and stays inside the Client; then the account
 // doctor (diagnoseAccount) says what the account trades through and any problem with its fix. Every figure the
-// preview shows is the draft's, and that draft is what is signed: nothing is computed apart from it, and a
-// change to the form discards it.
-import { $, h } from "./ui.js";
+// preview says will be signed is the draft's, and that draft is what is signed: nothing is computed apart from
+// it, and a change to the form discards it. Beside it, "May fill now" walks the book on screen (simulate,
+// depth): what would fill at once, and what becomes of the rest.
+import { $, h, formatPrice, formatShares, formatUsd } from "./ui.js";
 import { walletSigner } from "../pkg/index.mjs";
 
 /** The emulator's development wallet, spoken to as an EIP-1193 provider. */
@@ -20,6 +21,86 @@ function emulatorWallet(baseUrl) {
       return answer.result;
     },
   };
+}
+
+/**
+ * What the preview says: what will be signed (the side, the price limit, the size or the amount, in the
+ * draft's own exact figures) and, from the book on screen, what may fill at once and what becomes of the rest.
+ */
+function previewRows(draft, params, { book, outcome }) {
+  const buy = draft.side === "BUY";
+  const tick = draft.tickSize;
+  const limit = `${formatPrice(draft.price, tick)} (${draft.price}) a share`;
+  const market = "amount" in params;
+  const what = outcome ? ` of ${outcome}` : "";
+  const rows = market
+    ? [["You sign", buy
+      ? `Buy${what} for ${formatUsd(draft.cash)}: at least ${formatShares(draft.shares)}, at ${formatPrice(draft.price, tick)} or better (${draft.orderType})`
+      : `Sell ${formatShares(draft.shares)}${what}: for at least ${formatUsd(draft.cash)}, at ${formatPrice(draft.price, tick)} or better (${draft.orderType})`]]
+    : [["You sign", `${buy ? "Buy" : "Sell"} ${formatShares(draft.shares)}${what} at ${formatPrice(draft.price, tick)} or better (${draft.orderType}${draft.postOnly ? ", post-only" : ""})`]];
+  rows.push(
+    ["Price limit", limit],
+    [market && buy ? "Amount" : "Size", market && buy ? `${formatUsd(draft.cash)} to spend` : formatShares(draft.shares)],
+    [buy ? "You pay at most" : "You receive at least", formatUsd(draft.cash)]);
+  const fill = mayFill(draft, params, book);
+  if (fill) rows.push(["May fill now", fill]);
+  rows.push(
+    ["Fee if it takes", draft.fee === undefined ? "none" : formatUsd(draft.fee)],
+    ["Maker amount", `${draft.makerAmount} units`],
+    ["Taker amount", `${draft.takerAmount} units`],
+    ["Exchange", `v${draft.version} ${draft.exchange}${draft.negRisk ? " (neg-risk)" : ""}`]);
+  return rows;
+}
+
+/** What the book on screen would fill of the draft now, in words; "" without a book. */
+function mayFill(draft, params, book) {
+  if (!book) return "";
+  const buy = draft.side === "BUY";
+  const tick = draft.tickSize;
+  const type = draft.orderType;
+  const against = buy ? "asks" : "bids";
+  try {
+    if ("amount" in params) {
+      const r = buy ? book.simulate("BUY", { notional: Number(draft.cash) }) : book.simulate("SELL", { size: Number(draft.shares) });
+      if (r.filled === 0) return `Nothing: there are no ${against}, so it is refused.`;
+      const got = `${formatShares(Math.round(r.filled * 1e6) / 1e6)} for ${formatUsd(Math.round(r.notional * 1e6) / 1e6)}, ${formatPrice(r.avgPrice, tick)} on average`;
+      if (r.remaining > 1e-9) {
+        return type === "FOK"
+          ? `Nothing: the book cannot fill all of it, so this fill-or-kill order is refused (it holds ${got}).`
+          : `${got}; the rest is canceled (fill-and-kill).`;
+      }
+      return `All of it: ${got}.`;
+    }
+    const size = Number(draft.shares);
+    const best = buy ? book.bestAsk() : book.bestBid();
+    const crosses = best && (buy ? best.price <= draft.price + 1e-9 : best.price >= draft.price - 1e-9);
+    const rests = type === "GTC" || type === "GTD";
+    if (!crosses) {
+      return rests ? `Nothing at once: it rests on the book at ${formatPrice(draft.price, tick)}.`
+        : `Nothing: no ${against} at ${formatPrice(draft.price, tick)} or better, so it is refused.`;
+    }
+    if (draft.postOnly) return `It would take from the ${against} at once, so the service refuses it (post-only).`;
+    const within = Math.abs(draft.price - best.price) + 1e-9;
+    const available = book.depth(draft.side, { within }).size;
+    const now = Math.min(size, Math.round(available * 1e6) / 1e6);
+    const r = book.simulate(draft.side, { size: now });
+    const got = `${formatShares(now)} at once, ${formatPrice(r.avgPrice, tick)} on average`;
+    const left = Math.round((size - now) * 1e6) / 1e6;
+    if (left <= 0) return `All of it: ${got}.`;
+    if (type === "FOK") return `Nothing: only ${formatShares(now)} are offered at ${formatPrice(draft.price, tick)} or better, so this fill-or-kill order is refused.`;
+    return rests ? `${got}; the other ${formatShares(left)} rest on the book at ${formatPrice(draft.price, tick)}.`
+      : `${got}; the other ${formatShares(left)} are canceled (fill-and-kill).`;
+  } catch {
+    return "";
+  }
+}
+
+/** What a placed order took at once, from the service's answer: shares for dollars. */
+function filledText(side, result) {
+  const making = Number(result.makingAmount || 0);
+  const taking = Number(result.takingAmount || 0);
+  if (!(making > 0) && !(taking > 0)) return "Nothing yet";
+  return side === "BUY" ? `${formatShares(taking)} for ${formatUsd(making)}` : `${formatShares(making)} for ${formatUsd(taking)}`;
 }
 
 export function ticketView(ctx, target) {
@@ -115,14 +196,7 @@ export function ticketView(ctx, target) {
       const built = await (isMarket() ? ctx.client.buildMarketOrder(p) : ctx.client.buildOrder(p));
       if (at !== edits) return; // the form changed while it was built: preview again
       draft = built;
-      show([
-        ["Order", `${draft.side} ${draft.shares} shares at ${draft.price} (${draft.orderType}${draft.postOnly ? ", post-only" : ""})`],
-        [draft.side === "BUY" ? "You pay" : "You receive", `$${draft.cash}`],
-        ["Maker amount", `${draft.makerAmount} units`],
-        ["Taker amount", `${draft.takerAmount} units`],
-        ["Fee if it takes", draft.fee === undefined ? "none" : `$${draft.fee}`],
-        ["Exchange", `v${draft.version} ${draft.exchange}${draft.negRisk ? " (neg-risk)" : ""}`],
-      ]);
+      show(previewRows(draft, p, target()));
       $("ticket-place").disabled = false;
     } catch (error) {
       draft = null;
@@ -142,7 +216,7 @@ export function ticketView(ctx, target) {
       const signer = await wallet();
       const signed = await ctx.client.signOrder(draft, signer);
       const result = await ctx.client.postOrder(signed);
-      show([["Placed", result.success ? result.status : "no"], ["Order id", result.orderID], ["Filled", `${result.makingAmount || 0} / ${result.takingAmount || 0}`], ["Message", result.errorMsg || "–"]], result.success ? "good" : "bad");
+      show([["Placed", result.success ? result.status : "no"], ["Order id", result.orderID], ["Filled", filledText(signed.side, result)], ["Message", result.errorMsg || "–"]], result.success ? "good" : "bad");
       draft = null;
       if (result.success && result.orderID) ctx.placed(result.orderID);
     } catch (error) {

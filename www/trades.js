@@ -3,7 +3,7 @@
 // the user channel's trade events (which come again at each step: the orders view hands them over). The switch
 // runs client.heartbeats() while it is on: the service cancels the account's orders if this page stops sending
 // them for 10 s; its status is shown (ok, late, lost).
-import { $, h, num, dateTime, shortId } from "./ui.js";
+import { $, h, formatPrice, formatShares, dateTime, shortId } from "./ui.js";
 
 const ROWS = 50;
 
@@ -51,9 +51,11 @@ export function tradesView(ctx) {
     return {
       id: t.id,
       at: Number(t.match_time ?? t.matchtime ?? t.timestamp / 1000) * 1000,
+      market: t.market ?? "",
+      outcome: mine?.outcome ?? t.outcome ?? "",
       side: mine?.side ?? t.side,
       size: mine?.matched_amount ?? t.size,
-      price: t.price,
+      price: mine?.price ?? t.price,
       role: t.trader_side ?? (mine ? "MAKER" : "TAKER"),
       status: settlement(t.status),
       tx: t.transaction_hash || "",
@@ -83,12 +85,35 @@ export function tradesView(ctx) {
     const final = t.status === "CONFIRMED" || t.status === "FAILED";
     return h("tr", { "data-trade-id": t.id },
       h("td", {}, Number.isFinite(t.at) && t.at > 0 ? dateTime(t.at) : "–"),
+      marketCell(t.market),
+      h("td", { dataset: { label: "Outcome" } }, t.outcome || "–"),
       h("td", {}, t.side),
-      h("td", { class: "num" }, num(t.size)),
-      h("td", { class: "num" }, t.price),
+      h("td", { class: "num" }, formatShares(t.size, { unit: false })),
+      h("td", { class: "num" }, formatPrice(t.price)),
       h("td", {}, t.role === "MAKER" ? "Maker" : t.role === "TAKER" ? "Taker" : "–"),
       h("td", { class: "settlement", "data-status": t.status, "data-final": String(final) }, t.status + (final ? "" : " …")),
       h("td", { class: "mono" }, t.tx ? shortId(t.tx) : "–"));
+  }
+
+  /** condition id → the catalog market (its question), once read. */
+  const markets = new Map();
+
+  /** The market's question, linked to its page, once known (its condition id until then). */
+  function marketCell(conditionId) {
+    const cell = h("td", { class: "market-cell", dataset: { market: conditionId } });
+    const fill = (market) => cell.replaceChildren(
+      h("a", { href: `#/market/${encodeURIComponent(market.id)}`, class: "market-name" }, market.question));
+    cell.append(h("span", { class: "market-name" }, conditionId ? shortId(conditionId) : "–"));
+    if (!conditionId) return cell;
+    if (!markets.has(conditionId)) {
+      const client = ctx.client;
+      markets.set(conditionId, client.getMarket(conditionId).catch(() => {
+        markets.delete(conditionId);
+        return null;
+      }).finally(() => ctx.settled()));
+    }
+    markets.get(conditionId).then((market) => { if (market) fill(market); });
+    return cell;
   }
 
   function render() {
@@ -166,7 +191,8 @@ export function tradesView(ctx) {
     pill.hidden = true;
     controller?.abort();
   });
-  ctx.onConnect(() => {
+  ctx.onConnect(({ serviceChanged }) => {
+    if (serviceChanged) markets.clear();
     trades = new Map();
     body.replaceChildren();
     status.textContent = "";

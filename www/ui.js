@@ -22,17 +22,8 @@ export function h(tag, attrs = {}, ...children) {
 
 export const $ = (id) => document.getElementById(id);
 
-/** Prices are probabilities; shown in cents like the trading venues do ("48.5¢"). */
-export function cents(price) {
-  if (price === undefined || price === null || Number.isNaN(Number(price))) return "–";
-  const c = Number(price) * 100;
-  return `${Number.isInteger(Math.round(c * 10) / 10) ? c.toFixed(0) : c.toFixed(1)}¢`;
-}
-
-export function price(p, digits = 3) {
-  if (p === undefined || p === null || Number.isNaN(Number(p))) return "–";
-  return Number(p).toFixed(digits);
-}
+// Prices, sizes and dollar amounts are written by format.js, the one way the page (and the extension) writes them.
+export { formatPrice, formatShares, formatUsd, plural, notATokenId } from "./format.js";
 
 const usdFormat = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", maximumFractionDigits: 2 });
 const usdCompact = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", notation: "compact", maximumFractionDigits: 1 });
