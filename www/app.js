@@ -8,6 +8,7 @@ import { marketView } from "./market.js";
 import { ordersView } from "./orders.js";
 import { ticketView } from "./ticket.js";
 import { tradesView } from "./trades.js";
+import { serviceHealth } from "./connection.js";
 
 const LOCAL_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
 
@@ -35,12 +36,14 @@ const ctx = {
     const client = new Client({
       baseUrl,
       credentials,
+      fetch: (input, init) => seen(input, init),
       // The local emulator is a development chain (Amoy's id); a real service signs for Polygon.
       chainId: new URL(baseUrl).hostname === location.hostname && this.isLocal ? 80002 : 137,
       timeoutMs: 15_000,
       maxRetries: 2,
       onEvent: showRetryNotice,
     });
+    const host = new URL(baseUrl).host;
     // Streams opened by the old client close before it is freed (sign-in, sign-out, base-URL change).
     for (const listener of this.releaseListeners) listener();
     const previous = this.client;
@@ -50,7 +53,8 @@ const ctx = {
     this.account = credentials ? credentials.address : null;
     this.signer = null;
     previous?.free();
-    $("service-host").textContent = new URL(baseUrl).host;
+    $("service-host").textContent = host;
+    if (serviceChanged || !previous) seen = health.connect(baseUrl);
     for (const listener of this.connectListeners) listener({ serviceChanged });
   },
   /** The wallet that signs orders, once the user has traded (its API key is in the current client). */
@@ -75,6 +79,14 @@ const ctx = {
   trade(event) {
     for (const listener of this.tradeListeners) listener(event);
   },
+  /** A view's stream changed its status (`null` once closed): the header's pill hears it. */
+  socket(name, status) {
+    health.socket(name, status);
+  },
+  /** `listener()` runs when the service answers again after an outage or a lost connection. */
+  onRecovered(listener) {
+    health.onRecovered(listener);
+  },
   /** The outcome the market page shows ({ tokenId, conditionId }), set by the market view. */
   marketTarget: () => ({}),
   onConnect(listener) {
@@ -92,6 +104,17 @@ const ctx = {
     if (Date.now() >= retryDueAt) hideRetryNotice();
   },
 };
+
+// --- What the last requests and sockets saw of the service (the header's pill) -----------------------
+
+const health = serviceHealth({
+  summary: $("service-summary"),
+  label: $("service-state"),
+  detail: $("service-health"),
+  probe: (signal) => ctx.client?.getOk({ signal, maxRetries: 0, timeoutMs: 5000 }),
+});
+/** The current client's fetch: every answer and failure is seen by `health`. */
+let seen = (input, init) => fetch(input, init);
 
 // --- Retry and rate-limit notice (ClientOptions.onEvent) --------------------------------------------
 
@@ -140,7 +163,8 @@ function setUpServiceForm() {
     const status = $("service-status");
     try {
       ctx.connect(url);
-      status.textContent = `Connected to ${new URL(url).host}. Signed out.`;
+      // Whether it answers is the pill's to say, once it has.
+      status.textContent = `Switched to ${new URL(url).host}. Signed out.`;
       status.className = "form-status ok";
     } catch (error) {
       status.textContent = ctx.describe(error);
