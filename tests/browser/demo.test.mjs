@@ -11,7 +11,7 @@ import { mkdirSync } from "node:fs";
 import { createHmac } from "node:crypto";
 import { chromium } from "playwright-core";
 import { createRequire } from "node:module";
-import { holdShares } from "../js/helpers.mjs";
+import { holdShares, spreadMarket, devWallet, pk, PKG_DIR } from "../js/helpers.mjs";
 
 const EMULATOR = process.env.PREDICTKIT_EMULATOR_URL ?? "http://127.0.0.1:8787";
 const PAGE_URL = `${EMULATOR}/www/`;
@@ -230,7 +230,8 @@ test("market view: book, depth, history, fee and comments; simulate() agrees wit
   // Best prices, spread and midpoint, from the book parsed in WebAssembly.
   assert.equal(Number(await page.getAttribute("#stat-bid", "data-value")), bid.price);
   assert.equal(Number(await page.getAttribute("#stat-ask", "data-value")), ask.price);
-  const cents = (p) => `${+(p * 100).toFixed(1)}¢`;
+  // (In cents, at the market's tick; a midpoint between two levels keeps its own digits.)
+  const cents = (p) => `${+(p * 100).toFixed(4)}¢`;
   assert.equal(await page.textContent("#stat-spread"), cents(ask.price - bid.price));
   assert.equal(await page.textContent("#stat-mid"), cents((ask.price + bid.price) / 2));
   // The ladder: the best ask sits just above the spread row, the best bid just below.
@@ -353,10 +354,16 @@ test("order ticket: a preview of the exact amounts, a refusal made locally, then
   const price = Math.round((bid.price - 0.01) * 100) / 100;
   await page.fill("#ticket-price", price.toFixed(2));
   await page.click("#ticket-form button[type=submit]");
-  await page.waitForFunction(() => /Order/.test(document.querySelector("#ticket-result")?.textContent ?? "") &&
+  await page.waitForFunction(() => /You sign/.test(document.querySelector("#ticket-result")?.textContent ?? "") &&
     !document.querySelector("#ticket-result").classList.contains("bad"));
   const preview = await page.textContent("#ticket-result");
-  assert.match(preview, new RegExp(`BUY 10 shares at ${price}`));
+  // What will be signed, with units: the side, the size, the price limit and what it costs at most; and what
+  // may fill (nothing at once, one tick under the best bid: it rests).
+  const outcome = JSON.parse(market.outcomes)[0];
+  assert.ok(preview.includes(`You signBuy 10 shares of ${outcome} at ${Math.round(price * 100)}¢ or better (GTC)`), preview);
+  assert.ok(preview.includes(`Price limit${Math.round(price * 100)}¢ (${price}) a share`), preview);
+  assert.ok(preview.includes(`You pay at most$${(price * 10).toFixed(2)}`), preview);
+  assert.ok(preview.includes(`May fill nowNothing at once: it rests on the book at ${Math.round(price * 100)}¢.`), preview);
   assert.match(preview, new RegExp(`Maker amount${Math.round(price * 100) * 100000} units`), preview);
   assert.match(preview, /Taker amount10000000 units/);
   assert.equal(await page.isDisabled("#ticket-place"), false);
@@ -399,7 +406,7 @@ test("order ticket: the doctor finds an account set up for a deposit wallet, and
     await page.fill("#ticket-price", "0.05");
     await page.fill("#ticket-size", "20");
     await page.click("#ticket-form button[type=submit]");
-    await page.waitForFunction(() => /Order/.test(document.querySelector("#ticket-result")?.textContent ?? ""));
+    await page.waitForFunction(() => /You sign/.test(document.querySelector("#ticket-result")?.textContent ?? ""));
     await page.click("#ticket-place");
     await page.waitForSelector("#ticket-account.bad", { timeout: 15_000 });
     const account = await page.textContent("#ticket-account");
@@ -442,6 +449,95 @@ test("a real recorded book renders exactly, and an empty-sided book says so", as
   assert.match(await page.textContent("#sim-result"), /no bids to sell to/);
   assert.deepEqual(page.errors, []);
   assert.ok(page.failed.every((f) => f.startsWith("404 /fee-rate/")), page.failed.join(", "));
+  await page.close();
+});
+
+test("a 0.0001 tick: every ladder level reads its own price, the preview says what is signed and may fill, token ids copy", { timeout: 60_000 }, async () => {
+  // A market whose tick becomes 0.0001 (as the service makes a market's tick finer near resolution), with eight
+  // bids one tick apart: at 0.1¢ they would all read the same.
+  const found = await spreadMarket(EMULATOR);
+  await admin("POST", "/__admin/tick-size", { asset_id: found.tokenId, tick_size: "0.0001" });
+  const { walletSigner } = await import(`${PKG_DIR}/signers.mjs`);
+  const wallet = devWallet(EMULATOR);
+  const [address] = await wallet.request({ method: "eth_requestAccounts" });
+  const client = new pk.Client({ baseUrl: EMULATOR, chainId: 80002, rateLimits: false });
+  const signer = walletSigner(wallet, address);
+  await client.createApiKey(signer);
+  const prices = [];
+  for (let k = 1; k <= 8; k++) {
+    const price = Math.round((found.bid + k * 0.0001) * 10_000) / 10_000;
+    const placed = await client.placeOrder({ tokenId: found.tokenId, side: "BUY", price, size: Math.max(5, found.minSize) }, signer);
+    assert.equal(placed.success, true, placed.errorMsg);
+    prices.unshift(price);
+  }
+  client.free();
+  const catalog = await api(`/markets/${found.conditionId}`);
+  const tokens = JSON.parse(catalog.clobTokenIds);
+  const page = await openPage(DESKTOP, `#/market/${catalog.id}`, { stillBooks: true });
+  await marketReady(page);
+  const expected = prices.map((p) => `${(p * 100).toFixed(2).replace(/0+$/, "").replace(/\.$/, "")}¢`);
+  await page.waitForFunction((best) => document.querySelector(".ladder tr.bid.best td.price")?.textContent === best, expected[0]);
+  const ladder = await page.$$eval(".ladder tr.bid td.price", (cells) => cells.map((c) => c.textContent));
+  assert.deepEqual(ladder, expected);
+  assert.equal(new Set(ladder).size, 8, ladder.join());
+  assert.equal(await page.textContent("#stat-bid"), ladder[0]);
+  assert.match(await page.textContent("#market-details"), /Tick size0\.0001/);
+
+  // Every outcome's full token id, each with its own copy control.
+  assert.deepEqual(await page.$$eval("#market-tokens .token-id", (els) => els.map((e) => e.textContent)), tokens);
+  assert.equal(await page.locator("#market-tokens button").count(), tokens.length);
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: EMULATOR });
+  await page.click("#market-tokens li:nth-child(2) button");
+  await page.waitForSelector("#market-tokens li:nth-child(2) .copy-note:has-text('Copied')");
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), tokens[1]);
+
+  // "Post only" is a check box's size, not a text field's.
+  const box = await page.$eval("#ticket-post-only", (el) => el.getBoundingClientRect().toJSON());
+  assert.ok(box.width <= 20 && box.height <= 20, JSON.stringify(box));
+
+  // A $5 fill-or-kill buy: what is signed (the amount, the least shares, the price limit) and what would fill.
+  await page.click("label[for=ticket-market]");
+  await page.fill("#ticket-size", "5");
+  await page.click("#ticket-form button[type=submit]");
+  await page.waitForFunction(() => /You sign/.test(document.querySelector("#ticket-result")?.textContent ?? ""));
+  const preview = await page.textContent("#ticket-result");
+  const outcome = JSON.parse(catalog.outcomes)[0];
+  assert.match(preview, new RegExp(`You signBuy of ${outcome} for \\$5\\.00: at least [\\d.]+ shares, at [\\d.]+¢ or better \\(FOK\\)`), preview);
+  assert.match(preview, /Price limit[\d.]+¢ \(0\.\d+\) a share/, preview);
+  assert.match(preview, /You pay at most\$5\.00/, preview);
+  assert.match(preview, /May fill nowAll of it: [\d.,]+ shares for \$[\d.]+, [\d.]+¢ on average\./, preview);
+  await shot(page, "tick-0.0001-preview");
+  await page.click("#ticket-place");
+  await page.waitForSelector("#ticket-result.good", { timeout: 15_000 });
+  const answer = await page.textContent("#ticket-result");
+  assert.match(answer, /Placedmatched/, answer);
+  assert.match(answer, /Filled[\d.,]+ shares for \$[\d.]+Message/, answer);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("an unknown token's page says so once, without waiting live or asking again; an unknown market offers no pointless retry", async () => {
+  await admin("DELETE", "/__admin/requests");
+  const page = await openPage(DESKTOP, "#/token/123456789");
+  await page.waitForSelector("#book-table .error-box");
+  assert.match(await page.textContent("#book-table"), /no order book for this token id/);
+  assert.equal(await page.locator("#book-table .error-box button").count(), 0, "no Try again: the answer would be the same");
+  await page.waitForSelector("#live", { state: "hidden" });
+  await page.waitForTimeout(1500);
+  assert.equal(await page.isVisible("#live"), false, "no \"Waiting for the live book…\" beside it");
+  const { requests } = await admin("GET", "/__admin/requests?path=/book");
+  assert.equal(requests.filter((r) => r.query.includes("123456789")).length, 1, requests.map((r) => r.query).join());
+  await shot(page, "unknown-token", false);
+
+  // Not a market id at all (refused before anything is sent), and an id the service does not have.
+  await page.goto(`${PAGE_URL}#/market/abc`);
+  await page.waitForSelector("#market-error .error-box");
+  assert.equal(await page.textContent("#market-error p"), "“abc” is not a market id (a number, or a condition id 0x…). Find the market in the list of markets.");
+  assert.equal(await page.locator("#market-error button").count(), 0);
+  await page.goto(`${PAGE_URL}#/market/999999999`);
+  await page.waitForFunction(() => /no market “999999999”/.test(document.querySelector("#market-error p")?.textContent ?? ""));
+  assert.equal(await page.locator("#market-error button").count(), 0);
+  assert.deepEqual(page.errors, []);
   await page.close();
 });
 
@@ -609,6 +705,37 @@ test("live market: a dropped stream shows reconnecting, then live and verified a
   await page.close();
 });
 
+test("the header follows the service: red in an outage (and the fee rate comes back after it), green again after", { timeout: 60_000 }, async () => {
+  const { market } = await openMarket();
+  const page = await openPage(DESKTOP, `#/market/${market.id}`);
+  await page.waitForSelector(pillLive, { timeout: 10_000 });
+  await page.waitForSelector("#service-summary[data-state=ok]");
+  assert.equal(await page.textContent("#service-state"), "");
+
+  // An outage: every request is answered 503, and the open socket drops (its reconnections are refused too).
+  await admin("POST", "/__admin/faults", { path: "/", faults: [{ kind: "status", status: 503 }], repeat: true });
+  await admin("POST", "/__admin/stream/faults", { path: "/ws/market", faults: ["drop"] });
+  await page.waitForSelector("#service-summary:is([data-state=error], [data-state=reconnecting])", { timeout: 10_000 });
+  // The other outcome's fee rate cannot be read meanwhile.
+  await page.click("#outcome-tabs button:nth-child(2)");
+  await page.waitForSelector("#service-summary[data-state=error]", { timeout: 15_000 });
+  assert.equal(await page.textContent("#service-state"), "not answering");
+  assert.match(await page.textContent("#service-health"), /is not answering requests \(HTTP 503\)/);
+  await page.waitForFunction(() => document.querySelector("#stat-fee").textContent === "Unavailable", null, { timeout: 20_000 });
+  await shot(page, "service-outage", false);
+
+  // The service is back: the header turns green by itself, the fee rate is read again, the book is live.
+  await admin("DELETE", "/__admin/faults");
+  await page.waitForSelector("#service-summary[data-state=ok]", { timeout: 15_000 });
+  const [, second] = JSON.parse(market.clobTokenIds);
+  const fee = await api(`/fee-rate/${second}`);
+  await waitForStatus(page, "#stat-fee", new RegExp(`^${fee.base_fee} bps`));
+  await page.waitForSelector(pillLive, { timeout: 15_000 });
+  // (Chromium logs each refused reconnection of the socket.)
+  assert.deepEqual(page.errors.filter((e) => !/WebSocket connection to .* failed: .* 503/.test(e)), []);
+  await page.close();
+});
+
 // --- Orders ----------------------------------------------------------------------------------------
 
 test("sign in, list orders, cancel one and a whole market, each confirmed in a dialog", async () => {
@@ -759,7 +886,9 @@ test("my orders' Trades tab shows a fill's settlement step by step, and the dead
     const book = await api(`/book?token_id=${m.tokens[0].token_id}`);
     const bid = Math.max(...book.bids.map((l) => Number(l.price)));
     const ask = Math.min(...book.asks.map((l) => Number(l.price)));
-    if (m.accepting_orders && info.mts === 0.01 && ask - bid >= 0.03) found ??= { tokenId: m.tokens[0].token_id, price: Math.round((bid + 0.01) * 100) / 100 };
+    if (m.accepting_orders && info.mts === 0.01 && ask - bid >= 0.03) {
+      found ??= { tokenId: m.tokens[0].token_id, outcome: m.tokens[0].outcome, conditionId: m.condition_id, price: Math.round((bid + 0.01) * 100) / 100 };
+    }
   }
   const resting = await mine.placeOrder({ tokenId: found.tokenId, side: "BUY", price: found.price, size: 10 }, walletSigner(wallet, accounts[1]));
   assert.equal(resting.success, true);
@@ -801,8 +930,13 @@ test("my orders' Trades tab shows a fill's settlement step by step, and the dead
   assert.ok(seen.has("CONFIRMED"), [...seen].join());
   assert.ok(seen.has("MATCHED") || seen.has("MINED"), `an earlier step was shown: ${[...seen].join()}`);
   const row = await page.$eval(`#trades-body tr[data-trade-id="${tradeId}"]`, (tr) => [...tr.children].map((td) => td.textContent));
-  assert.deepEqual(row.slice(1, 5), ["BUY", "5", String(found.price), "Maker"]);
-  assert.match(row[6], /^0x[0-9a-f]{4}…[0-9a-f]{4}$/);
+  // The market (its question, once read) and the outcome; the price in cents like the rest of the page.
+  const { question } = await api(`/markets/${found.conditionId}`);
+  await page.waitForFunction(([id, q]) => document.querySelector(`#trades-body tr[data-trade-id="${id}"] td.market-cell`)?.textContent === q,
+    [tradeId, question], { timeout: 10_000 });
+  assert.equal(row[2], found.outcome);
+  assert.deepEqual(row.slice(3, 7), ["BUY", "5", `${Math.round(found.price * 100)}¢`, "Maker"]);
+  assert.match(row[8], /^0x[0-9a-f]{4}…[0-9a-f]{4}$/);
   await shot(page, "orders-trades");
 
   // Off: the pill goes; the switch sends nothing more.
@@ -928,6 +1062,15 @@ test("my orders: PLACEMENT adds a row, UPDATE refreshes it, a filled order leave
   userSocket.send(order(placed, "PLACEMENT"));
   await page.waitForSelector(`#orders-body tr:first-child[data-order-id="${placed.id}"][data-arrived=New]`);
   assert.equal(await page.getAttribute("#orders-status", "data-count"), "300");
+  // Told again (as a placing page hears its own answer, then the event): one note, still "New", not red.
+  userSocket.send(order(placed, "PLACEMENT"));
+  await until(async () => (await admin("GET", `/__admin/requests?path=/data/order/${placed.id}`)).count >= 2, "the order read again");
+  await page.waitForTimeout(200);
+  const notes = await page.$$eval(`#orders-body tr[data-order-id="${placed.id}"] .row-note`, (els) =>
+    els.map((e) => ({ text: e.textContent, color: getComputedStyle(e).color })));
+  assert.deepEqual(notes.map((n) => n.text), ["New"]);
+  const red = await page.evaluate(() => getComputedStyle(document.querySelector("#stat-ask")).color);
+  assert.notEqual(notes[0].color, red);
 
   userSocket.send(order(partial, "UPDATE"));
   const partialRow = `#orders-body tr[data-order-id="${partial.id}"]`;
@@ -1016,9 +1159,13 @@ test("the base URL field recreates the client; the page is keyboard accessible",
   await page.click(".service summary");
   await page.fill("#base-url", "http://127.0.0.1:9");
   await page.press("#base-url", "Enter");
-  await waitForStatus(page, "#service-status", /Connected to 127\.0\.0\.1:9/);
+  await waitForStatus(page, "#service-status", /^Switched to 127\.0\.0\.1:9\. Signed out\.$/);
   assert.equal(await page.textContent("#service-host"), "127.0.0.1:9");
   await page.waitForSelector("#events-error .error-box", { timeout: 15_000 });
+  // The header says what the requests met: nothing listens there (not green, not "connected").
+  await page.waitForSelector("#service-summary[data-state=unreachable]");
+  assert.equal(await page.textContent("#service-state"), "unreachable");
+  assert.match(await page.textContent("#service-health"), /^127\.0\.0\.1:9 cannot be reached/);
   assert.equal(await page.textContent("#events-error p"), "The service cannot be reached. Check the base URL and your connection.");
   await shot(page, "service-desktop", false);
 
@@ -1033,5 +1180,7 @@ test("the base URL field recreates the client; the page is keyboard accessible",
   await page.press("#base-url", "Enter");
   await page.waitForSelector("#events .event-card:not(.skeleton)", { timeout: 15_000 });
   assert.equal(await page.locator("#events-error .error-box").count(), 0);
+  await page.waitForSelector("#service-summary[data-state=ok]");
+  assert.equal(await page.textContent("#service-state"), "");
   await page.close();
 });
