@@ -5,7 +5,12 @@
 // extension's storage and are read here only: the popup sends them once and is told the address, never the
 // secret. The open sockets keep this worker alive past the browser's idle limit (their PINGs), and with it
 // the switch's timers.
+//
+// Every request of the worker's client goes through `seeing` (ClientOptions.fetch): the popup is told what the
+// last answer was (or that nothing answered), and each accepted heartbeat as it comes, with its count and
+// time (the switch's onStatus tells only changes of status).
 import init, { Client } from "./predictkit/index.mjs";
+import { formatPrice, formatShares, notATokenId } from "./format.js";
 
 const DEFAULTS = { baseUrl: "http://127.0.0.1:8787", watchlist: [], deadman: false, credentials: null };
 const MAX_WATCHED = 20;
@@ -23,6 +28,13 @@ const state = {
   orders: {},
   fills: [],
   deadman: { status: "off" },
+  /** What the last request met: { state: checking | ok | error | unreachable, why, at }. */
+  service: { state: "checking" },
+  /** Whether the open orders were read: loading, ok, or failed (with `ordersProblem`). */
+  ordersState: "loading",
+  ordersProblem: null,
+  /** condition id → the market's question, for the fills. */
+  markets: {},
   problem: null,
 };
 
@@ -74,25 +86,80 @@ async function startSession() {
   Object.assign(state, {
     baseUrl: s.baseUrl, watchlist: s.watchlist, account: s.credentials?.address ?? null, prices: {}, orders: {},
     fills: [], market: "closed", user: "closed", deadman: { status: s.deadman && s.credentials ? "starting" : "off" }, problem: null,
+    service: { state: "checking" }, ordersState: s.credentials ? "loading" : "ok", ordersProblem: null, markets: {},
   });
+  const mine = { apiKey: s.credentials?.apiKey, beats: 0, lastBeatAt: 0, userDown: false };
   let client;
   try {
-    client = new Client({ baseUrl: s.baseUrl, ...(s.credentials && { credentials: s.credentials }) });
+    client = new Client({ baseUrl: s.baseUrl, fetch: seeing(mine), ...(s.credentials && { credentials: s.credentials }) });
   } catch (error) {
     state.problem = `${error.code}: ${error.message}`;
     return;
   }
-  const mine = { client, apiKey: s.credentials?.apiKey };
+  mine.client = client;
   session = mine;
   if (s.watchlist.length) mine.market = client.marketStream(s.watchlist, { onEvent: (e) => onMarket(mine, e) });
   if (!s.credentials) return badge();
   mine.user = client.userStream([], { onEvent: (e) => onUser(mine, e) });
-  if (s.deadman) mine.deadman = client.heartbeats({ onStatus: (e) => session === mine && (state.deadman = e) });
+  if (s.deadman) mine.deadman = client.heartbeats({ onStatus: (e) => session === mine && (state.deadman = withBeats(mine, e)) });
+  await loadOrders(mine);
+}
+
+/** Reads the account's open orders; a failure is shown as such (not as "no open orders"). */
+async function loadOrders(mine) {
+  if (mine.loading) return;
+  mine.loading = true;
+  const found = {};
   try {
-    for await (const order of client.getOpenOrders()) if (session === mine) state.orders[order.id] ??= orderOf(order);
+    for await (const order of mine.client.getOpenOrders()) found[order.id] = orderOf(order);
+    if (session !== mine) return;
+    // Events that came meanwhile are newer than the pages read before them.
+    state.orders = { ...found, ...Object.fromEntries(Object.entries(state.orders).filter(([id]) => found[id])) };
+    state.ordersState = "ok";
+    state.ordersProblem = null;
   } catch (error) {
-    if (session === mine) state.problem = `${error.code}: ${error.message}`;
+    if (session !== mine) return;
+    state.ordersState = "failed";
+    state.ordersProblem = describe(error);
+  } finally {
+    mine.loading = false;
   }
+}
+
+/** A sentence for an error of the client. */
+function describe(error) {
+  if (error?.code === "NETWORK") return "the service cannot be reached";
+  if (error?.code === "SERVER") return `the service is not answering (HTTP ${error.status ?? "5xx"})`;
+  if (error?.code === "TIMEOUT") return "the service took too long to answer";
+  return `${error?.code ?? "ERROR"}: ${error?.message ?? error}`;
+}
+
+/**
+ * The fetch of the session's client: each answer says the service is there (or has a problem), a failure to
+ * connect that it cannot be reached, and each accepted heartbeat is counted as it comes.
+ */
+function seeing(mine) {
+  return (input, init) => fetch(input, init).then((response) => {
+    if (session !== mine) return response;
+    const s = response.status;
+    state.service = s >= 500 ? { state: "error", why: `HTTP ${s}`, at: Date.now() } : { state: "ok", at: Date.now() };
+    if (response.ok && (init?.method ?? "GET").toUpperCase() === "POST" && new URL(String(input)).pathname.endsWith("/v1/heartbeats")) {
+      mine.beats += 1;
+      mine.lastBeatAt = Date.now();
+      state.deadman = withBeats(mine, state.deadman);
+    }
+    // The service answers again: the orders it could not list are read again.
+    if (state.ordersState === "failed" && s < 500 && !mine.loading && mine.user) setTimeout(() => session === mine && loadOrders(mine), 0);
+    return response;
+  }, (error) => {
+    if (session === mine && !init?.signal?.aborted) state.service = { state: "unreachable", at: Date.now() };
+    throw error;
+  });
+}
+
+/** The switch's last event, with the beats counted as they came. */
+function withBeats(mine, event) {
+  return { ...event, beats: Math.max(event.beats ?? 0, mine.beats), lastOkAt: Math.max(event.lastOkAt ?? 0, mine.lastBeatAt) || undefined };
 }
 
 function onMarket(mine, event) {
@@ -108,7 +175,7 @@ function onMarket(mine, event) {
 
 function badge() {
   const first = state.prices[state.watchlist[0]];
-  quietly(chrome.action.setBadgeText({ text: first?.bid == null ? "" : `${Math.round(first.bid * 100)}¢` }));
+  quietly(chrome.action.setBadgeText({ text: first?.bid == null ? "" : formatPrice(first.bid) }));
   quietly(chrome.action.setBadgeBackgroundColor({ color: first?.verified ? "#16a06e" : "#8a8f98" }));
 }
 
@@ -122,8 +189,15 @@ function orderOf(o) {
 
 function onUser(mine, event) {
   if (session !== mine) return;
-  if (event.event_type === "status") state.user = event.status;
-  else if (event.event_type === "order") {
+  if (event.event_type === "status") {
+    state.user = event.status;
+    if (event.status === "reconnecting") mine.userDown = true;
+    // Events sent while the socket was down are lost: read the list again once it is back.
+    if (event.status === "open" && (mine.userDown || state.ordersState === "failed")) {
+      mine.userDown = false;
+      loadOrders(mine);
+    }
+  } else if (event.event_type === "order") {
     const order = orderOf(event);
     if (event.type === "CANCELLATION" || Number(order.matched) >= Number(order.size)) delete state.orders[event.id];
     else state.orders[event.id] = { ...state.orders[event.id], ...order };
@@ -138,21 +212,33 @@ function onUser(mine, event) {
     const side = made[0]?.side ?? event.side;
     const size = made.length ? made.reduce((sum, m) => sum + Number(m.matched_amount), 0) : Number(event.size);
     const price = Number(made[0]?.price ?? event.price);
-    const fill = { id: event.id, side, size: String(size), price: String(price), status: event.status, at: Date.now() };
+    const outcome = made[0]?.outcome ?? event.outcome ?? "";
+    const fill = { id: event.id, market: event.market ?? "", outcome, side, size: String(size), price: String(price), status: event.status, at: Date.now() };
+    if (event.market && !(event.market in state.markets)) {
+      state.markets[event.market] = null;
+      mine.client.getMarket(event.market).then((m) => { if (session === mine) state.markets[event.market] = m.question; }, () => {
+        if (session === mine) delete state.markets[event.market];
+      });
+    }
     state.fills = [fill, ...state.fills].slice(0, MAX_FILLS);
     quietly(chrome.notifications.create(`fill-${event.id}`, {
       type: "basic", iconUrl: "icon.png", title: "Order filled",
-      message: `${side} ${size} at ${price} (${event.status})`,
+      message: `${side} ${formatShares(size)} of ${outcome || "the outcome"} at ${formatPrice(price)} (${event.status})`,
     }));
   }
 }
 
-/** The settings the popup sends, checked: nothing else is stored. */
-function checked(message) {
+/** The settings the popup sends, checked: nothing else is stored; an id that is not a token id is refused. */
+async function checked(message) {
   const s = {};
   if (typeof message.baseUrl === "string" && message.baseUrl.length <= 200) s.baseUrl = message.baseUrl.trim();
   if (Array.isArray(message.watchlist)) {
-    s.watchlist = message.watchlist.filter((t) => typeof t === "string" && /^\d{1,100}$/.test(t)).slice(0, MAX_WATCHED);
+    const ids = message.watchlist.filter((t) => typeof t === "string").map((t) => t.trim()).filter(Boolean);
+    const wrong = ids.map(notATokenId).filter(Boolean);
+    if (wrong.length) throw new Error(`${wrong.join("; ")}. Paste each outcome's token id (the demo's market page lists them, each with a Copy button).`);
+    if (ids.length > MAX_WATCHED) throw new Error(`at most ${MAX_WATCHED} token ids can be watched`);
+    s.watchlist = [...new Set(ids)];
+    await knownTokens(s.baseUrl ?? (await settings()).baseUrl, s.watchlist);
   }
   if (typeof message.deadman === "boolean") s.deadman = message.deadman;
   const c = message.credentials;
@@ -167,6 +253,33 @@ function checked(message) {
   return s;
 }
 
+/**
+ * Asks the service for the book of each id: one it has no book for is refused (a market's id is a decimal number
+ * too). When the service cannot be asked, the ids are kept: the watchlist then says what it meets.
+ */
+async function knownTokens(baseUrl, ids) {
+  if (!ids.length) return;
+  await loadModule();
+  let client;
+  try {
+    client = new Client({ baseUrl, maxRetries: 1 });
+  } catch {
+    return; // the base URL's own problem is the session's to show
+  }
+  try {
+    const unknown = (await Promise.all(ids.map((id) => client.getBook(id).then((book) => {
+      book.free();
+      return "";
+    }, (error) => (error?.code === "NOT_FOUND" ? id : ""))))).filter(Boolean);
+    if (unknown.length) {
+      const list = unknown.map((id) => (id.length > 14 ? `${id.slice(0, 6)}…${id.slice(-6)}` : id)).join(", ");
+      throw new Error(`the service has no order book for ${list}: ${unknown.length === 1 ? "it is" : "they are"} not a token id (a market's id?). Paste each outcome's token id (the demo's market page lists them, each with a Copy button).`);
+    }
+  } finally {
+    client.free();
+  }
+}
+
 chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
   if (sender.id !== chrome.runtime.id || typeof message !== "object" || message === null) return false;
   if (message.type === "state") {
@@ -174,7 +287,7 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
     return false;
   }
   if (message.type === "settings") {
-    Promise.resolve().then(() => chrome.storage.local.set(checked(message))).then(restart).then(
+    Promise.resolve().then(() => checked(message)).then((s) => chrome.storage.local.set(s)).then(restart).then(
       () => sendResponse({ ok: true, problem: state.problem }),
       (error) => sendResponse({ ok: false, problem: String(error?.message ?? error) }),
     );
