@@ -7,7 +7,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
-import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { chromium } from "playwright-core";
 import { devWallet, holdShares, spreadMarket } from "../js/helpers.mjs";
 
@@ -95,8 +95,12 @@ test("the example extension shows live verified prices, the account's orders and
   assert.equal(sold.status, "matched", JSON.stringify(sold));
   await popup.waitForSelector("#fills tbody tr[data-id]:not([data-id=''])", { timeout: 15_000 });
   const fill = await popup.$eval("#fills tbody tr[data-id]", (tr) => [...tr.children].map((td) => td.textContent));
-  assert.deepEqual(fill.slice(0, 3), ["BUY", String(size / 2), String(price)], fill.join());
-  await popup.waitForFunction(([id, half]) => document.querySelector(`#orders tr[data-id="${id}"]`)?.children[3].textContent === half,
+  // Its market (the question, once read) and outcome; the price in cents as the demo page writes it.
+  const { question, outcomes } = await (await fetch(`${EMULATOR}/markets/${market.conditionId}`)).json();
+  assert.deepEqual(fill.slice(1, 5), [JSON.parse(outcomes)[0], "BUY", String(size / 2), cents], fill.join());
+  await popup.waitForFunction(([id, q]) => document.querySelector(`#fills tr[data-id="${id}"] td.market`)?.textContent === q,
+    [await popup.getAttribute("#fills tbody tr[data-id]", "data-id"), question], { timeout: 10_000 });
+  await popup.waitForFunction(([id, half]) => document.querySelector(`#orders tr[data-id="${id}"]`)?.children[4].textContent === half,
     [resting.orderID, String(size / 2)], { timeout: 15_000 });
   const notifications = await popup.evaluate(() => chrome.notifications.getAll());
   assert.equal(Object.keys(notifications).filter((id) => id.startsWith("fill-")).length, 1, JSON.stringify(notifications));
@@ -113,5 +117,95 @@ test("the example extension shows live verified prices, the account's orders and
   assert.deepEqual(problems, []);
   trader.free();
   seller.free();
+  await popup.close();
+});
+
+test("the extension writes figures as the page does, refuses ids that are not token ids, shows each beat, pages 300 orders, and says when the service is down", { timeout: 150_000 }, async () => {
+  // One way of writing prices and sizes: the extension's format.js is the page's.
+  assert.equal(readFileSync(`${EXTENSION}/format.js`, "utf8"), readFileSync(`${ROOT}www/format.js`, "utf8"));
+  const extensionId = new URL(worker.url()).host;
+  const popup = await context.newPage();
+  popup.on("pageerror", (e) => problems.push(`popup: ${e.message}`));
+  await popup.goto(`chrome-extension://${extensionId}/popup.html`);
+  const state = () => popup.evaluate(() => chrome.runtime.sendMessage({ type: "state" }));
+  await popup.waitForFunction(() => document.querySelector("input[name=baseUrl]").value !== "");
+  await popup.click("#settings-box summary");
+  const save = async (expected) => {
+    await popup.evaluate(() => { document.querySelector("#settings-result").textContent = ""; });
+    await popup.click("#settings button[type=submit]");
+    await popup.waitForFunction((source) => new RegExp(source).test(document.querySelector("#settings-result").textContent),
+      expected.source, { timeout: 20_000 });
+  };
+
+  // Not token ids: a market's condition id, a pasted link, a market's (decimal) id; each refused with why.
+  const catalog = await (await fetch(`${EMULATOR}/markets/${market.conditionId}`)).json();
+  for (const [id, why] of [
+    [market.conditionId, /^Not saved: 0x[0-9a-f]{8}… is a market's condition id, not a token id\. Paste each outcome's token id/],
+    [`${EMULATOR}/www/#/market/${catalog.id}`, /^Not saved: “http:\/\/.+” is a link, not a token id/],
+    [catalog.id, new RegExp(`^Not saved: the service has no order book for ${catalog.id}: it is not a token id \\(a market's id\\?\\)`)],
+  ]) {
+    await popup.fill("textarea[name=watchlist]", `${market.tokenId}\n${id}`);
+    await save(why);
+  }
+  await popup.screenshot({ path: new URL("extension-refused-id.png", SHOTS).pathname, fullPage: true });
+  assert.deepEqual((await state()).watchlist, [market.tokenId], "nothing was stored");
+  await popup.fill("textarea[name=watchlist]", market.tokenId);
+
+  // The dead-man switch: each beat is shown as it comes (every 5 s), with its count and time.
+  await popup.waitForFunction(() => document.querySelector("#deadman")?.textContent === "ok", null, { timeout: 15_000 });
+  const beatsNow = () => popup.getAttribute("#deadman-detail", "data-beats").then(Number);
+  const seen = [];
+  const first = await beatsNow();
+  for (const next of [first + 1, first + 2]) {
+    await popup.waitForFunction((n) => Number(document.querySelector("#deadman-detail").dataset.beats) >= n, next, { timeout: 12_000 });
+    seen.push({ at: Date.now(), text: await popup.textContent("#deadman-detail") });
+  }
+  assert.ok(seen[1].at - seen[0].at < 8000, `beats shown ${seen[1].at - seen[0].at} ms apart`);
+  for (const { text } of seen) assert.match(text, /^\d+ heartbeats?, last \d{1,2}:\d{2}:\d{2}\s?[AP]M \((just now|\d s ago)\)$/);
+  assert.notEqual(seen[0].text, seen[1].text);
+
+  // 300 open orders (the emulator's demo account): paged, 20 at a time, not one long list.
+  const [demo] = await admin("GET", "/__admin/accounts");
+  await popup.fill("textarea[name=credentials]", JSON.stringify({ address: demo.address, apiKey: demo.apiKey, secret: demo.secret, passphrase: demo.passphrase }));
+  await popup.uncheck("input[name=deadman]");
+  await save(/^Saved\.$/);
+  await popup.waitForFunction(() => document.querySelector("#orders-range")?.textContent === "1–20 of 300", null, { timeout: 20_000 });
+  assert.equal(await popup.locator("#orders tbody tr[data-id]").count(), 20);
+  const firstPage = await popup.$$eval("#orders tbody tr[data-id]", (rows) => rows.map((r) => r.dataset.id));
+  await popup.click("#orders-next");
+  assert.equal(await popup.textContent("#orders-range"), "21–40 of 300");
+  const secondPage = await popup.$$eval("#orders tbody tr[data-id]", (rows) => rows.map((r) => r.dataset.id));
+  assert.equal(secondPage.length, 20);
+  assert.ok(!secondPage.some((id) => firstPage.includes(id)));
+  assert.match(await popup.textContent("#orders tbody tr[data-id] td:nth-child(3)"), /^\d+(\.\d+)?¢$/);
+  const height = await popup.evaluate(() => document.documentElement.scrollHeight);
+  assert.ok(height < 1200, `the popup is ${height} px tall`);
+  await popup.screenshot({ path: new URL("extension-orders-paged.png", SHOTS).pathname, fullPage: true });
+
+  // An outage: the orders cannot be read, and the popup says so (not "No open orders.").
+  await admin("POST", "/__admin/faults", { path: "/", faults: [{ kind: "status", status: 503 }], repeat: true });
+  try {
+    await save(/^Saved\.$/);
+    await popup.waitForFunction(() => /^Open orders unknown: the service is not answering \(HTTP 503\)\.$/.test(document.querySelector("#orders td.empty")?.textContent ?? ""),
+      null, { timeout: 30_000 });
+    assert.match(await popup.textContent("#service"), /is not answering \(HTTP 503\)/);
+    await popup.screenshot({ path: new URL("extension-service-down.png", SHOTS).pathname, fullPage: true });
+  } finally {
+    await admin("DELETE", "/__admin/faults");
+  }
+  // The service is back: the list is read again once the user channel reconnects.
+  await popup.waitForFunction(() => document.querySelector("#orders-range")?.textContent === "1–20 of 300", null, { timeout: 30_000 });
+  assert.equal(await popup.isVisible("#service"), false);
+
+  // A port where nothing listens.
+  await popup.fill("input[name=baseUrl]", "http://127.0.0.1:9");
+  await save(/^Saved\.$/);
+  await popup.waitForFunction(() => /^Open orders unknown: (the service cannot be reached|The service at http:\/\/127\.0\.0\.1:9 cannot be reached)/.test(document.querySelector("#orders td.empty")?.textContent ?? ""),
+    null, { timeout: 30_000 });
+  assert.match(await popup.textContent("#service"), /^The service at http:\/\/127\.0\.0\.1:9 cannot be reached/);
+  assert.notEqual(await popup.textContent("#orders td.empty"), "No open orders.");
+  await popup.fill("input[name=baseUrl]", EMULATOR);
+  await save(/^Saved\.$/);
+  assert.deepEqual(problems, []);
   await popup.close();
 });
