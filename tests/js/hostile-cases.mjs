@@ -335,7 +335,8 @@ export function makeKit() {
     const out = [];
     const isClass = (f) => {
       try {
-        return /^class[\s{]/.test(Function.prototype.toString.call(f));
+        // (The package exports its classes as views of the glue's, which print as functions.)
+        return /^class[\s{]/.test(Function.prototype.toString.call(f)) || (typeof f.prototype?.free === "function" && f.prototype.constructor === f);
       } catch {
         return false;
       }

@@ -131,11 +131,12 @@ test("an onPage that throws ends the iteration with its error, and a freed clien
   assert.throws(() => freed.getEvents(), (e) => e.code === "FREED");
   assert.throws(() => pk.Client.prototype.getEvents.call({}), (e) => e.code === "FREED");
   // An object that only names a handle is no client: FREED, and nothing reaches wasm with its made-up handle.
+  // (It throws as the freed client's methods do.)
   for (const fake of [{ __wbg_ptr: 8 }, { __wbg_ptr: 1_000_000 }]) {
     assert.throws(() => pk.Client.prototype.getOk.call(fake), (e) => e.code === "FREED");
-    await assert.rejects(pk.Client.prototype.getEvents.call(fake), (e) => e.code === "FREED");
-    await assert.rejects(pk.Client.prototype.getVersion.call(fake), (e) => e.code === "FREED");
-    await assert.rejects(pk.Client.prototype.placeOrder.call(fake, {}, { address: "0x" + "1".repeat(40), signTypedData() {} }), (e) => e.code === "FREED");
+    assert.throws(() => pk.Client.prototype.getEvents.call(fake), (e) => e.code === "FREED");
+    assert.throws(() => pk.Client.prototype.getVersion.call(fake), (e) => e.code === "FREED");
+    assert.throws(() => pk.Client.prototype.placeOrder.call(fake, {}, { address: "0x" + "1".repeat(40), signTypedData() {} }), (e) => e.code === "FREED");
   }
   assert.equal(new pk.Client({ baseUrl: EMULATOR }).hasCredentials, false, "the module still works");
 });

@@ -7,8 +7,9 @@ import { guardClasses } from "./guard.mjs";
 import { initializers } from "./client.mjs";
 import { installTrading } from "./trade.mjs";
 
-guardClasses(glue);
 export * from "./web/predictkit.js";
+/** The classes, as views that make only instances the module stamped (guard.mjs). */
+export const { Client, OrderBook, StreamCore, Task } = guardClasses(glue);
 
 /** Instantiates the module (once; see wasm-bindgen's `init`), then defines the Client's REST and trading methods. */
 const { init, initSync } = initializers(glue, installTrading);

@@ -6,8 +6,9 @@ import * as glue from "./lite/predictkit.js";
 import { guardClasses } from "./guard.mjs";
 import { initializers } from "./client.mjs";
 
-guardClasses(glue);
 export * from "./lite/predictkit.js";
+/** The classes, as views that make only instances the module stamped (guard.mjs). */
+export const { Client, OrderBook, Task } = guardClasses(glue);
 
 /** Instantiates the module (once; see wasm-bindgen's `init`), then defines the Client's REST methods. */
 const { init, initSync } = initializers(glue);

@@ -4,7 +4,8 @@
 "use strict";
 const predictkit = require("./node/predictkit.js");
 
-require("./guard.mjs").guardClasses(predictkit);
+// The classes, as views that make only instances the module stamped (guard.mjs).
+const classes = require("./guard.mjs").guardClasses(predictkit);
 // This build is instantiated on load: the REST and trading methods can be defined now.
 require("./client.mjs").installMethods(predictkit);
 require("./trade.mjs").installTrading(predictkit);
@@ -12,6 +13,11 @@ require("./trade.mjs").installTrading(predictkit);
 /** @type {Record<string, unknown>} */
 const bindings = predictkit;
 for (const name of Object.keys(bindings)) /** @type {Record<string, unknown>} */ (exports)[name] = bindings[name];
+// (Named here too, so that Node's `import` of this file finds them: node.mjs.)
+exports.Client = classes.Client;
+exports.OrderBook = classes.OrderBook;
+exports.StreamCore = classes.StreamCore;
+exports.Task = classes.Task;
 
 const signers = require("./signers.mjs");
 exports.walletSigner = signers.walletSigner;

@@ -22,6 +22,15 @@ export declare const Client: {
   restMethods(): [name: string, count: number, list: boolean, rowsAreTrades: boolean][];
 };
 
+/** The binding's other classes, which the entries export as guard.mjs's views. */
+export declare class OrderBook implements Handle {
+  readonly __wbg_ptr: number;
+  __destroy_into_raw(): number;
+  free(): void;
+}
+export declare class StreamCore extends OrderBook {}
+export declare class Task extends OrderBook {}
+
 /** The `FREED` error (src/wasm/interop.rs). */
 export declare function freedError(): Error;
 
