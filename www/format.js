@@ -1,6 +1,6 @@
 // How prices, sizes and dollar amounts are written, everywhere: the demo page (through ui.js) and the example
-// extension (examples/extension/format.js is this file, byte for byte; tests/browser/extension.test.mjs holds
-// them equal). No DOM: plain functions of numbers (or the service's decimal text).
+// extension (`cargo xtask build` copies this file to examples/extension/format.js, which git ignores). No DOM:
+// plain functions of numbers (or the service's decimal text).
 //
 // A price is a probability, written in cents at its market's tick: at tick 0.01 "9¢", at 0.001 "9.1¢", at
 // 0.0001 "9.01¢", so neighbouring levels never read the same. A price off its tick (an average, a midpoint

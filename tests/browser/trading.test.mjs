@@ -168,7 +168,7 @@ test("the demo's order ticket previews the draft it signs: a $9.98 FAK market bu
   await demo.selectOption("#ticket-type", "FAK");
   await demo.fill("#ticket-size", "9.98");
   await demo.click("#ticket-form button[type=submit]");
-  await demo.waitForFunction(() => /Order/.test(document.querySelector("#ticket-result")?.textContent ?? "") &&
+  await demo.waitForFunction(() => /You sign/.test(document.querySelector("#ticket-result")?.textContent ?? "") &&
     !document.querySelector("#ticket-result").classList.contains("bad"), undefined, { timeout: 15_000 });
   const preview = await demo.textContent("#ticket-result");
 
@@ -185,7 +185,7 @@ test("the demo's order ticket previews the draft it signs: a $9.98 FAK market bu
   assert.equal(draft.makerAmount, "9980000");
   assert.equal(BigInt(draft.takerAmount) % 100n, 0n, draft.takerAmount);
   assert.match(draft.shares, /^\d+(\.\d{1,4})?$/);
-  assert.equal(preview.match(/BUY (\S+) shares/)?.[1], draft.shares, preview);
+  assert.equal(preview.match(/You signBuy\b.* for \$9\.98: at least (\S+) shares?/)?.[1], draft.shares, preview);
   assert.ok(preview.includes(`Taker amount${draft.takerAmount} units`), preview);
   assert.ok(preview.includes(`Maker amount${draft.makerAmount} units`), preview);
   assert.ok(preview.includes("(FAK)"), preview);

@@ -300,7 +300,7 @@ fn build() -> Result<bool> {
 }
 
 /// The example extension (examples/extension/) loads the package as a page does: its entry files and the web
-/// build, copied into its `predictkit/` folder (ignored by git) after each build.
+/// build, copied into its `predictkit/` folder (ignored by git) after each build, and the page's `format.js`.
 fn example_extension() -> Result<()> {
     let to = root().join("examples").join("extension").join("predictkit");
     if to.exists() {
@@ -309,7 +309,12 @@ fn example_extension() -> Result<()> {
     copy_tree(&pkg_dir(), &to, &|path| {
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
         !(path.is_dir() && ["node", "bundler", "lite", "live"].contains(&name)) && !name.ends_with(".cjs")
-    })
+    })?;
+    // The demo page's way of writing prices and sizes: one file, which the extension loads from its own folder.
+    let (from, to) =
+        (root().join("www").join("format.js"), root().join("examples").join("extension").join("format.js"));
+    std::fs::copy(&from, &to).map_err(|e| format!("cannot copy {}: {e}", from.display()))?;
+    Ok(())
 }
 
 /// Copies the folder `from` into `to`, each entry that `keep` keeps.

@@ -8,12 +8,12 @@ import { guardClasses } from "./guard.mjs";
 import { installMethods } from "./client.mjs";
 import { installTrading } from "./trade.mjs";
 
-// This build is instantiated on import: the REST and trading methods can be defined now.
-installMethods(glue);
-installTrading(glue);
 export * from "./bundler/predictkit.js";
 /** The classes, as views that make only instances the module stamped (guard.mjs). */
 export const { Client, OrderBook, StreamCore, Task } = guardClasses(glue);
+// This build is instantiated on import: the REST and trading methods can be defined now (once guarded).
+installMethods(glue);
+installTrading(glue);
 export { ROUNDING_CONFIG } from "./rounding-config.mjs";
 export { walletSigner, viemSigner, ethersSigner } from "./signers.mjs";
 
