@@ -123,8 +123,11 @@ test("the instances the module makes work, whichever way they are made, until th
   assert.ok(recorded.bestBid() !== undefined);
   const token = recorded.assetId;
   assert.equal(typeof token, "string");
-  const read = await client.getBook(token).catch((e) => e);
-  if (read instanceof pk.OrderBook) assert.equal(typeof read.hash(), "string");
+  const read = await client.getBook(token);
+  assert.ok(read instanceof pk.OrderBook);
+  assert.equal(read.assetId, token);
+  assert.match(read.hash(), /^[0-9a-f]{40}$/);
+  read.free();
   // A genuine instance whose handle is rewritten is FREED until it is given back; the handle stays a plain value.
   const handle = recorded.__wbg_ptr;
   recorded.__wbg_ptr = handle + 8;

@@ -3,8 +3,8 @@
 // object's handle is 0, and a call that reached wasm with it would throw a bare Error from inside the
 // module; a made-up handle (a plain object, or `Object.create(Client.prototype)`, that names one) would
 // reach memory the module never gave it. So every method, accessor and free() checks first that its
-// receiver is an instance the module made (`handle`: stamped when the glue made it, in a field no other
-// code can read or write) and that its `__wbg_ptr` is still that handle, and throws a PredictKitError with
+// receiver is an instance the module made (`handles`: stamped when the glue made it, in a WeakMap no
+// other code can read or write) and that its `__wbg_ptr` is still that handle, and throws a PredictKitError with
 // code FREED otherwise. The classes the entries export are views of the glue's (`guardClasses`) without
 // wasm-bindgen's `__wrap`, the one way to make an instance from a number. free() (and Symbol.dispose) may
 // be called any number of times: after the first it does nothing. A free() that runs while a method of the

@@ -22,14 +22,15 @@ export declare const Client: {
   restMethods(): [name: string, count: number, list: boolean, rowsAreTrades: boolean][];
 };
 
-/** The binding's other classes, which the entries export as guard.mjs's views. */
-export declare class OrderBook implements Handle {
+/** A class of the binding, as guard.mjs sees it (the entries export each as its view). */
+declare class Instance implements Handle {
   readonly __wbg_ptr: number;
   __destroy_into_raw(): number;
   free(): void;
 }
-export declare class StreamCore extends OrderBook {}
-export declare class Task extends OrderBook {}
+export declare class OrderBook extends Instance {}
+export declare class StreamCore extends Instance {}
+export declare class Task extends Instance {}
 
 /** The `FREED` error (src/wasm/interop.rs). */
 export declare function freedError(): Error;
