@@ -168,7 +168,9 @@ export function ticketView(ctx, target) {
     if (isMarket()) return { ...base, amount: value("ticket-size") };
     const p = { ...base, price: value("ticket-price"), size: value("ticket-size") };
     if (form.elements["ticket-post-only"].checked && !form.elements["ticket-post-only"].disabled) p.postOnly = true;
-    if (p.orderType === "GTD") p.expiration = Math.floor(new Date(value("ticket-expiration")).getTime() / 1000);
+    // An empty date is no expiration: the library says a GTD order needs one, and from when.
+    const at = new Date(value("ticket-expiration")).getTime();
+    if (p.orderType === "GTD" && Number.isFinite(at)) p.expiration = Math.floor(at / 1000);
     return p;
   }
 
@@ -201,8 +203,8 @@ export function ticketView(ctx, target) {
     } catch (error) {
       draft = null;
       $("ticket-place").disabled = true;
-      // A refusal's own text says what would fit (a FOK size names the nearest exact sizes).
-      show([["Refused", ctx.describe(error)], ...(error?.code === "INVALID_PARAMS" ? [["Why", error.message]] : [])], "bad");
+      // A refusal says what would fit (the bounds, the tick, the nearest valid values), in the field's name.
+      show([["Refused", ctx.describe(error)]], "bad");
     } finally {
       busy = false;
     }

@@ -53,8 +53,16 @@ export function jsonList(text) {
  * What the user reads for each PredictKitError code. `error` fills in the details the library gives
  * (the HTTP status, the parameter at fault, Retry-After).
  */
+/** What the ticket calls the order parameters the library may refuse. */
+const FIELD_NAMES = { price: "Price", size: "Shares", amount: "Amount", expiration: "Expiry", postOnly: "Post only", orderType: "Order type" };
+
 export const ERROR_MESSAGES = {
-  INVALID_PARAMS: (e) => `That request is not valid${e.param ? ` (${e.param})` : ""}; nothing was sent.`,
+  // The library's message is "param: rule (the values that apply); nearest …": said with the field's name.
+  INVALID_PARAMS: (e) => {
+    const rule = e.param && e.message.startsWith(`${e.param}: `) ? e.message.slice(e.param.length + 2) : e.message;
+    const field = FIELD_NAMES[e.param];
+    return field ? `${field} ${rule}. Nothing was sent.` : `That request is not valid${e.param ? ` (${e.param})` : ""}: ${rule}. Nothing was sent.`;
+  },
   UNAUTHORIZED: () => "The service did not accept these credentials. Check them and sign in again.",
   FORBIDDEN: () => "This account is not allowed to do that.",
   NOT_FOUND: () => "The service has no such item.",

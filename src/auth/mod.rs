@@ -4,7 +4,7 @@
 use std::fmt;
 
 use base64::alphabet;
-use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig, URL_SAFE};
+use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
 use base64::engine::DecodePaddingMode;
 use base64::Engine;
 use hmac::{Hmac, Mac};
@@ -17,24 +17,26 @@ use crate::error::{Error, ErrorCode};
 pub const HEADER_NAMES: [&str; 5] =
     ["SERVICE_ADDRESS", "SERVICE_API_KEY", "SERVICE_PASSPHRASE", "SERVICE_TIMESTAMP", "SERVICE_SIGNATURE"];
 
-/// Decodes the standard alphabet with or without padding; url-safe input is mapped onto it first.
-const SECRET_ENGINE: GeneralPurpose = GeneralPurpose::new(
-    &alphabet::STANDARD,
-    GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
+/// The one engine, so that one alphabet's tables are in the wasm: it encodes signatures in the url-safe alphabet
+/// with `=` padding, and decodes the url-safe alphabet with or without padding (standard input is mapped onto
+/// it first).
+const ENGINE: GeneralPurpose = GeneralPurpose::new(
+    &alphabet::URL_SAFE,
+    GeneralPurposeConfig::new().with_encode_padding(true).with_decode_padding_mode(DecodePaddingMode::Indifferent),
 );
 
 /// The HMAC key of an API secret: base64 in the standard or url-safe alphabet, padded or not.
 pub fn decode_secret(secret: &str) -> Result<Zeroizing<Vec<u8>>, Error> {
-    let mut standard = Zeroizing::new(secret.as_bytes().to_vec());
-    for b in standard.iter_mut() {
+    let mut url_safe = Zeroizing::new(secret.as_bytes().to_vec());
+    for b in url_safe.iter_mut() {
         match *b {
-            b'-' => *b = b'+',
-            b'_' => *b = b'/',
+            b'+' => *b = b'-',
+            b'/' => *b = b'_',
             _ => {}
         }
     }
-    let key = SECRET_ENGINE
-        .decode(standard.as_slice())
+    let key = ENGINE
+        .decode(url_safe.as_slice())
         .map(Zeroizing::new)
         .map_err(|_| Error::invalid("secret", "must be base64 (standard or url-safe alphabet)"))?;
     if key.is_empty() {
@@ -66,7 +68,7 @@ impl SigningKey {
         if let Some(body) = body {
             mac.update(body.as_bytes());
         }
-        URL_SAFE.encode(mac.finalize().into_bytes())
+        ENGINE.encode(mac.finalize().into_bytes())
     }
 }
 

@@ -160,7 +160,7 @@ const MAX_ERROR_CHARS = 4096;
 /** The service's rate-limit headers, in the order the machine reads them (src/api/response.rs: RateLimitNotice). */
 const RATE_LIMIT_HEADERS = ["poly-ratelimit-remaining", "poly-ratelimit-reset", "poly-ratelimit-tier", "poly-ratelimit-warning"];
 
-/** The name every error thrown by the library carries (src/wasm/interop.rs: ERROR_NAME). */
+/** The name every error thrown by the library carries (src/js/package/client.mjs: isPredictKitError). */
 const ERROR_NAME = "PredictKitError";
 /** @type {readonly (keyof ErrorJson)[]} */
 const FACTS = ["param", "status", "method", "path", "retryAfterMs", "mode", "finding", "body"];
@@ -180,6 +180,17 @@ export function makeError(d, cause) {
   const facts = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (e));
   for (const key of FACTS) if (d[key] !== undefined) facts[key] = d[key];
   return e;
+}
+
+/**
+ * The PredictKitError a core error's JSON describes (src/wasm/interop.rs: error_with_cause): the one way wasm
+ * makes the errors it throws. Never throws.
+ * @param {string} json
+ * @param {unknown} cause
+ * @returns {PredictKitError}
+ */
+export function errorFrom(json, cause) {
+  return makeError(parse(json), cause);
 }
 
 /** @param {AbortSignal} signal */

@@ -66,7 +66,14 @@ impl MarketRules {
             ));
         }
         if price % self.tick != 0 {
-            return Err(values(Error::invalid("price", "must be a multiple of the market's tick size"), &[self.tick]));
+            let below = price - price % self.tick;
+            let e = values(Error::invalid("price", "must be a multiple of the market's tick size"), &[self.tick]);
+            return Err(naming(
+                e,
+                "price",
+                Some(below).filter(|&b| b >= self.tick),
+                Some(below + self.tick).filter(|&a| a <= top),
+            ));
         }
         Ok(())
     }
@@ -106,7 +113,10 @@ pub fn check_terms(order_type: OrderType, post_only: bool, expiration: u64, now_
     }
     match order_type {
         OrderType::Gtd if expiration < now_s.saturating_add(60) => {
-            Err(Error::invalid("expiration", "of a GTD order must be a time in seconds at least a minute ahead"))
+            let mut e =
+                Error::invalid("expiration", "of a GTD order must be a time in seconds at least a minute ahead, from ");
+            e.message = crate::text::concat(&[&e.message, &crate::text::decimal(now_s + 60)]).into();
+            Err(e)
         }
         OrderType::Gtd => Ok(()),
         _ if expiration != 0 => Err(Error::invalid("expiration", "is only for GTD orders")),
@@ -162,10 +172,8 @@ fn inexact_size(side: Side, size: u64, price: u64, min_size: u64) -> Error {
     let whole = if side == Side::Buy { 1_000_000 } else { 10_000 };
     let (below, above) = nearest_sizes(size, size_step(price, whole), min_size);
     naming(
-        Error::invalid(
-            "size",
-            "of a FOK/FAK order needs cash (size × price) of 2 decimals to buy, 4 to sell; nearest exact size",
-        ),
+        Error::invalid("size", "of a FOK/FAK order needs cash (size × price) of 2 decimals to buy, 4 to sell"),
+        "exact size",
         below,
         Some(above),
     )
@@ -186,9 +194,12 @@ fn values(mut e: Error, values: &[u64]) -> Error {
     e
 }
 
-/// `e` with the nearest valid values appended to its message: "s: 1.5 and 2", ": 2", or nothing.
-fn naming(mut e: Error, below: Option<u64>, above: Option<u64>) -> Error {
+/// `e` with the nearest valid values appended to its message: "; nearest exact sizes: 1.5 and 2",
+/// "; nearest amount: 2", or "; nearest price: none".
+fn naming(mut e: Error, noun: &str, below: Option<u64>, above: Option<u64>) -> Error {
     let mut text = e.message.into_owned().into_bytes();
+    text.extend_from_slice(b"; nearest ");
+    text.extend_from_slice(noun.as_bytes());
     match (below, above) {
         (Some(below), Some(above)) => {
             text.extend_from_slice(b"s: ");
@@ -206,6 +217,16 @@ fn naming(mut e: Error, below: Option<u64>, above: Option<u64>) -> Error {
     e
 }
 
+/// The refusal of a size or amount of 0 or with more than 2 decimals, naming the nearest that the service takes
+/// ("size: must be at least 0.01, with at most 2 decimals; nearest sizes: 12.34 and 12.35").
+#[inline(never)]
+fn hundredths(param: &'static str, value: u64) -> Error {
+    const STEP: u64 = ONE / 100;
+    let below = value - value % STEP;
+    let e = Error::invalid(param, "must be at least 0.01, with at most 2 decimals");
+    naming(e, param, Some(below).filter(|&b| b > 0), below.checked_add(STEP))
+}
+
 /// A limit order: `size` shares at `price`. Sizes carry at most 2 decimals and are refused, not rounded,
 /// when they carry more: an order is placed for exactly what was asked. A FOK or FAK order is also refused
 /// when its cash cannot meet the service's rule for those types (see the module's docs).
@@ -213,11 +234,15 @@ pub fn limit(rules: &MarketRules, order_type: OrderType, side: Side, price: u64,
     let (_, _, amount_places) = rules.decimals()?;
     rules.check_price(price)?;
     if !has_decimals(size, SIZE_PLACES) {
-        return Err(Error::invalid("size", "takes at most 2 decimals"));
+        return Err(hundredths("size", size));
     }
     let min = minimum(rules, order_type);
     if size == 0 || size < min {
-        return Err(values(Error::invalid("size", "is under the market's minimum order size"), &[min]));
+        return Err(if min == 0 {
+            hundredths("size", 0)
+        } else {
+            values(Error::invalid("size", "is under the market's minimum order size"), &[min])
+        });
     }
     let cash = product(size, price)?;
     // Shares have 2 decimals, which every rule takes: only the cash can break one. It is a FOK or FAK buy's
@@ -332,11 +357,8 @@ pub fn market(
     check_market_type(order_type)?;
     // (check_price refuses a tick size the service does not use first.)
     rules.check_price(price)?;
-    if amount == 0 {
-        return Err(Error::invalid("amount", "must be greater than 0"));
-    }
-    if !has_decimals(amount, TAKING_MAKER_PLACES) {
-        return Err(Error::invalid("amount", "takes at most 2 decimals"));
+    if amount == 0 || !has_decimals(amount, TAKING_MAKER_PLACES) {
+        return Err(hundredths("amount", amount));
     }
     // A market order takes at once: no share minimum applies to it (see `minimum`).
     let min = 0;
@@ -345,10 +367,8 @@ pub fn market(
     if !within_limit(side, price, rules.tick, amount, taker) {
         let (below, above) = nearest_within_limit(side, price, rules.tick, amount, min);
         return Err(naming(
-            Error::invalid(
-                "amount",
-                "would fill beyond the price once its taker amount is cut to 4 decimals; nearest amount",
-            ),
+            Error::invalid("amount", "would fill beyond the price once its taker amount is cut to 4 decimals"),
+            "amount",
             below,
             above,
         ));
@@ -533,33 +553,79 @@ mod tests {
     }
 
     #[test]
-    fn refusals_name_the_values_of_their_rule_for_the_market() {
+    fn refusals_name_the_parameter_the_rule_and_the_values_for_the_market() {
+        use OrderType::*;
+        use Side::*;
+        // Issue 35 §3: what every app shows its users, the parameter passed, its rule and the values of the
+        // rule for this market.
         let r = MarketRules { tick: u("0.01"), min_size: u("5"), neg_risk: false };
         let fine = MarketRules { tick: u("0.0001"), ..r };
         let table = [
             (
-                limit(&r, OrderType::Gtc, Side::Buy, u("1.5"), u("10")),
+                limit(&r, Gtc, Buy, u("1.5"), u("10")),
                 "price: must be between the tick size and 1 − tick size (0.01 to 0.99)",
             ),
             (
-                limit(&fine, OrderType::Gtc, Side::Buy, u("0"), u("10")),
+                limit(&fine, Gtc, Buy, u("0"), u("10")),
                 "price: must be between the tick size and 1 − tick size (0.0001 to 0.9999)",
             ),
             (
-                limit(&r, OrderType::Gtc, Side::Sell, u("0.555"), u("10")),
-                "price: must be a multiple of the market's tick size (0.01)",
+                limit(&fine, Gtc, Buy, u("0.99995"), u("10")),
+                "price: must be between the tick size and 1 − tick size (0.0001 to 0.9999)",
             ),
             (
-                limit(&r, OrderType::Gtd, Side::Buy, u("0.5"), u("3")),
-                "size: is under the market's minimum order size (5)",
+                limit(&r, Gtc, Sell, u("0.555"), u("10")),
+                "price: must be a multiple of the market's tick size (0.01); nearest prices: 0.55 and 0.56",
             ),
             (
-                market(&r, OrderType::Fok, Side::Buy, u("0.995"), u("10")),
+                limit(&r, Gtc, Sell, u("0.985"), u("10")),
+                "price: must be a multiple of the market's tick size (0.01); nearest prices: 0.98 and 0.99",
+            ),
+            (
+                limit(&r, Gtc, Sell, u("0.015"), u("10")),
+                "price: must be a multiple of the market's tick size (0.01); nearest prices: 0.01 and 0.02",
+            ),
+            (limit(&r, Gtd, Buy, u("0.5"), u("3")), "size: is under the market's minimum order size (5)"),
+            (limit(&r, Gtc, Buy, u("0.5"), 0), "size: is under the market's minimum order size (5)"),
+            (
+                limit(&r, Fok, Buy, u("0.5"), 0),
+                "size: must be at least 0.01, with at most 2 decimals; nearest size: 0.01",
+            ),
+            (
+                limit(&r, Gtc, Buy, u("0.5"), u("12.345")),
+                "size: must be at least 0.01, with at most 2 decimals; nearest sizes: 12.34 and 12.35",
+            ),
+            (
+                limit(&r, Fok, Buy, u("0.58"), u("1.74")),
+                "size: of a FOK/FAK order needs cash (size × price) of 2 decimals to buy, 4 to sell; nearest exact \
+                 sizes: 1.5 and 2",
+            ),
+            // A market order's spend of 0 or of 5.555 names the amount, not the price.
+            (
+                market(&r, Fok, Buy, u("0.5"), 0),
+                "amount: must be at least 0.01, with at most 2 decimals; nearest amount: 0.01",
+            ),
+            (
+                market(&r, Fok, Buy, u("0.5"), u("5.555")),
+                "amount: must be at least 0.01, with at most 2 decimals; nearest amounts: 5.55 and 5.56",
+            ),
+            (
+                market(&fine, Fak, Sell, u("0.9998"), u("0.01")),
+                "amount: would fill beyond the price once its taker amount is cut to 4 decimals; nearest amount: 0.34",
+            ),
+            (
+                market(&r, Fok, Buy, u("0.995"), u("10")),
                 "price: must be between the tick size and 1 − tick size (0.01 to 0.99)",
+            ),
+            (
+                check_terms(Gtd, false, 0, 1_700_000_000).map(|()| Amounts { maker: 0, taker: 0 }),
+                "expiration: of a GTD order must be a time in seconds at least a minute ahead, from 1700000060",
             ),
         ];
         for (got, message) in table {
-            assert_eq!(got.unwrap_err().message, message);
+            let e = got.unwrap_err();
+            assert_eq!((e.code, &*e.message), (crate::error::ErrorCode::InvalidParams, message));
+            assert_eq!(e.param.as_deref(), message.split(':').next(), "{message}");
         }
     }
 

@@ -64,18 +64,24 @@ pub fn base_fee(body: &[u8]) -> Result<u64, Error> {
     found.filter(|&b| b <= 10_000).ok_or_else(|| Error::decode("GET /fee-rate: no base_fee in basis points"))
 }
 
-/// A decimal parameter: a JavaScript number that is exactly a decimal of at most six places, or its text.
+/// The largest decimal parameter, in millionths: 2^53 − 1, the most a JavaScript number holds exactly.
+const MAX_DECIMAL: u64 = (1 << 53) - 1;
+
+/// A decimal parameter: a JavaScript number that is exactly a decimal of at most six places, or its text
+/// (blank text is no value, as an empty form field is), at most 2^53 millionths (what a number holds exactly).
 pub fn decimal(params: &Params, name: &'static str) -> Result<Option<u64>, Error> {
-    match params.get(name) {
-        Value::Undefined | Value::Null => Ok(None),
-        Value::Number(n) => fixed::from_f64(*n)
-            .map(Some)
-            .ok_or_else(|| Error::invalid(name, "must be a non-negative decimal of at most 6 places")),
-        Value::Str(t) => fixed::parse(t.as_bytes())
-            .map(Some)
-            .ok_or_else(|| Error::invalid(name, "must be a non-negative decimal of at most 6 places")),
-        _ => Err(Error::invalid(name, "must be a number or a decimal string")),
-    }
+    let units = match params.get(name) {
+        Value::Undefined | Value::Null => return Ok(None),
+        Value::Number(n) => fixed::from_f64(*n),
+        Value::Str(t) => match t.as_bytes().trim_ascii() {
+            [] => return Ok(None),
+            text => fixed::parse(text),
+        },
+        _ => return Err(Error::invalid(name, "must be a number or a decimal string")),
+    };
+    units.filter(|&u| u <= MAX_DECIMAL).map(Some).ok_or_else(|| {
+        Error::invalid(name, "must be a non-negative decimal with at most 6 decimals, up to 9007199254.740991")
+    })
 }
 
 fn required<T>(value: Option<T>, name: &'static str) -> Result<T, Error> {
@@ -106,6 +112,7 @@ fn condition_id(text: &str) -> Result<String, Error> {
 fn whole(params: &Params, name: &'static str) -> Result<u64, Error> {
     match params.get(name) {
         Value::Undefined | Value::Null => Ok(0),
+        Value::Str(t) if t.as_bytes().trim_ascii().is_empty() => Ok(0),
         Value::Number(n) if n.fract() == 0.0 && *n >= 0.0 && *n <= crate::api::MAX_SAFE_INT as f64 => Ok(*n as u64),
         Value::Str(t) if !t.is_empty() && t.len() <= 16 && t.bytes().all(|b| b.is_ascii_digit()) => {
             t.parse().map_err(|_| Error::invalid(name, "must be a whole number"))
@@ -499,6 +506,43 @@ mod tests {
         assert!(base_fee(br#"{"base_fee":-1}"#).is_err());
         assert!(base_fee(br#"{"base_fee":10001}"#).is_err());
         assert!(base_fee(br#"{}"#).is_err());
+    }
+
+    #[test]
+    fn decimals_that_cannot_be_read_say_why_and_what_applies() {
+        // Issue 35 §3: (params, the rule in the message). A number beyond 2^53 millionths holds no exact decimal.
+        const BOUNDS: &str = "must be a non-negative decimal with at most 6 decimals, up to 9007199254.740991";
+        let table = [
+            (r#"{"size":99999999999999}"#, BOUNDS),
+            (r#"{"size":"99999999999999"}"#, BOUNDS),
+            (r#"{"size":"99999999999999999999"}"#, BOUNDS),
+            (r#"{"size":-5}"#, BOUNDS),
+            (r#"{"size":"-5"}"#, BOUNDS),
+            (r#"{"size":"five"}"#, BOUNDS),
+            (r#"{"size":"5."}"#, BOUNDS),
+            (r#"{"size":1.2345678}"#, BOUNDS),
+            (r#"{"size":"0.0000001"}"#, BOUNDS),
+            (r#"{"size":""}"#, "is required"),
+            (r#"{"size":"  "}"#, "is required"),
+            (r#"{"size":true}"#, "must be a number or a decimal string"),
+            (r#"{"size":"12","price":"0.5x"}"#, BOUNDS),
+        ];
+        for (json, rule) in table {
+            let p = params(json);
+            let e =
+                decimal(&p, "price").and_then(|_| decimal(&p, "size")).and_then(|s| required(s, "size")).unwrap_err();
+            let param = if json.contains("0.5x") { "price" } else { "size" };
+            assert_eq!(
+                (e.code, &*e.message),
+                (crate::error::ErrorCode::InvalidParams, &*[param, rule].join(": ")),
+                "{json}"
+            );
+            assert_eq!(e.param.as_deref(), Some(param));
+        }
+        // Text is read without its blanks; blank text and an empty expiration are no value.
+        assert_eq!(decimal(&params(r#"{"size":" 12.5 "}"#), "size").unwrap(), Some(12_500_000));
+        assert_eq!(decimal(&params(r#"{"size":"9007199254.740991"}"#), "size").unwrap(), Some(9_007_199_254_740_991));
+        assert_eq!(whole(&params(r#"{"expiration":""}"#), "expiration").unwrap(), 0);
     }
 
     #[test]

@@ -28,6 +28,13 @@ extern "C" {
     fn book_text(book: &JsValue, blank_hash: bool) -> Result<JsValue, JsValue>;
 }
 
+#[wasm_bindgen(module = "/src/js/driver.js")]
+extern "C" {
+    /// Never throws: the `PredictKitError` the JSON describes (src/js/driver.js: errorFrom).
+    #[wasm_bindgen(js_name = errorFrom)]
+    fn error_from(json: &str, cause: &JsValue) -> JsValue;
+}
+
 /// Nesting read from a params value; deeper values are left as `Value::Other`, which every rule refuses.
 const MAX_DEPTH: u32 = 4;
 
@@ -175,65 +182,22 @@ pub fn read_params(value: Option<&JsValue>) -> Result<Params, Error> {
     }
 }
 
-/// The name every error thrown by the library carries.
-pub const ERROR_NAME: &str = "PredictKitError";
-
 /// A core error as a real JS `Error`: `name`, `code`, and the facts that apply.
 pub fn error_to_js(e: &Error) -> JsValue {
     error_with_cause(e, None)
 }
 
-/// As [`error_to_js`], keeping the original JS error as `cause`.
+/// As [`error_to_js`], keeping the original JS error as `cause`. The error is written once, as the JSON the
+/// driver makes every `PredictKitError` of (`crate::api::call::error_json`), so a thrown error and a task's
+/// error carry the same facts.
 pub fn error_with_cause(e: &Error, cause: Option<&JsValue>) -> JsValue {
-    let err = js_sys::Error::new(&e.message);
-    err.set_name(ERROR_NAME);
-    let obj: &Object = err.as_ref();
-    set(obj, "code", &JsValue::from_str(e.code.as_str()));
-    if let Some(param) = &e.param {
-        set(obj, "param", &JsValue::from_str(param));
-    }
-    if let Some(status) = e.status {
-        set(obj, "status", &JsValue::from(status));
-    }
-    if let Some(method) = e.method {
-        set(obj, "method", &JsValue::from_str(method));
-    }
-    if let Some(path) = &e.path {
-        set(obj, "path", &JsValue::from_str(path));
-    }
-    if let Some(ms) = e.retry_after_ms {
-        set(obj, "retryAfterMs", &JsValue::from_f64(ms as f64));
-    }
-    if let Some(mode) = e.mode {
-        set(obj, "mode", &JsValue::from_str(mode));
-    }
-    if let Some(finding) = e.finding {
-        let found = Object::new();
-        set(&found, "code", &JsValue::from_str(finding.code));
-        set(&found, "fix", &JsValue::from_str(finding.fix));
-        set(obj, "finding", &found);
-    }
-    if let Some(body) = &e.body {
-        set(obj, "body", &JsValue::from_str(body));
-    }
-    if let Some(cause) = cause {
-        set(obj, "cause", cause);
-    }
-    err.into()
+    error_from(&crate::api::call::error_json(e), cause.unwrap_or(&JsValue::UNDEFINED))
 }
 
 impl From<Error> for JsValue {
     fn from(e: Error) -> Self {
         error_to_js(&e)
     }
-}
-
-/// True for errors thrown by PredictKit.
-#[wasm_bindgen(js_name = isPredictKitError, skip_typescript)]
-pub fn is_predictkit_error(value: &JsValue) -> bool {
-    value.is_instance_of::<js_sys::Error>()
-        && read_str(&get(value, "name"), "error", 64).is_ok_and(|name| name == ERROR_NAME)
-        && get(value, "code").is_string()
 }
 
 /// A property of an object of the library's own (a result it built, an answer's fields).

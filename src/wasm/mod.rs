@@ -20,7 +20,6 @@ mod types;
 
 pub use book::OrderBook;
 pub use client::Client;
-pub use interop::is_predictkit_error;
 pub use math::{
     calculate_buy_market_price, calculate_fee, calculate_sell_market_price, decimal_places, is_tick_size_smaller,
     order_book_hash, price_valid, round_down, round_normal, round_up, rounding_config,

@@ -347,8 +347,26 @@ test("order ticket: a preview of the exact amounts, a refusal made locally, then
   await page.fill("#ticket-size", "10");
   await page.click("#ticket-form button[type=submit]");
   await page.waitForSelector("#ticket-result.bad");
-  assert.match(await page.textContent("#ticket-result"), /Refused.*price/);
+  // Said with the field's name, the rule and the nearest prices on the tick (issue 35 §3).
+  assert.match(await page.textContent("#ticket-result"), /RefusedPrice must be a multiple of the market's tick size \(0\.01\); nearest prices: 0\.5 and 0\.51\. Nothing was sent\./);
   assert.equal(await page.isDisabled("#ticket-place"), true);
+  // A GTD order without a date names the earliest expiration it takes; a market buy of $5.555 names the amounts
+  // on either side.
+  await page.fill("#ticket-price", "0.5");
+  await page.selectOption("#ticket-type", "GTD");
+  await page.fill("#ticket-expiration", "");
+  await page.click("#ticket-form button[type=submit]");
+  await page.waitForFunction(() => /Expiry/.test(document.querySelector("#ticket-result.bad")?.textContent ?? ""));
+  assert.match(await page.textContent("#ticket-result"), /RefusedExpiry of a GTD order must be a time in seconds at least a minute ahead, from \d{10}\. Nothing was sent\./);
+  await page.selectOption("#ticket-type", "GTC");
+  await page.click("label[for=ticket-market]");
+  await page.fill("#ticket-size", "5.555");
+  await page.click("#ticket-form button[type=submit]");
+  await page.waitForFunction(() => /Amount/.test(document.querySelector("#ticket-result.bad")?.textContent ?? ""));
+  assert.match(await page.textContent("#ticket-result"), /RefusedAmount must be at least 0\.01, with at most 2 decimals; nearest amounts: 5\.55 and 5\.56\. Nothing was sent\./);
+  await shot(page, "ticket-refusal");
+  await page.click("label[for=ticket-limit]");
+  await page.fill("#ticket-size", "10");
 
   // A buy one tick under the best bid rests; its amounts are exact: 10 shares at p cost 10 × p dollars.
   const price = Math.round((bid.price - 0.01) * 100) / 100;

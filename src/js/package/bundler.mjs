@@ -15,6 +15,7 @@ export const { Client, OrderBook, StreamCore, Task } = guardClasses(glue);
 installMethods(glue);
 installTrading(glue);
 export { ROUNDING_CONFIG } from "./rounding-config.mjs";
+export { isPredictKitError } from "./client.mjs";
 export { walletSigner, viemSigner, ethersSigner } from "./signers.mjs";
 
 /** Nothing to do: this build instantiates the module when it is imported. */

@@ -18,6 +18,25 @@ const rest = (client) => /** @type {RestClient} */ (/** @type {unknown} */ (inte
 
 const installed = Symbol("predictkit.methods");
 
+/** The name every error of the library carries (src/js/driver.js: makeError). */
+const ERROR_NAME = "PredictKitError";
+const isError = Error.prototype.isPrototypeOf.bind(Error.prototype);
+
+/**
+ * True for errors thrown by PredictKit: an `Error` named "PredictKitError" with a string `code`. Never throws,
+ * whatever `value` is (a Proxy whose traps throw, a throwing getter: false), and needs no `init()`.
+ * @param {unknown} value
+ * @returns {boolean}
+ */
+export function isPredictKitError(value) {
+  try {
+    const e = /** @type {{ name: unknown, code: unknown }} */ (value);
+    return isError(/** @type {object} */ (value)) && e.name === ERROR_NAME && typeof e.code === "string";
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A Client as the REST methods use it: the binding's entries for them (src/wasm/client.rs, src/wasm/pages.rs),
  * reached through guard.mjs's `internal` table (none of them is on the public prototype), and `fills`.

@@ -15,4 +15,5 @@ export const { Client, OrderBook, StreamCore, Task } = guardClasses(glue);
 const { init, initSync } = initializers(glue, installTrading);
 export { init as default, initSync };
 export { ROUNDING_CONFIG } from "./rounding-config.mjs";
+export { isPredictKitError } from "./client.mjs";
 export { walletSigner, viemSigner, ethersSigner } from "./signers.mjs";

@@ -14,3 +14,4 @@ export const { Client, OrderBook, Task } = guardClasses(glue);
 const { init, initSync } = initializers(glue);
 export { init as default, initSync };
 export { ROUNDING_CONFIG } from "./rounding-config.mjs";
+export { isPredictKitError } from "./client.mjs";

@@ -26,3 +26,4 @@ exports.ethersSigner = signers.ethersSigner;
 
 /** The upstream `ROUNDING_CONFIG` (the same table as `roundingConfig()`). */
 exports.ROUNDING_CONFIG = require("./rounding-config.mjs").ROUNDING_CONFIG;
+exports.isPredictKitError = require("./client.mjs").isPredictKitError;
