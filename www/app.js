@@ -27,18 +27,25 @@ const ctx = {
   placedListeners: [],
   releaseListeners: [],
   tradeListeners: [],
+  bookListeners: [],
 
   /**
    * Points the page at `baseUrl`, with the account's credentials or none. Throws INVALID_PARAMS for a
    * bad URL or bad credentials, leaving the current client in place. The old client is freed.
    */
-  connect(baseUrl, credentials) {
+  connect(baseUrl, credentials, trading = {}) {
+    // The local emulator is a development chain (Amoy's id); a real service signs for Polygon. A connected
+    // wallet says its own chain, and the account doctor the signature type and funder its orders need.
+    const settings = {
+      chainId: trading.chainId ?? (new URL(baseUrl).hostname === location.hostname && this.isLocal ? 80002 : 137),
+      signatureType: trading.signatureType ?? "EOA",
+      funder: trading.funder,
+    };
     const client = new Client({
       baseUrl,
       credentials,
       fetch: (input, init) => seen(input, init),
-      // The local emulator is a development chain (Amoy's id); a real service signs for Polygon.
-      chainId: new URL(baseUrl).hostname === location.hostname && this.isLocal ? 80002 : 137,
+      ...settings,
       timeoutMs: 15_000,
       maxRetries: 2,
       onEvent: showRetryNotice,
@@ -49,6 +56,7 @@ const ctx = {
     const previous = this.client;
     const serviceChanged = baseUrl !== this.baseUrl;
     this.client = client;
+    this.trading = settings;
     this.baseUrl = baseUrl;
     this.account = credentials ? credentials.address : null;
     this.signer = null;
@@ -57,8 +65,10 @@ const ctx = {
     if (serviceChanged || !previous) seen = health.connect(baseUrl);
     for (const listener of this.connectListeners) listener({ serviceChanged });
   },
-  /** The wallet that signs orders, once the user has traded (its API key is in the current client). */
+  /** The wallet that signs orders, once connected (its API key is in the current client). */
   signer: null,
+  /** The current client's trading settings: `{ chainId, signatureType, funder }`. */
+  trading: {},
   /** The wallet's API key is now the client's: the account is the wallet's, and the views reload. */
   useWallet(signer) {
     this.signer = signer;
@@ -71,6 +81,13 @@ const ctx = {
   },
   placed(orderId) {
     for (const listener of this.placedListeners) listener(orderId);
+  },
+  /** `listener()` runs when the market page has drawn its book (a new one, or a change to it). */
+  onBook(listener) {
+    this.bookListeners.push(listener);
+  },
+  bookShown() {
+    for (const listener of this.bookListeners) listener();
   },
   /** `listener(event)` runs for each `trade` event of the signed-in account's user channel. */
   onTrade(listener) {

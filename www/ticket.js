@@ -2,9 +2,11 @@
 // exact amounts and fee (client.buildOrder / buildMarketOrder) before the wallet is asked to sign, then
 // signed by the wallet (signOrder) and placed (postOrder); the service's answer is shown, and the order
 // appears in "My orders". The wallet is the browser's (window.ethereum), or, on a local page talking to
-// the local emulator, the emulator's development wallet (as a local chain's node offers). The API key
-// comes from the wallet's signature (createOrDeriveApiKey) and stays inside the Client; then the account
-// doctor (diagnoseAccount) says what the account trades through and any problem with its fix. Every figure the
+// the local emulator, the emulator's development wallet (as a local chain's node offers), whose accounts can be
+// picked. Connecting it is a step of its own: the API key comes from the wallet's signature on the wallet's
+// chain (createOrDeriveApiKey) and stays inside the Client; then the account doctor (diagnoseAccount) says what
+// the account trades through and any problem with its fix, and one click makes the client sign as the account
+// needs (its signatureType and funder: a proxy, a Safe, a deposit wallet). Every figure the
 // preview says will be signed is the draft's, and that draft is what is signed: nothing is computed apart from
 // it, and a change to the form discards it. Beside it, "May fill now" walks the book on screen (simulate,
 // depth): what would fill at once, and what becomes of the rest.
@@ -107,6 +109,7 @@ export function ticketView(ctx, target) {
   let draft = null;
   let busy = false;
   let edits = 0; // changes to the form: a draft built from an older form is not shown
+  let draftSettings = ""; // the client's trading settings the draft was built with
 
   const form = $("ticket-form");
   const out = $("ticket-result");
@@ -123,43 +126,147 @@ export function ticketView(ctx, target) {
     if ([...select.options].map((o) => o.value).join() !== types.join()) select.replaceChildren(...types.map((t) => h("option", { value: t }, t)));
     $("ticket-expiration-field").hidden = market || select.value !== "GTD";
     form.elements["ticket-post-only"].disabled = market || !["GTC", "GTD"].includes(select.value);
+    suggestPrice();
     discard();
     $("ticket-place").disabled = true;
   }
 
-  async function wallet() {
-    if (ctx.signer) return ctx.signer;
+  // --- The wallet: connected as a step the user sees, the account doctor first --------------------------
+
+  const pick = $("ticket-wallet-account");
+  const walletState = $("ticket-wallet-state");
+  let provider = null;
+  let following = false;
+  /** What the doctor last said of the connected account, and whether the client signs as it says. */
+  let finding = null;
+
+  /** The browser's wallet, or on a local page talking to the local emulator, the emulator's development wallet. */
+  function walletProvider() {
     const service = new URL(ctx.baseUrl);
-    const provider = globalThis.ethereum ?? (ctx.isLocal && ["localhost", "127.0.0.1", "[::1]"].includes(service.hostname) ? emulatorWallet(ctx.baseUrl) : null);
-    if (!provider) throw new Error("No wallet: install a browser wallet to trade.");
-    const [address] = await provider.request({ method: "eth_requestAccounts" });
-    const signer = walletSigner(provider, address);
-    await ctx.client.createOrDeriveApiKey(signer);
-    ctx.useWallet(signer);
-    await checkAccount(signer, provider);
-    return signer;
+    return globalThis.ethereum ?? (ctx.isLocal && ["localhost", "127.0.0.1", "[::1]"].includes(service.hostname) ? emulatorWallet(ctx.baseUrl) : null);
+  }
+
+  const short = (address) => `${address.slice(0, 6)}…${address.slice(-4)}`;
+  const CHAINS = { 137: "Polygon", 80002: "Amoy" };
+  const KINDS = { EOA: "its own address", POLY_PROXY: "a proxy wallet", POLY_GNOSIS_SAFE: "a Safe", POLY_1271: "a deposit wallet" };
+
+  /** The wallet's accounts in the picker (when it has more than one), keeping the one chosen. */
+  function listAccounts(accounts) {
+    const chosen = pick.value;
+    pick.replaceChildren(...accounts.map((a, i) => h("option", { value: a }, `Account ${i + 1} · ${short(a)}`)));
+    if (accounts.includes(chosen)) pick.value = chosen;
+    $("ticket-wallet-pick").hidden = accounts.length < 2;
   }
 
   /**
-   * The account doctor, once the wallet is connected: what the account trades through and each problem with
-   * its fix, before the first order is signed. A doctor that cannot finish does not stop the order.
+   * Connects the wallet: asks it for its accounts and chain, signs for the account's API key on that chain, and
+   * runs the account doctor before any order is signed. Resolves to the doctor's report (or null).
    */
-  async function checkAccount(signer, provider) {
+  async function connect() {
+    provider ??= walletProvider();
+    if (!provider) throw new Error("No wallet: install a browser wallet to trade.");
+    if (!following && typeof provider.on === "function") {
+      // A browser wallet's user switches accounts or chains in the wallet: the page follows.
+      following = true;
+      for (const event of ["accountsChanged", "chainChanged"]) provider.on(event, () => { if (ctx.signer) connectNow(); });
+    }
+    walletState.textContent = "Connecting…";
+    const accounts = await provider.request({ method: "eth_requestAccounts" });
+    listAccounts(accounts);
+    const address = pick.value || accounts[0];
+    const chainId = Number(await provider.request({ method: "eth_chainId" }));
+    // The client signs for the wallet's chain, as its own address (EOA) until the doctor says otherwise.
+    if (!ctx.signer || ctx.signer.address.toLowerCase() !== address.toLowerCase() || ctx.trading.chainId !== chainId) {
+      ctx.connect(ctx.baseUrl, undefined, { chainId });
+    }
+    const signer = walletSigner(provider, address);
+    await ctx.client.createOrDeriveApiKey(signer);
+    useWallet(signer);
+    return checkAccount(signer);
+  }
+
+  /** The client holds the wallet's key: the page is the account's, and says which account on which chain. */
+  function useWallet(signer) {
+    ctx.useWallet(signer);
+    const { chainId } = ctx.trading;
+    walletState.textContent = `Connected: ${short(signer.address)} on ${CHAINS[chainId] ?? "chain"} ${chainId}`;
+    $("ticket-connect").textContent = "Reconnect";
+  }
+
+  /** The settings the doctor names for the account are used for its orders: a new client with them, the same key. */
+  async function useFinding() {
+    const report = finding;
+    if (!report || !ctx.signer) return;
+    const signer = ctx.signer;
+    ctx.connect(ctx.baseUrl, undefined, { chainId: ctx.trading.chainId, signatureType: report.signatureType, funder: report.funder });
+    await ctx.client.createOrDeriveApiKey(signer);
+    useWallet(signer);
+    discard(); // a draft built for the old settings is not what this client signs
+    await checkAccount(signer);
+  }
+
+  /** Whether the client's settings are the ones the doctor names for the account. */
+  const applied = (report) => report.signatureType === ctx.trading.signatureType && (report.funder ?? undefined) === ctx.trading.funder;
+
+  /**
+   * The account doctor: what the account trades through and each problem with its fix; when its orders need
+   * other settings than the client's, one button uses them. A doctor that cannot finish does not stop an order.
+   */
+  async function checkAccount(signer) {
     const box = $("ticket-account");
     box.hidden = false;
     box.className = "ticket-account";
     box.replaceChildren(h("p", {}, "Checking the account…"));
+    finding = null;
     try {
       const report = await ctx.client.diagnoseAccount(signer, { provider });
-      const kind = { EOA: "its own address", POLY_PROXY: "a proxy wallet", POLY_GNOSIS_SAFE: "a Safe", POLY_1271: "a deposit wallet" }[report.kind ?? report.signatureType];
-      const head = h("p", {}, h("strong", {}, report.ok ? "Account ready" : "Account needs attention"), ` · ${report.owner.slice(0, 6)}…${report.owner.slice(-4)} trades through ${kind}`);
-      const findings = report.findings.map((f) => h("li", { "data-code": f.code }, f.message, h("span", { class: "fix" }, `Fix: ${f.fix}`)));
+      finding = report;
+      const kind = KINDS[report.kind ?? report.signatureType];
+      const head = h("p", {}, h("strong", {}, report.ok ? "Account ready" : "Account needs attention"), ` · ${short(report.owner)} trades through ${kind}`);
+      const rows = [head];
+      if (applied(report)) {
+        rows.push(h("p", { class: "signs-as" }, `Orders are signed as ${report.signatureType}${report.funder ? ` for ${short(report.funder)}` : ""}.`));
+      } else {
+        const use = h("button", { type: "button", id: "ticket-use-account", class: "secondary" }, `Trade through ${kind}`);
+        use.addEventListener("click", () => useFinding().catch((error) => box.replaceChildren(h("p", {}, `The settings could not be used: ${ctx.describe(error)}`))));
+        rows.push(h("p", { class: "signs-as" }, `Its orders must be signed as ${report.signatureType}${report.funder ? ` for ${short(report.funder)}` : ""}: `, use));
+      }
+      // Findings the settings above fix are said by the button; the others each with their fix.
+      const fixedByUse = applied(report) ? [] : ["WRONG_SIGNATURE_TYPE", "DEPOSIT_WALLET_REQUIRED", "FUNDER_NOT_OWNED"];
+      const findings = report.findings.filter((f) => !fixedByUse.includes(f.code))
+        .map((f) => h("li", { "data-code": f.code }, f.message, h("span", { class: "fix" }, `Fix: ${f.fix}`)));
       box.className = `ticket-account ${report.ok ? "good" : "bad"}`;
-      box.replaceChildren(head, ...(findings.length ? [h("ul", {}, ...findings)] : []));
+      box.dataset.kind = report.kind ?? report.signatureType;
+      box.replaceChildren(...rows, ...(findings.length ? [h("ul", {}, ...findings)] : []));
+      return report;
     } catch (error) {
       box.replaceChildren(h("p", {}, `The account could not be checked: ${ctx.describe(error)}`));
+      return null;
     }
   }
+
+  /** A failure to connect in words: the library's errors as the page says them, a wallet's with its own message. */
+  function walletError(error) {
+    if (ctx.isPredictKitError(error)) return ctx.describe(error);
+    if (error?.code === 4001) return "the wallet refused.";
+    const message = typeof error?.message === "string" ? error.message.slice(0, 200) : "";
+    return message ? `the wallet said: ${message}` : ctx.describe(error);
+  }
+  const connectNow = () => connect().catch((error) => { walletState.textContent = `Not connected: ${walletError(error)}`; });
+  $("ticket-connect").addEventListener("click", connectNow);
+  pick.addEventListener("change", () => { if (ctx.signer) connectNow(); });
+  // The development wallet's accounts are listed before connecting (a browser wallet tells none until asked).
+  if (!globalThis.ethereum) {
+    const dev = walletProvider();
+    dev?.request({ method: "eth_accounts" }).then(listAccounts, () => {});
+  }
+  ctx.onConnect(() => {
+    if (ctx.signer) return;
+    walletState.textContent = "No wallet connected: connect it to trade.";
+    $("ticket-connect").textContent = "Connect wallet";
+    $("ticket-account").hidden = true;
+    finding = null;
+  });
 
   function params() {
     const { tokenId, conditionId } = target();
@@ -198,6 +305,7 @@ export function ticketView(ctx, target) {
       const built = await (isMarket() ? ctx.client.buildMarketOrder(p) : ctx.client.buildOrder(p));
       if (at !== edits) return; // the form changed while it was built: preview again
       draft = built;
+      draftSettings = JSON.stringify(ctx.trading);
       show(previewRows(draft, p, target()));
       $("ticket-place").disabled = false;
     } catch (error) {
@@ -215,19 +323,51 @@ export function ticketView(ctx, target) {
     busy = true;
     $("ticket-place").disabled = true;
     try {
-      const signer = await wallet();
+      if (!ctx.signer) {
+        // Connecting runs the doctor: an account whose orders need other settings uses them first.
+        const report = await connect();
+        if (report && !applied(report)) {
+          show([["Not placed", `This account trades through ${KINDS[report.kind ?? report.signatureType]}: use its settings above, then preview again.`]], "bad");
+          return;
+        }
+      }
+      if (!draft) return;
+      if (JSON.stringify(ctx.trading) !== draftSettings) {
+        discard();
+        show([["Not placed", "The client now signs for the connected account: preview again."]], "bad");
+        return;
+      }
+      const signer = ctx.signer;
       const signed = await ctx.client.signOrder(draft, signer);
       const result = await ctx.client.postOrder(signed);
       show([["Placed", result.success ? result.status : "no"], ["Order id", result.orderID], ["Filled", filledText(signed.side, result)], ["Message", result.errorMsg || "–"]], result.success ? "good" : "bad");
       draft = null;
       if (result.success && result.orderID) ctx.placed(result.orderID);
     } catch (error) {
-      show([["Not placed", ctx.describe(error)]], "bad");
+      show([["Not placed", ctx.signer ? ctx.describe(error) : `Not connected: ${walletError(error)}`]], "bad");
     } finally {
       busy = false;
       ctx.settled();
     }
   }
+
+  // --- The price starts at the best price on the side the order takes (a buy the best ask, a sell the best bid),
+  // until the user types one; a new outcome starts again.
+  let priceTyped = false;
+  let priceFor = null;
+  function suggestPrice() {
+    const { tokenId, book } = target();
+    if (tokenId !== priceFor) [priceFor, priceTyped] = [tokenId, false];
+    if (priceTyped || !book) return;
+    try {
+      const best = value("ticket-side") === "BUY" ? book.bestAsk() : book.bestBid();
+      if (best) form.elements["ticket-price"].value = String(best.price);
+    } catch {
+      // (the book on screen was replaced meanwhile: the next one says)
+    }
+  }
+  form.elements["ticket-price"].addEventListener("input", () => { priceTyped = true; });
+  ctx.onBook(suggestPrice);
 
   form.addEventListener("change", syncFields);
   form.addEventListener("input", discard);

@@ -410,7 +410,7 @@ test("order ticket: a preview of the exact amounts, a refusal made locally, then
   assert.deepEqual(page.failed, ["404 /auth/derive-api-key", "400 /balance-allowance"]);
 });
 
-test("order ticket: the doctor finds an account set up for a deposit wallet, and the refused order names the same fix", async () => {
+test("order ticket: the doctor finds an account set up for a deposit wallet before signing, and one click trades through it", async () => {
   // The development wallet's first account, made a deposit-wallet account: its own address may not make orders.
   await admin("POST", "/__admin/wallets", { owner: "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266", kind: "POLY_1271" });
   const { depositWallet } = await admin("GET", "/__admin/wallets?owner=0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266");
@@ -425,15 +425,28 @@ test("order ticket: the doctor finds an account set up for a deposit wallet, and
     await page.fill("#ticket-size", "20");
     await page.click("#ticket-form button[type=submit]");
     await page.waitForFunction(() => /You sign/.test(document.querySelector("#ticket-result")?.textContent ?? ""));
+    // "Sign and place" connects the wallet first: the doctor's finding stops the order before anything is signed.
     await page.click("#ticket-place");
     await page.waitForSelector("#ticket-account.bad", { timeout: 15_000 });
     const account = await page.textContent("#ticket-account");
     assert.match(account, /Account needs attention · 0xf39F…2266 trades through a deposit wallet/, account);
-    assert.equal(await page.getAttribute("#ticket-account li", "data-code"), "DEPOSIT_WALLET_REQUIRED");
-    assert.ok(account.includes(`Fix: set signatureType "POLY_1271" and funder to ${depositWallet}`), account);
+    assert.ok(account.includes(`Its orders must be signed as POLY_1271 for ${depositWallet.slice(0, 6)}…${depositWallet.slice(-4)}`), account);
     await page.waitForSelector("#ticket-result.bad", { timeout: 15_000 });
-    assert.match(await page.textContent("#ticket-result"), /how the account is set up: this account trades through a deposit wallet/);
+    assert.match(await page.textContent("#ticket-result"), /Not placedThis account trades through a deposit wallet: use its settings above, then preview again\./);
+    const posted = await admin("GET", "/__admin/requests?path=/order&method=POST");
+    assert.equal(posted.requests.filter((r) => r.path === "/order").length, 0, "nothing was signed or sent");
     await shot(page, "ticket-account-doctor");
+    // One click: the client signs as the deposit wallet, and the order is placed from it.
+    await page.click("#ticket-use-account");
+    await page.waitForSelector("#ticket-account.good", { timeout: 15_000 });
+    assert.match(await page.textContent("#ticket-account"), /Account ready · 0xf39F…2266 trades through a deposit walletOrders are signed as POLY_1271/);
+    await page.click("#ticket-form button[type=submit]");
+    await page.waitForFunction(() => /You sign/.test(document.querySelector("#ticket-result")?.textContent ?? ""));
+    await page.click("#ticket-place");
+    await page.waitForSelector("#ticket-result.good", { timeout: 15_000 });
+    const { requests } = await admin("GET", "/__admin/requests?path=/order&method=POST");
+    const { order } = JSON.parse(requests.filter((r) => r.path === "/order")[0].body);
+    assert.deepEqual([order.signatureType, order.maker.toLowerCase()], [3, depositWallet.toLowerCase()]);
     assert.deepEqual(page.errors, []);
     await page.close();
   } finally {

@@ -330,3 +330,25 @@ test("every method of Client is declared, but for the binding's internal entries
   }
   assert.ok(lines.length === 0, `Client's declarations:\n  ${lines.join("\n  ")}`);
 });
+
+test("isPredictKitError is the package's own JS: in every entry, before init, and it never throws", async () => {
+  const ours = Object.assign(new Error("m"), { name: "PredictKitError", code: "API" });
+  const hostile = [
+    new Proxy({}, { getPrototypeOf() { throw new Error("trap"); } }),
+    new Proxy(new Error("x"), { get() { throw new Error("trap"); } }),
+    Object.create(Error.prototype, { name: { get() { throw new Error("getter"); } } }),
+    Object.assign(Object.create(Error.prototype), { name: "PredictKitError", code: 7 }),
+    { name: "PredictKitError", code: "API" },
+    null, undefined, 0, "PredictKitError", Symbol("e"),
+  ];
+  // The web entries are imported, never initialised: the guard needs no module. (The bundler entry imports the
+  // wasm as a module, which only a bundler resolves.)
+  for (const entry of ["index.mjs", "lite.mjs", "live.mjs", "node.mjs"]) {
+    const mod = await import(new URL(entry, `file://${PKG_DIR}`).href);
+    assert.equal(typeof mod.isPredictKitError, "function", entry);
+    assert.equal(mod.isPredictKitError(ours), true, entry);
+    for (const value of hostile) assert.equal(mod.isPredictKitError(value), false, `${entry}: ${String(typeof value)}`);
+  }
+  // And what the library throws is one.
+  assert.throws(() => new pk.Client({ baseUrl: "ftp://x" }), (e) => pk.isPredictKitError(e) && e.code === "INVALID_PARAMS");
+});
