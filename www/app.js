@@ -28,6 +28,7 @@ const ctx = {
   releaseListeners: [],
   tradeListeners: [],
   bookListeners: [],
+  answerListeners: [],
 
   /**
    * Points the page at `baseUrl`, with the account's credentials or none. Throws INVALID_PARAMS for a
@@ -44,7 +45,7 @@ const ctx = {
     const client = new Client({
       baseUrl,
       credentials,
-      fetch: (input, init) => seen(input, init),
+      fetch: (input, init) => answered(input, init),
       ...settings,
       timeoutMs: 15_000,
       maxRetries: 2,
@@ -81,6 +82,10 @@ const ctx = {
   },
   placed(orderId) {
     for (const listener of this.placedListeners) listener(orderId);
+  },
+  /** `listener(url, status)` runs for each answer the current client's requests get. */
+  onAnswer(listener) {
+    this.answerListeners.push(listener);
   },
   /** `listener()` runs when the market page has drawn its book (a new one, or a change to it). */
   onBook(listener) {
@@ -132,6 +137,20 @@ const health = serviceHealth({
 });
 /** The current client's fetch: every answer and failure is seen by `health`. */
 let seen = (input, init) => fetch(input, init);
+
+/** The current client's fetch as the views see it: each answer's URL and status to `ctx.onAnswer`'s listeners. */
+async function answered(input, init) {
+  const response = await seen(input, init);
+  const url = typeof input === "string" ? input : String(input?.url ?? input);
+  for (const listener of ctx.answerListeners) {
+    try {
+      listener(url, response.status);
+    } catch {
+      // (a view's listener does not stop the request)
+    }
+  }
+  return response;
+}
 
 // --- Retry and rate-limit notice (ClientOptions.onEvent) --------------------------------------------
 

@@ -1,5 +1,7 @@
 // Two SVG charts drawn at the container's pixel width (so text stays crisp on a phone): the book's
-// cumulative depth, from OrderBook.ladder(), and a price history line.
+// cumulative depth, from OrderBook.ladder(), and a price history line. The prices they name (the midpoint,
+// the history's ends) are written by the caller's `format` (the market's tick: format.js); the axes' round
+// figures are not prices of the book, and keep one decimal of a cent.
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -39,9 +41,10 @@ const compact = new Intl.NumberFormat("en-US", { notation: "compact", maximumFra
 
 /**
  * Cumulative depth: bids step down to the left of the spread, asks up to the right. `ladder` is the
- * `{ bidPrices, bidDepth, askPrices, askDepth }` of OrderBook.ladder(), best price first.
+ * `{ bidPrices, bidDepth, askPrices, askDepth }` of OrderBook.ladder(), best price first; `format` writes
+ * the midpoint's label.
  */
-export function depthChart(container, ladder, midpoint) {
+export function depthChart(container, ladder, midpoint, format = centsLabel) {
   const { bidPrices, bidDepth, askPrices, askDepth } = ladder;
   const nb = bidPrices.length;
   const na = askPrices.length;
@@ -90,18 +93,24 @@ export function depthChart(container, ladder, midpoint) {
     side(askPrices, askDepth, na, x1, "depth-ask");
     if (midpoint !== undefined) {
       svg.append(s("line", { x1: x(midpoint), x2: x(midpoint), y1: pad.top, y2: pad.top + hh, class: "mid" }));
-      svg.append(s("text", { x: x(midpoint), y: pad.top + 10, "text-anchor": "middle", class: "axis mid-label" }, `mid ${centsLabel(midpoint)}`));
+      svg.append(s("text", { x: x(midpoint), y: pad.top + 10, "text-anchor": "middle", class: "axis mid-label" }, `mid ${format(midpoint)}`));
     }
     return svg;
   });
 }
 
-/** A price line over time; `points` are the service's `{ t, p }` (epoch seconds, price). */
-export function historyChart(container, points) {
-  const first = points[0];
+/**
+ * A price line over time; `points` are the service's `{ t, p }` (epoch seconds, price). `now` (optional,
+ * `{ t, p }`) is the price now, the book's midpoint: the line ends there (it replaces the last point when it
+ * is not later), and the last dot says so. `format` writes the prices the label names.
+ */
+export function historyChart(container, points, { now, format = centsLabel } = {}) {
   const last = points[points.length - 1];
+  if (now && last) points = [...(now.t > last.t ? points : points.slice(0, -1)), now];
+  const first = points[0];
+  const end = points[points.length - 1];
   const label = points.length
-    ? `Price history: ${centsLabel(first.p)} to ${centsLabel(last.p)} over ${points.length} points`
+    ? `Price history: ${format(first.p)} to ${format(end.p)}${now ? " now (the book's midpoint)" : ""} over ${points.length} points`
     : "No price history";
   mount(container, (width) => {
     const height = 200;
@@ -120,7 +129,7 @@ export function historyChart(container, points) {
     lo = Math.max(0, lo - margin);
     hi = Math.min(1, hi + margin);
     const t0 = first.t;
-    const t1 = last.t;
+    const t1 = end.t;
     const w = width - pad.left - pad.right;
     const hh = height - pad.top - pad.bottom;
     const x = (t) => pad.left + ((t - t0) / (t1 - t0 || 1)) * w;
@@ -142,10 +151,13 @@ export function historyChart(container, points) {
     }
     let line = "";
     points.forEach(({ t, p }, i) => { line += `${i ? "L" : "M"}${x(t).toFixed(1)},${y(p).toFixed(1)}`; });
-    const rising = last.p >= first.p;
-    svg.append(s("path", { d: `${line} L${x(t1)},${pad.top + hh} L${x(t0)},${pad.top + hh} Z`, class: rising ? "area up" : "area down" }));
-    svg.append(s("path", { d: line, class: rising ? "line up" : "line down" }));
-    svg.append(s("circle", { cx: x(t1), cy: y(last.p), r: 3.5, class: rising ? "dot up" : "dot down" }));
+    const rising = end.p >= first.p;
+    const trend = rising ? "up" : "down";
+    svg.append(s("path", { d: `${line} L${x(t1)},${pad.top + hh} L${x(t0)},${pad.top + hh} Z`, class: `area ${trend}` }));
+    svg.append(s("path", { d: line, class: `line ${trend}` }));
+    const dot = s("circle", { cx: x(t1).toFixed(1), cy: y(end.p).toFixed(1), r: 3.5, class: `dot ${trend}${now ? " now" : ""}`, "data-price": String(end.p) });
+    if (now) dot.append(s("title", {}, `Now: ${format(now.p)}, the book's midpoint`));
+    svg.append(dot);
     return svg;
   });
 }

@@ -59,6 +59,10 @@ export function marketView(ctx) {
   /** The last `last_trade_price` event of the shown outcome. */
   let lastTrade = null;
   let openFailed = "";
+  /** The service's price history of the shown outcome and period ({ run, points }), or null until it is read. */
+  let priceHistory = null;
+  /** The midpoint the history chart last ended at (the chart is redrawn only when it moves). */
+  let historyMid;
 
   const pill = livePill({ pill: $("live-status"), text: $("live-text"), announcer: $("live-announce") });
   const liveToggle = $("live-toggle");
@@ -116,6 +120,9 @@ export function marketView(ctx) {
     $("depth-chart").replaceChildren();
     $("history-chart").replaceChildren();
     $("history-change").textContent = "";
+    delete $("history-change").dataset.now;
+    priceHistory = null;
+    historyMid = undefined;
     $("sim-result").replaceChildren();
     $("market-error").replaceChildren();
     $("market-details").replaceChildren();
@@ -463,6 +470,7 @@ export function marketView(ctx) {
   const cents = (p) => formatPrice(p, tick());
 
   function renderBook() {
+    queueMicrotask(() => ctx.bookShown()); // the ticket's price starts from it
     const bid = book.bestBid();
     const ask = book.bestAsk();
     const mid = book.midpoint();
@@ -476,6 +484,7 @@ export function marketView(ctx) {
     $("stat-bid").dataset.value = bid ? String(bid.price) : "";
     $("stat-ask").dataset.value = ask ? String(ask.price) : "";
     $("stat-last").dataset.value = last !== undefined ? String(last) : "";
+    $("stat-mid").dataset.value = mid !== undefined ? String(mid) : "";
     $("stat-last").title = lastTrade && Number(lastTrade.price) === last
       ? `${lastTrade.side === "BUY" ? "A buyer took" : "A seller hit"} ${formatShares(lastTrade.size)} at ${cents(lastTrade.price)}, ${new Date(Number(lastTrade.timestamp)).toLocaleTimeString()}`
       : "";
@@ -498,7 +507,8 @@ export function marketView(ctx) {
       h("tbody", { class: "bids" }, bidRows.length ? bidRows : emptyRow("No bids")));
     $("book-table").replaceChildren(table);
 
-    depthChart($("depth-chart"), book.ladder({ levels: CHART_LEVELS }), mid);
+    depthChart($("depth-chart"), book.ladder({ levels: CHART_LEVELS }), mid, cents);
+    renderHistory();
   }
 
   function emptyRow(text) {
@@ -646,22 +656,59 @@ export function marketView(ctx) {
 
   async function loadHistory(token, run, signal) {
     const box = $("history-chart");
+    const asked = interval;
     box.setAttribute("aria-busy", "true");
     try {
-      const { history } = await ctx.client.getPricesHistory({ market: token, interval, fidelity: INTERVALS[interval] }, { signal });
+      const { history: points } = await ctx.client.getPricesHistory({ market: token, interval: asked, fidelity: INTERVALS[asked] }, { signal });
       if (run !== outcomeRun) return;
-      historyChart(box, history);
-      const change = history.length > 1 ? history[history.length - 1].p - history[0].p : 0;
-      const label = $("history-change");
-      label.textContent = history.length > 1 ? `${change >= 0 ? "▲" : "▼"} ${cents(Math.abs(change))} · now ${cents(history[history.length - 1].p)}` : "";
-      label.className = `change ${change >= 0 ? "up" : "down"}`;
+      if (asked !== interval) return; // another period was asked for meanwhile
+      priceHistory = { run, points };
+      historyMid = undefined;
+      renderHistory(true);
     } catch (error) {
       if (ctx.isAbort(error) || run !== outcomeRun) return;
+      if (asked !== interval) return;
+      priceHistory = null;
       box.replaceChildren(errorBox(ctx.describe(error), () => loadHistory(token, outcomeRun, controller.signal)));
     } finally {
-      box.removeAttribute("aria-busy");
+      if (asked === interval) box.removeAttribute("aria-busy");
       ctx.settled();
     }
+  }
+
+  /**
+   * The service's history, ending now at the book's midpoint: the chart's last point and the "now" beside it
+   * are the midpoint the stats show (the service's history is sampled and lags the live book). Redrawn when
+   * the midpoint moves (`force`: a new history). Without a midpoint (a side of the book is empty) the
+   * history is shown as the service gave it.
+   */
+  function renderHistory(force = false) {
+    if (!priceHistory || priceHistory.run !== outcomeRun) return;
+    const mid = book ? book.midpoint() : undefined;
+    if (!force && mid === historyMid) return;
+    historyMid = mid;
+    const points = priceHistory.points;
+    const last = points[points.length - 1];
+    let now;
+    if (mid !== undefined && last) {
+      // (The service's clock may run ahead of this one: the midpoint is then its last point's price.)
+      now = { t: Math.max(Date.now() / 1000, last.t), p: mid };
+    }
+    historyChart($("history-chart"), points, { now, format: cents });
+    const label = $("history-change");
+    const first = points[0];
+    const end = now ?? last;
+    if (!first || (points.length < 2 && !now)) {
+      label.textContent = "";
+      delete label.dataset.now;
+      return;
+    }
+    const change = end.p - first.p;
+    label.textContent = `${change >= 0 ? "▲" : "▼"} ${cents(Math.abs(change))} · ` +
+      (now ? `now ${cents(now.p)}` : book ? `no midpoint now (last ${cents(last.p)})` : `last ${cents(last.p)}`);
+    label.className = `change ${change >= 0 ? "up" : "down"}`;
+    if (now) label.dataset.now = String(now.p);
+    else delete label.dataset.now;
   }
 
   // --- Comments ------------------------------------------------------------------------------------

@@ -2,8 +2,11 @@
 // each one's settlement (MATCHED, MINED, CONFIRMED; or RETRYING, FAILED) and transaction, updated in place from
 // the user channel's trade events (which come again at each step: the orders view hands them over). The switch
 // runs client.heartbeats() while it is on: the service cancels the account's orders if this page stops sending
-// them for 10 s; its status is shown (ok, late, lost).
+// them for 10 s; its status is shown (ok, late, lost), with each accepted heartbeat as it comes: their count and
+// the time of the last (the switch's onStatus tells only changes of status, so the beats are seen as the
+// service's answers to the page client's requests to its heartbeat route: ctx.onAnswer).
 import { $, h, formatPrice, formatShares, dateTime, shortId } from "./ui.js";
+import { plural } from "./format.js";
 
 const ROWS = 50;
 
@@ -138,24 +141,65 @@ export function tradesView(ctx) {
   const toggle = $("deadman-toggle");
   const pill = $("deadman-status");
   let deadman = null;
+  /** What the running switch said last, and the heartbeats the service accepted since it started. */
+  let shown = null;
+  let beats = { count: 0, lastAt: 0 };
+  /** Whether the service's answers to heartbeats are being counted (from the switch's start to its end). */
+  let watching = false;
 
-  function showSwitch(event) {
+  const WORDS = {
+    starting: "Starting…",
+    ok: "On",
+    late: "Late: a heartbeat failed, trying again",
+    lost: "Lost: the service may have cancelled your orders",
+    stopped: "Off",
+  };
+
+  function renderSwitch() {
+    if (!shown) return;
+    const status = shown.status;
     pill.hidden = false;
-    pill.dataset.status = event.status;
-    pill.dataset.tone = event.status === "ok" ? "ok" : event.status === "late" || event.status === "lost" ? "bad" : "wait";
-    const words = {
-      starting: "Starting…",
-      ok: "On · beating every 5 s",
-      late: "Late: a heartbeat failed, trying again",
-      lost: "Lost: the service may have cancelled your orders",
-      stopped: "Off",
-    };
-    pill.textContent = words[event.status] ?? event.status;
+    pill.dataset.status = status;
+    pill.dataset.tone = status === "ok" ? "ok" : status === "late" || status === "lost" ? "bad" : "wait";
+    const count = Math.max(shown.beats ?? 0, beats.count);
+    const lastAt = Math.max(shown.lastOkAt ?? 0, beats.lastAt);
+    pill.dataset.beats = String(count);
+    pill.dataset.lastBeatAt = lastAt ? String(lastAt) : "";
+    const words = WORDS[status] ?? status;
+    const counted = count ? `${plural(count, "heartbeat")}, last ${new Date(lastAt).toLocaleTimeString()}` : "no heartbeat yet";
+    pill.textContent = status === "stopped" ? (shown.reason === "refused" ? "Off: the service refused this API key" : words)
+      : status === "ok" ? `${words} · ${counted} · every 5 s`
+      : status === "starting" ? words
+      : `${words} · ${counted}`;
+  }
+
+  /** Counts the service's accepted answers to this page's heartbeats from now on. */
+  function watchBeats() {
+    beats = { count: 0, lastAt: 0 };
+    watching = true;
+  }
+
+  ctx.onAnswer((url, status) => {
+    // (Only an answer the service accepted counts.)
+    if (!watching || !(status >= 200 && status < 300) || !isHeartbeat(url)) return;
+    beats.count += 1;
+    beats.lastAt = Date.now();
+    renderSwitch();
+  });
+
+  function isHeartbeat(url) {
+    try {
+      return new URL(url).pathname.endsWith("/v1/heartbeats");
+    } catch {
+      return false;
+    }
   }
 
   function stopSwitch() {
     deadman?.stop();
     deadman = null;
+    shown = null;
+    watching = false;
   }
 
   toggle.addEventListener("change", () => {
@@ -165,18 +209,22 @@ export function tradesView(ctx) {
       return;
     }
     try {
+      watchBeats();
       const mine = ctx.client.heartbeats({
         onStatus: (event) => {
           if (deadman !== mine) return;
-          showSwitch(event);
+          shown = event;
+          renderSwitch();
           if (event.status === "stopped") {
             toggle.checked = false;
             deadman = null;
+            watching = false;
           }
         },
       });
       deadman = mine;
     } catch (error) {
+      watching = false;
       toggle.checked = false;
       pill.hidden = false;
       pill.dataset.tone = "bad";

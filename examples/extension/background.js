@@ -9,6 +9,11 @@
 // Every request of the worker's client goes through `seeing` (ClientOptions.fetch): the popup is told what the
 // last answer was (or that nothing answered), and each accepted heartbeat as it comes, with its count and
 // time (the switch's onStatus tells only changes of status).
+//
+// While the switch is on, new settings that move it off its API key or its service (other credentials, another
+// service URL) stop that key's heartbeats, and the service then cancels all of that key's orders: such settings
+// are not stored until the popup has warned and the user has confirmed, and the popup is told afterwards what
+// was stopped (`state.switchStopped`).
 import init, { Client } from "./predictkit/index.mjs";
 import { formatPrice, formatShares, notATokenId } from "./format.js";
 
@@ -36,6 +41,8 @@ const state = {
   /** condition id → the market's question, for the fills. */
   markets: {},
   problem: null,
+  /** The switch these settings stopped, if the last change did: { address, baseUrl, orders, lastBeatAt, at }. */
+  switchStopped: null,
 };
 
 /** The running session: the client and what it opened. */
@@ -228,6 +235,24 @@ function onUser(mine, event) {
   }
 }
 
+/**
+ * What `next` would stop of the running switch: the account it beats for, at which service, with how many open
+ * orders (null when they could not be read) and what changes; or null when the switch is off or keeps beating for
+ * the same API key at the same service.
+ */
+function switchStops(old, next) {
+  const running = session?.deadman && session.deadman.status !== "stopped";
+  if (!running || !old.deadman || !old.credentials) return null;
+  const service = next.baseUrl !== undefined && next.baseUrl !== old.baseUrl;
+  const credentials = next.credentials !== undefined && next.credentials?.apiKey !== old.credentials.apiKey;
+  if (!service && !credentials) return null;
+  return {
+    address: old.credentials.address, baseUrl: old.baseUrl, service, credentials,
+    orders: state.ordersState === "ok" ? Object.keys(state.orders).length : null,
+    lastBeatAt: session.lastBeatAt || null,
+  };
+}
+
 /** The settings the popup sends, checked: nothing else is stored; an id that is not a token id is refused. */
 async function checked(message) {
   const s = {};
@@ -280,6 +305,20 @@ async function knownTokens(baseUrl, ids) {
   }
 }
 
+/**
+ * Stores and applies new settings. Settings that would stop the running switch's heartbeats for its key are
+ * answered `{ ok: false, confirm }` (what they would stop) and not stored, unless the message says `confirmed`.
+ */
+async function saveSettings(message) {
+  const next = await checked(message);
+  const stops = switchStops(await settings(), next);
+  if (stops && message.confirmed !== true) return { ok: false, confirm: stops };
+  await chrome.storage.local.set(next);
+  await restart();
+  state.switchStopped = stops && { ...stops, at: Date.now() };
+  return { ok: true, problem: state.problem, stopped: state.switchStopped };
+}
+
 chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
   if (sender.id !== chrome.runtime.id || typeof message !== "object" || message === null) return false;
   if (message.type === "state") {
@@ -287,10 +326,7 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
     return false;
   }
   if (message.type === "settings") {
-    Promise.resolve().then(() => checked(message)).then((s) => chrome.storage.local.set(s)).then(restart).then(
-      () => sendResponse({ ok: true, problem: state.problem }),
-      (error) => sendResponse({ ok: false, problem: String(error?.message ?? error) }),
-    );
+    saveSettings(message).then(sendResponse, (error) => sendResponse({ ok: false, problem: String(error?.message ?? error) }));
     return true;
   }
   return false;

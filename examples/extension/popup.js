@@ -1,7 +1,12 @@
 // PredictKit Watch's popup: shows what the service worker keeps (it asks for its state every second) and sends
 // new settings to it. It never reads the stored credentials: the worker keeps them and tells their address.
 // Prices, sizes and amounts are written as the demo page writes them (format.js).
-import { formatPrice, formatShares, notATokenId } from "./format.js";
+//
+// New settings that would stop the running dead-man switch's heartbeats for its API key (other credentials,
+// another service) come back from the worker unsaved, with what they would stop: the popup says that the
+// service will then cancel that key's orders, and sends them again only once the user confirms; "Keep the old
+// settings" puts the form back. After the change it says what was stopped.
+import { formatPrice, formatShares, notATokenId, plural } from "./format.js";
 
 const $ = (id) => document.getElementById(id);
 /** Open orders shown a page at a time: an account may have hundreds. */
@@ -40,6 +45,24 @@ function ago(at) {
   return seconds < 2 ? "just now" : `${seconds} s ago`;
 }
 
+const time = (at) => new Date(at).toLocaleTimeString();
+
+/** The warning before settings that stop the switch's heartbeats (`c`: what the worker says they stop). */
+function warningText(c) {
+  const what = c.service && c.credentials ? "the service and the credentials" : c.service ? "the service" : "the credentials";
+  const orders = c.orders === null ? "" : ` (${plural(c.orders, "open order")} now)`;
+  return `The dead-man switch is on for ${short(c.address)} at ${c.baseUrl}. Changing ${what} stops its heartbeats, ` +
+    `and that service will then cancel the old API key's orders${orders} 10 s after the last heartbeat. ` +
+    "Change the settings anyway, or keep the old ones?";
+}
+
+/** What a change of settings stopped (`st`: the worker's `switchStopped`). */
+function stoppedText(st) {
+  const orders = st.orders === null ? "" : ` (${plural(st.orders, "open order")} then)`;
+  return `The heartbeats for ${short(st.address)} at ${st.baseUrl} stopped at ${time(st.at)}: that service cancels ` +
+    `the old API key's orders${orders} 10 s after the last heartbeat` + (st.lastBeatAt ? `, by ${time(st.lastBeatAt + 10_000)}.` : ".");
+}
+
 function render(s) {
   $("streams").textContent = `market ${s.market} · user ${s.user}`;
   $("streams").className = `pill ${s.market === "open" || s.user === "open" ? "good" : ""}`;
@@ -76,6 +99,8 @@ function render(s) {
   $("deadman-detail").textContent = d.status === "off" ? "" : `${beats} heartbeat${beats === 1 ? "" : "s"}` +
     (d.lastOkAt ? `, last ${new Date(d.lastOkAt).toLocaleTimeString()} (${ago(d.lastOkAt)})` : "") + (d.reason ? ` (${d.reason})` : "");
   $("deadman-detail").dataset.beats = String(beats);
+  $("deadman-stopped").hidden = !s.switchStopped;
+  $("deadman-stopped").textContent = s.switchStopped ? stoppedText(s.switchStopped) : "";
   $("problem").hidden = !s.problem;
   $("problem").textContent = s.problem ?? "";
 }
@@ -99,8 +124,40 @@ async function refresh() {
 $("orders-prev").addEventListener("click", () => { ordersPage -= 1; if (last) render(last); });
 $("orders-next").addEventListener("click", () => { ordersPage += 1; if (last) render(last); });
 
+/** Settings the worker sent back unconfirmed (they would stop the switch's heartbeats), until the user decides. */
+let pending = null;
+
+function hideWarning() {
+  pending = null;
+  $("settings-warning").hidden = true;
+  $("settings-warning-text").textContent = "";
+}
+
+/** Sends `message`; settings that would stop the switch are held, and the user is asked first. */
+async function send(message) {
+  $("settings-result").textContent = "Saving…";
+  try {
+    const answer = await chrome.runtime.sendMessage(message);
+    if (answer?.confirm) {
+      pending = message;
+      $("settings-warning-text").textContent = warningText(answer.confirm);
+      $("settings-warning").hidden = false;
+      $("settings-result").textContent = "Not saved yet: the dead-man switch is on (see below).";
+      $("settings-keep").focus();
+      return;
+    }
+    $("settings-result").textContent = answer?.ok
+      ? (answer.stopped ? `Saved. ${stoppedText(answer.stopped)}` : "Saved.")
+      : `Not saved: ${answer?.problem ?? "no answer"}`;
+  } catch (error) {
+    $("settings-result").textContent = `Not saved: ${error?.message ?? error}`;
+  }
+  refresh().catch(() => {});
+}
+
 $("settings").addEventListener("submit", async (event) => {
   event.preventDefault();
+  hideWarning();
   const form = event.target;
   const watchlist = form.watchlist.value.split(/\s+/).filter(Boolean);
   // Refused here already (the worker checks again, and asks the service whether it has each book).
@@ -118,17 +175,28 @@ $("settings").addEventListener("submit", async (event) => {
       return;
     }
   }
-  $("settings-result").textContent = "Saving…";
-  try {
-    const answer = await chrome.runtime.sendMessage(message);
-    $("settings-result").textContent = answer?.ok ? "Saved." : `Not saved: ${answer?.problem ?? "no answer"}`;
-  } catch (error) {
-    $("settings-result").textContent = `Not saved: ${error?.message ?? error}`;
-  } finally {
-    // The secret is the worker's now (or nobody's): not left in the page.
-    form.credentials.value = "";
+  // The secret is the worker's now (or, held until the user decides, only this popup's): not left in the page.
+  form.credentials.value = "";
+  await send(message);
+});
+
+$("settings-confirm").addEventListener("click", async () => {
+  const message = pending;
+  hideWarning();
+  if (message) await send({ ...message, confirmed: true });
+});
+
+$("settings-keep").addEventListener("click", () => {
+  hideWarning();
+  // The form shows the settings in use again.
+  const form = $("settings");
+  if (last) {
+    form.baseUrl.value = last.baseUrl;
+    form.watchlist.value = last.watchlist.join("\n");
+    form.deadman.checked = last.deadman.status !== "off";
   }
-  refresh().catch(() => {});
+  $("settings-result").textContent = "Not saved: the old settings are kept, and the switch keeps beating.";
+  form.baseUrl.focus();
 });
 
 // While the worker starts, it does not answer: the next refresh will.

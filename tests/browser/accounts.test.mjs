@@ -7,7 +7,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
-import { chromium } from "playwright-core";
+import { launchChromium } from "./chromium.mjs";
 import { startEmulator } from "../js/helpers.mjs";
 
 const SHOTS = new URL("../../target/screenshots/", import.meta.url);
@@ -19,11 +19,7 @@ let browser;
 /** One emulator per chain, each serving the demo. */
 const emulators = {};
 before(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await launchChromium();
   for (const chain of [80002, 137]) emulators[chain] = await startEmulator(["--chain-id", String(chain), "--www", "www", "--pkg", "pkg"]);
 });
 after(async () => {

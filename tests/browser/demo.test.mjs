@@ -9,7 +9,7 @@ import { test, before, after, beforeEach, afterEach } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { createHmac } from "node:crypto";
-import { chromium } from "playwright-core";
+import { launchChromium } from "./chromium.mjs";
 import { createRequire } from "node:module";
 import { holdShares, spreadMarket, devWallet, pk, PKG_DIR } from "../js/helpers.mjs";
 
@@ -24,11 +24,7 @@ const RECORDED_TOKEN = "23360939988679364027624185518382759743328544433592111535
 
 let browser;
 before(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await launchChromium();
 });
 after(async () => browser?.close());
 beforeEach(async () => {
@@ -39,6 +35,8 @@ const openPages = new Set();
 afterEach(async () => {
   for (const page of openPages) await page.close().catch(() => {});
   openPages.clear();
+  // (A fault a failed test left cannot reach the next one.)
+  await admin("DELETE", "/__admin/faults");
 });
 
 // --- Helpers ---------------------------------------------------------------------------------------
@@ -938,7 +936,7 @@ test("my orders' Trades tab shows a fill's settlement step by step, and the dead
   // The switch: on, and beating.
   await page.check("#deadman-toggle");
   await page.waitForSelector("#deadman-status[data-status=ok]", { timeout: 10_000 });
-  assert.equal(await page.textContent("#deadman-status"), "On · beating every 5 s");
+  assert.match(await page.textContent("#deadman-status"), /^On · \d+ heartbeats?, last .+ · every 5 s$/);
 
   // The Trades tab: nothing yet; then the fill comes, MATCHED, and settles in place.
   await page.click("#tab-trades");
@@ -1213,5 +1211,227 @@ test("the base URL field recreates the client; the page is keyboard accessible",
   assert.equal(await page.locator("#events-error .error-box").count(), 0);
   await page.waitForSelector("#service-summary[data-state=ok]");
   assert.equal(await page.textContent("#service-state"), "");
+  await page.close();
+});
+
+// --- What the market page and the switch show as they change (issue 35 §4) ---------------------------
+
+/** The midpoint of a GET /book answer, computed here from its raw levels. */
+function midOf(book) {
+  const bid = Math.max(...book.bids.map((l) => Number(l.price)));
+  const ask = Math.min(...book.asks.map((l) => Number(l.price)));
+  return (bid + ask) / 2;
+}
+
+/** The order book's stats and the price history as the page shows them, read at one moment. */
+const shownHistory = (page) => page.evaluate(() => {
+  const svg = document.querySelector("#history-chart svg");
+  const dot = svg?.querySelector("circle.dot");
+  const line = svg?.querySelector("path.line")?.getAttribute("d") ?? "";
+  const lastPoint = line.split(/[ML]/).filter(Boolean).pop() ?? "";
+  return {
+    timestamp: document.querySelector("#book-meta").dataset.timestamp,
+    source: document.querySelector("#book-meta").dataset.source,
+    midText: document.querySelector("#stat-mid").textContent,
+    midValue: document.querySelector("#stat-mid").dataset.value,
+    change: document.querySelector("#history-change").textContent,
+    changeNow: document.querySelector("#history-change").dataset.now,
+    label: svg?.getAttribute("aria-label") ?? "",
+    dotIsNow: dot?.classList.contains("now") ?? false,
+    dotPrice: dot?.dataset.price,
+    dotAt: dot ? `${dot.getAttribute("cx")},${dot.getAttribute("cy")}` : "",
+    lastPoint,
+    points: line.split(/[ML]/).filter(Boolean).length,
+  };
+});
+
+/** The history's "now" is the midpoint stat: its words, the chart's last point and its label. */
+function assertHistoryEndsAtMid(shown) {
+  assert.ok(shown.midValue, "the book has a midpoint");
+  assert.match(shown.change, /^[▲▼] \d+(\.\d+)?¢ · now \d+(\.\d+)?¢$/, shown.change);
+  assert.equal(shown.change.split(" · now ")[1], shown.midText, `the history's now (${shown.change}) is the midpoint (${shown.midText})`);
+  assert.equal(shown.changeNow, shown.midValue);
+  assert.equal(shown.dotIsNow, true, "the last point is marked as now");
+  assert.equal(shown.dotPrice, shown.midValue, "the chart's last point is the midpoint");
+  assert.equal(shown.lastPoint, shown.dotAt, "the line ends at that point");
+  assert.ok(shown.label.endsWith(` to ${shown.midText} now (the book's midpoint) over ${shown.points} points`), shown.label);
+  assert.ok(shown.points > 20, "the service's history is drawn too");
+}
+
+/**
+ * Checks the page's history against GET /book's midpoint for `token`. The simulator keeps moving the book, so
+ * this takes a snapshot, waits for the page to show a book at least that new, and compares when both have the
+ * same timestamp (a newer page book means the snapshot is stale already: take another).
+ */
+async function assertHistoryFollowsService(page, token) {
+  for (let attempt = 0; attempt < 30; attempt++) {
+    const raw = await api(`/book?token_id=${token}`);
+    await page.waitForFunction((ts) => BigInt(document.querySelector("#book-meta").dataset.timestamp || "0") >= BigInt(ts),
+      raw.timestamp, { timeout: 5_000 });
+    const shown = await shownHistory(page);
+    if (shown.timestamp !== raw.timestamp) continue;
+    assert.equal(shown.source, "stream");
+    assert.ok(Math.abs(Number(shown.midValue) - midOf(raw)) < 1e-12, `${shown.midValue} vs ${midOf(raw)}`);
+    assertHistoryEndsAtMid(shown);
+    return shown;
+  }
+  assert.fail("the page never showed the book GET /book answered");
+}
+
+// --- Price history ---------------------------------------------------------------------------------
+
+test("the price history ends now at the book's midpoint, and follows it as the live book moves", { timeout: 60_000 }, async () => {
+  const { market, tokens } = await openMarket();
+  const page = await openPage(DESKTOP, `#/market/${market.id}`);
+  await marketReady(page);
+  await page.waitForSelector(pillLive, { timeout: 10_000 });
+  await page.waitForSelector("#history-chart svg circle.dot.now");
+  const first = await assertHistoryFollowsService(page, tokens[0]);
+  // What the service's history alone ends at (it is sampled, and lags the book).
+  const { history } = await api(`/prices-history?market=${tokens[0]}&interval=1w&fidelity=60`);
+  console.log(`# the service's history ends at ${history[history.length - 1].p}; the midpoint is ${first.midValue}`);
+
+  // The emulator moves the book until its midpoint moves: the history's now and last point go with it.
+  let moved;
+  for (let round = 0; round < 20 && !moved; round++) {
+    const tick = await admin("POST", "/__admin/stream/tick", { asset_id: tokens[0], count: 25 });
+    await page.waitForFunction((ts) => BigInt(document.querySelector("#book-meta").dataset.timestamp || "0") >= BigInt(ts), tick.timestamp);
+    const shown = await shownHistory(page);
+    if (shown.midValue !== first.midValue) moved = shown;
+  }
+  assert.ok(moved, "the midpoint moved");
+  assertHistoryEndsAtMid(moved);
+  const after = await assertHistoryFollowsService(page, tokens[0]);
+  assert.notEqual(after.change, first.change, "the history's now changed with the book");
+  await shot(page, "history-now");
+
+  // Another period: its history ends at the midpoint too.
+  await page.click("#history-intervals button[data-interval='1d']");
+  await page.waitForFunction(() => !document.querySelector("#history-chart[aria-busy]"));
+  await assertHistoryFollowsService(page, tokens[0]);
+
+  // The other outcome: its own book's midpoint.
+  await page.click("#outcome-tabs button:nth-child(2)");
+  await page.waitForSelector("#book-meta[data-source=stream]");
+  await marketReady(page);
+  await page.waitForSelector("#history-chart svg circle.dot.now");
+  await assertHistoryFollowsService(page, tokens[1]);
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(page.failed, []);
+});
+
+test("a still book's history ends at GET /midpoint; a book with one side has no midpoint, and says so", async () => {
+  const { market, tokens } = await openMarket();
+  const { mid } = await api(`/midpoint?token_id=${tokens[0]}`);
+  const page = await openPage(DESKTOP, `#/market/${market.id}`, { stillBooks: true });
+  await marketReady(page);
+  await page.waitForSelector("#history-chart svg circle.dot.now");
+  const shown = await shownHistory(page);
+  assert.equal(Number(shown.midValue), Number(mid));
+  assert.equal(shown.midText, `${+(Number(mid) * 100).toFixed(4)}¢`);
+  assertHistoryEndsAtMid(shown);
+  // The depth chart names the same midpoint, in the same words.
+  assert.equal(await page.textContent("#depth-chart .mid-label"), `mid ${shown.midText}`);
+
+  // Asks only: no midpoint, so no "now"; the history is the service's as it came.
+  const info = await admin("GET", "/__admin/info");
+  const asksOnly = info.special_books.find((b) => b.kind === "asks_only").token_id;
+  await page.goto(`${PAGE_URL}#/token/${asksOnly}`);
+  await marketReady(page);
+  assert.equal(await page.textContent("#stat-mid"), "–");
+  const { history } = await api(`/prices-history?market=${asksOnly}&interval=1w&fidelity=60`);
+  if (history.length > 1) {
+    await page.waitForSelector("#history-chart svg path.line");
+    assert.match(await page.textContent("#history-change"), /^[▲▼] \d+(\.\d+)?¢ · no midpoint now \(last \d+(\.\d+)?¢\)$/);
+    assert.equal(await page.locator("#history-chart circle.dot.now").count(), 0);
+  }
+  assert.equal(await page.getAttribute("#history-change", "data-now"), null);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+// --- The dead-man switch ---------------------------------------------------------------------------
+
+/** The emulator's log of `apiKey`'s heartbeats, oldest first. */
+async function beatsLogged(apiKey) {
+  const { requests } = await admin("GET", "/__admin/requests?path=/v1/heartbeats&method=POST");
+  return requests.filter((r) => r.headers.SERVICE_API_KEY === apiKey);
+}
+
+const PILL_ON = /^On · (\d+) heartbeats?, last (\d{1,2}:\d{2}:\d{2}\s?[AP]M) · every 5 s$/;
+
+test("the dead-man switch's pill shows each heartbeat as it comes: its count and time, only accepted ones counted", { timeout: 90_000 }, async () => {
+  const [demo] = await admin("GET", "/__admin/accounts");
+  const page = await openPage(DESKTOP, "#/orders");
+  await page.waitForFunction(() => document.querySelector("#cred-secret").value !== "");
+  await page.click("#signin button[type=submit]");
+  await page.waitForSelector("#orders-status[data-count='300']", { timeout: 15_000 });
+  await admin("DELETE", "/__admin/requests");
+
+  await page.check("#deadman-toggle");
+  await page.waitForSelector("#deadman-status[data-status=ok]", { timeout: 10_000 });
+  const pill = () => page.evaluate(() => {
+    const el = document.querySelector("#deadman-status");
+    return { text: el.textContent, beats: Number(el.dataset.beats), lastAt: Number(el.dataset.lastBeatAt), tone: el.dataset.tone, at: Date.now() };
+  });
+  const first = await pill();
+  assert.match(first.text, PILL_ON);
+  assert.equal(first.tone, "ok");
+
+  // Beat by beat: the count goes up by one each time, and the time is the last beat's.
+  const seen = [first];
+  for (let i = 0; i < 2; i++) {
+    const next = seen[seen.length - 1].beats + 1;
+    await page.waitForFunction((n) => Number(document.querySelector("#deadman-status").dataset.beats) >= n, next, { timeout: 12_000 });
+    seen.push(await pill());
+  }
+  for (let i = 1; i < seen.length; i++) {
+    assert.equal(seen[i].beats, seen[i - 1].beats + 1, "one beat at a time");
+    assert.notEqual(seen[i].text, seen[i - 1].text);
+    assert.ok(seen[i].lastAt > seen[i - 1].lastAt);
+    const gap = seen[i].at - seen[i - 1].at;
+    assert.ok(gap > 2_000 && gap < 8_000, `beats shown ${gap} ms apart`);
+  }
+  for (const { text, beats, lastAt } of seen) {
+    const [, count, time] = text.match(PILL_ON);
+    assert.equal(Number(count), beats, "the words say the count");
+    assert.equal(time, new Date(lastAt).toLocaleTimeString("en-US"), "the words say the last beat's time");
+  }
+  // The count is the service's: the emulator accepted that many (one more may be on its way back).
+  const last = seen[seen.length - 1];
+  const logged = (await beatsLogged(demo.apiKey)).filter((r) => r.status === 200);
+  assert.ok(logged.length === last.beats || logged.length === last.beats + 1, `${logged.length} logged, ${last.beats} shown`);
+  const lastLogged = logged[last.beats - 1].at;
+  assert.ok(Math.abs(last.lastAt - lastLogged) < 1_500, `last beat shown at ${last.lastAt}, logged at ${lastLogged}`);
+  assert.equal(seen[0].beats >= 1, true);
+
+  // A heartbeat the service refuses (503) is not counted: the next beat shown is the next accepted one.
+  await admin("POST", "/__admin/faults", { path: "/v1/heartbeats", method: "POST", faults: [{ kind: "status", status: 503 }] });
+  await until(async () => (await beatsLogged(demo.apiKey)).some((r) => r.status === 503), "the refused heartbeat", 12_000);
+  await page.waitForFunction((n) => Number(document.querySelector("#deadman-status").dataset.beats) >= n,
+    (await pill()).beats + 1, { timeout: 12_000 });
+  await page.waitForSelector("#deadman-status[data-status=ok]", { timeout: 10_000 });
+  const afterFault = await pill();
+  const log = await beatsLogged(demo.apiKey);
+  const accepted = log.filter((r) => r.status === 200).length;
+  assert.ok(accepted === afterFault.beats || accepted === afterFault.beats + 1, `${accepted} accepted, ${afterFault.beats} shown (${log.length} sent)`);
+  assert.ok(log.length > accepted, "a refused one was sent");
+  assert.match(afterFault.text, PILL_ON);
+  await shot(page, "deadman-beats", false);
+
+  // Off, then on again: a new switch counts its own beats from one.
+  await page.uncheck("#deadman-toggle");
+  assert.equal(await page.isVisible("#deadman-status"), false);
+  await page.check("#deadman-toggle");
+  await page.waitForSelector("#deadman-status[data-status=ok]", { timeout: 10_000 });
+  assert.match((await pill()).text, /^On · 1 heartbeat, last \d{1,2}:\d{2}:\d{2}\s?[AP]M · every 5 s$/);
+
+  // On a phone the pill's words wrap: no sideways scrolling.
+  await page.setViewportSize(PHONE);
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), "no sideways scrolling at 375 px");
+  await page.locator("#deadman-status").scrollIntoViewIfNeeded();
+  await shot(page, "deadman-beats-phone", false);
+  await page.uncheck("#deadman-toggle");
+  assert.deepEqual(page.errors, []);
   await page.close();
 });

@@ -2,8 +2,9 @@
 // it) loaded unpacked into headless Chromium against the emulator: its popup sends the settings (the service,
 // a watchlist, an account's credentials, the dead-man switch on) to the service worker, which shows the
 // watchlist's live, hash-verified best prices (and the first on the badge), the account's open orders, and a
-// fill made by another account (with its notification), the switch beating; no error anywhere. Screenshots
-// are kept in target/screenshots/.
+// fill made by another account (with its notification), the switch beating; no error anywhere; and that new
+// settings which would stop the switch's heartbeats for its API key are confirmed first. Screenshots are kept
+// in target/screenshots/.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
@@ -168,7 +169,10 @@ test("the extension writes figures as the page does, refuses ids that are not to
   const [demo] = await admin("GET", "/__admin/accounts");
   await popup.fill("textarea[name=credentials]", JSON.stringify({ address: demo.address, apiKey: demo.apiKey, secret: demo.secret, passphrase: demo.passphrase }));
   await popup.uncheck("input[name=deadman]");
-  await save(/^Saved\.$/);
+  // (The switch is on for the first test's key: the popup warns first, and the change is confirmed.)
+  await save(/^Not saved yet: the dead-man switch is on/);
+  await popup.click("#settings-confirm");
+  await popup.waitForFunction(() => /^Saved\. The heartbeats for /.test(document.querySelector("#settings-result").textContent), null, { timeout: 20_000 });
   await popup.waitForFunction(() => document.querySelector("#orders-range")?.textContent === "1–20 of 300", null, { timeout: 20_000 });
   assert.equal(await popup.locator("#orders tbody tr[data-id]").count(), 20);
   const firstPage = await popup.$$eval("#orders tbody tr[data-id]", (rows) => rows.map((r) => r.dataset.id));
@@ -206,6 +210,112 @@ test("the extension writes figures as the page does, refuses ids that are not to
   assert.notEqual(await popup.textContent("#orders td.empty"), "No open orders.");
   await popup.fill("input[name=baseUrl]", EMULATOR);
   await save(/^Saved\.$/);
+  assert.deepEqual(problems, []);
+  await popup.close();
+});
+
+const short = (id) => `${id.slice(0, 6)}…${id.slice(-6)}`;
+const TIME = String.raw`\d{1,2}:\d{2}:\d{2}\s?[AP]M`;
+
+test("changing the service or the credentials while the switch is on warns first that the service will cancel the old key's orders; keeping changes nothing, changing stops its heartbeats and they are cancelled", { timeout: 120_000 }, async () => {
+  await admin("POST", "/__admin/reset");
+  const extensionId = new URL(worker.url()).host;
+  const accounts = await wallet.request({ method: "eth_requestAccounts" });
+  // Two keys of two development accounts, each resting a buy: the switch beats for the first, then the second.
+  const price = Math.round((market.bid + 0.01) * 100) / 100;
+  const size = Math.max(10, market.minSize * 2);
+  const keys = [];
+  for (const account of [accounts[1], accounts[0]]) {
+    const trader = new pk.Client({ baseUrl: EMULATOR, chainId: 80002, rateLimits: false });
+    const signer = walletSigner(wallet, account);
+    await trader.createApiKey(signer);
+    const resting = await trader.placeOrder({ tokenId: market.tokenId, side: "BUY", price, size }, signer);
+    assert.equal(resting.success, true, resting.errorMsg);
+    trader.free();
+    const key = (await admin("GET", "/__admin/accounts")).find((a) => a.nonce !== undefined && a.address.toLowerCase() === account.toLowerCase());
+    keys.push({ ...key, orderId: resting.orderID, credentials: { address: key.address, apiKey: key.apiKey, secret: key.secret, passphrase: key.passphrase } });
+  }
+  const [old, next] = keys;
+  const openOrdersOf = async (key) => (await admin("GET", "/__admin/accounts")).find((a) => a.apiKey === key.apiKey).openOrders;
+
+  const popup = await context.newPage();
+  popup.on("pageerror", (e) => problems.push(`popup: ${e.message}`));
+  popup.on("console", (m) => m.type() === "error" && problems.push(`popup console: ${m.text()}`));
+  await popup.goto(`chrome-extension://${extensionId}/popup.html`);
+  const state = () => popup.evaluate(() => chrome.runtime.sendMessage({ type: "state" }));
+  await popup.waitForFunction(() => document.querySelector("input[name=baseUrl]").value !== "");
+  await popup.click("#settings-box summary");
+  const result = (pattern) => popup.waitForFunction((source) => new RegExp(source).test(document.querySelector("#settings-result").textContent),
+    pattern.source, { timeout: 20_000 });
+
+  // The switch is off: new credentials with it on are saved at once.
+  await popup.fill("input[name=baseUrl]", EMULATOR);
+  await popup.fill("textarea[name=credentials]", JSON.stringify(old.credentials));
+  await popup.check("input[name=deadman]");
+  await popup.click("#settings button[type=submit]");
+  await result(/^Saved\.$/);
+  assert.equal(await popup.isVisible("#settings-warning"), false);
+  await popup.waitForFunction(() => document.querySelector("#deadman")?.textContent === "ok", null, { timeout: 15_000 });
+  await popup.waitForSelector(`#orders tr[data-id="${old.orderId}"]`, { timeout: 15_000 });
+
+  // Another service URL: a warning, and nothing is stored until the user decides.
+  const otherUrl = EMULATOR.replace("127.0.0.1", "localhost");
+  await popup.fill("input[name=baseUrl]", otherUrl);
+  await popup.click("#settings button[type=submit]");
+  await result(/^Not saved yet: the dead-man switch is on \(see below\)\.$/);
+  assert.equal(await popup.textContent("#settings-warning-text"),
+    `The dead-man switch is on for ${short(old.address)} at ${EMULATOR}. Changing the service stops its heartbeats, ` +
+    "and that service will then cancel the old API key's orders (1 open order now) 10 s after the last heartbeat. " +
+    "Change the settings anyway, or keep the old ones?");
+  assert.equal(await popup.getAttribute("#settings-warning", "role"), "alertdialog");
+  assert.equal(await popup.evaluate(() => document.activeElement?.id), "settings-keep", "the safe choice has the focus");
+  assert.equal((await state()).baseUrl, EMULATOR, "nothing was stored");
+  await popup.screenshot({ path: new URL("extension-switch-warning.png", SHOTS).pathname, fullPage: true });
+
+  // Keeping the old settings: the form shows them again, and the same switch goes on beating for the old key.
+  const beatsBefore = (await state()).deadman.beats;
+  await popup.click("#settings-keep");
+  await result(/^Not saved: the old settings are kept, and the switch keeps beating\.$/);
+  assert.equal(await popup.isVisible("#settings-warning"), false);
+  assert.equal(await popup.inputValue("input[name=baseUrl]"), EMULATOR);
+  await popup.waitForFunction((n) => Number(document.querySelector("#deadman-detail").dataset.beats) > n, beatsBefore, { timeout: 12_000 });
+  const kept = await state();
+  assert.equal(kept.baseUrl, EMULATOR);
+  assert.equal(kept.account, old.address);
+  assert.equal(kept.deadman.status, "ok");
+  assert.equal(await openOrdersOf(old), 1, "the old key's order is still open");
+
+  // Other credentials: warned, confirmed; the popup says what was stopped, and the service cancels the old key's
+  // orders once its heartbeats have stopped for 10 s, while the new key's switch keeps the new key's.
+  await popup.fill("textarea[name=credentials]", JSON.stringify(next.credentials));
+  await popup.click("#settings button[type=submit]");
+  await result(/^Not saved yet: the dead-man switch is on/);
+  assert.match(await popup.textContent("#settings-warning-text"),
+    new RegExp(`^The dead-man switch is on for ${short(old.address)} at ${EMULATOR.replace(/\./g, "\\.")}\\. Changing the credentials stops its heartbeats`));
+  assert.equal(await popup.inputValue("textarea[name=credentials]"), "", "the secret is not left in the form while the user decides");
+  assert.equal((await state()).account, old.address, "nothing was stored");
+  await popup.click("#settings-confirm");
+  const stopped = new RegExp(`^The heartbeats for ${short(old.address)} at ${EMULATOR.replace(/\./g, "\\.")} stopped at ${TIME}: ` +
+    `that service cancels the old API key's orders \\(1 open order then\\) 10 s after the last heartbeat, by ${TIME}\\.$`);
+  await result(new RegExp(`^Saved\\. ${stopped.source.slice(1)}`));
+  await popup.waitForFunction((source) => new RegExp(source).test(document.querySelector("#deadman-stopped").textContent), stopped.source);
+  assert.equal(await popup.isVisible("#deadman-stopped"), true);
+  const changed = await state();
+  assert.equal(changed.account, next.address);
+  assert.equal(changed.switchStopped.address, old.address);
+  await popup.screenshot({ path: new URL("extension-switch-stopped.png", SHOTS).pathname, fullPage: true });
+
+  const stoppedAt = Date.now();
+  for (const end = Date.now() + 25_000; Date.now() < end && (await openOrdersOf(old)) > 0;) await new Promise((r) => setTimeout(r, 250));
+  assert.equal(await openOrdersOf(old), 0, "the service cancelled the old key's orders");
+  console.log(`# the old key's orders were cancelled ${Math.round((Date.now() - stoppedAt) / 1000)} s after the change`);
+  await popup.waitForFunction(() => document.querySelector("#deadman")?.textContent === "ok", null, { timeout: 15_000 });
+  await popup.waitForSelector(`#orders tr[data-id="${next.orderId}"]`, { timeout: 15_000 });
+  assert.equal(await openOrdersOf(next), 1, "the new key's switch keeps its order");
+
+  // Opened again, the popup still says what the change stopped.
+  await popup.reload();
+  await popup.waitForFunction((source) => new RegExp(source).test(document.querySelector("#deadman-stopped").textContent), stopped.source);
   assert.deepEqual(problems, []);
   await popup.close();
 });

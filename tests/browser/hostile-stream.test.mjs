@@ -4,7 +4,7 @@
 // assertions (tests/js/stream-hostile-checks.mjs) and no unhandled rejection or error on the page.
 import { test, before, after, afterEach } from "node:test";
 import assert from "node:assert/strict";
-import { chromium } from "playwright-core";
+import { launchChromium } from "./chromium.mjs";
 import * as checks from "../js/stream-hostile-checks.mjs";
 import { boundScenario, marketData, reentrantScenario, signalScenario, socketScenario } from "../js/stream-hostile-scenarios.mjs";
 import { lostDumpData, lostDumpScenario, quietMismatchData, quietMismatchScenario, stallData, stallScenario } from "../js/liveness-scenarios.mjs";
@@ -16,11 +16,7 @@ let page;
 const pageErrors = [];
 
 before(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await launchChromium();
   page = await browser.newPage();
   page.on("pageerror", (e) => pageErrors.push(`${e.name}: ${e.message}`));
   await page.goto(`${EMULATOR}/`);

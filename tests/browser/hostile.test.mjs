@@ -8,7 +8,7 @@
 // are in tests/js/hostile-rules.mjs; here is how a group runs in a page.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { chromium } from "playwright-core";
+import { launchChromium } from "./chromium.mjs";
 import { EMULATOR, emulatorAccount, fixture } from "../js/helpers.mjs";
 import * as hostileCases from "../js/hostile-cases.mjs";
 import { registerHostileRules } from "../js/hostile-rules.mjs";
@@ -34,11 +34,7 @@ before(async () => {
     bookJson: fixture("real/clob-book-1.json"),
     vectors: { signing: JSON.parse(fixture("vectors/signing.json")), bookHash: JSON.parse(fixture("vectors/book-hash.json")) },
   };
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await launchChromium();
 });
 
 after(async () => {

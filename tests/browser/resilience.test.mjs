@@ -3,7 +3,7 @@
 // assertions and the reported figures are here.
 import { test, before, after, beforeEach } from "node:test";
 import assert from "node:assert/strict";
-import { chromium } from "playwright-core";
+import { launchChromium } from "./chromium.mjs";
 
 const EMULATOR = process.env.PREDICTKIT_EMULATOR_URL ?? "http://127.0.0.1:8787";
 const LIMITED = process.env.PREDICTKIT_LIMITED_EMULATOR_URL;
@@ -17,11 +17,7 @@ async function admin(base, method, path, body) {
 }
 
 before(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await launchChromium();
   page = await browser.newPage();
   // Any page of the emulator's origin will do: GET / answers "OK" and makes no requests of its own.
   await page.goto(`${EMULATOR}/`);

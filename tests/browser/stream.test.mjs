@@ -5,7 +5,7 @@
 // emulator's origin (importing pkg/web through /pkg/index.mjs); the assertions are here.
 import { test, before, after, beforeEach, afterEach } from "node:test";
 import assert from "node:assert/strict";
-import { chromium } from "playwright-core";
+import { launchChromium } from "./chromium.mjs";
 
 const EMULATOR = process.env.PREDICTKIT_EMULATOR_URL ?? "http://127.0.0.1:8787";
 
@@ -75,11 +75,7 @@ function pageHelpers() {
 before(async () => {
   const markets = await (await fetch(`${EMULATOR}/markets`)).json();
   assets = markets.data.slice(0, 2).map((m) => m.tokens[0].token_id);
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await launchChromium();
   page = await browser.newPage();
   page.on("pageerror", (e) => pageErrors.push(`${e.name}: ${e.message}`));
   // Any page of the emulator's origin will do: GET / answers "OK" and makes no requests of its own.
