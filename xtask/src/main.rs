@@ -143,7 +143,7 @@ pub fn cmd(command: &mut Command) -> Result<()> {
 }
 
 /// Cargo's target folder (CARGO_TARGET_DIR, else target/).
-fn target_dir() -> PathBuf {
+pub(crate) fn target_dir() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root().join("target"))
 }
 

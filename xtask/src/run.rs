@@ -202,16 +202,46 @@ pub fn size_line(dir: &Path, name: &str, entries: &[PathBuf]) -> Result<(String,
     for js in files {
         glue.extend(read(&js)?);
     }
-    let (wz, gz) = (gzip_len(&wasm)?, gzip_len(&glue)?);
-    let (wb, gb) = (brotli_len(&dir.join("predictkit_bg.wasm"))?, brotli_len_of(&glue)?);
+    // The same bytes measure the same: a build that changed nothing (`cargo xtask demo` again) reads its sizes
+    // back instead of compressing 2 MB at brotli's quality 11 once more (5 s of the demo's start).
+    let key = {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (&wasm, &glue).hash(&mut h);
+        format!("{:016x}", h.finish())
+    };
+    let cache = crate::target_dir().join("sizes").join(name);
+    std::fs::create_dir_all(crate::target_dir().join("sizes")).map_err(|e| format!("cannot make target/sizes: {e}"))?;
+    if let Some(sizes) = std::fs::read_to_string(&cache).ok().and_then(|t| cached_sizes(&t, &key)) {
+        return Ok(format_size_line(name, wasm.len(), glue.len(), sizes));
+    }
+    let sizes =
+        [gzip_len(&wasm)?, brotli_len(&dir.join("predictkit_bg.wasm"))?, gzip_len(&glue)?, brotli_len_of(&glue)?];
+    let text = format!("{key} {} {} {} {}", sizes[0], sizes[1], sizes[2], sizes[3]);
+    std::fs::write(&cache, text).map_err(|e| format!("cannot write {}: {e}", cache.display()))?;
+    Ok(format_size_line(name, wasm.len(), glue.len(), sizes))
+}
+
+/// The sizes `[wasm gzip, wasm brotli, JS gzip, JS brotli]` a cache file holds for `key`.
+fn cached_sizes(text: &str, key: &str) -> Option<[usize; 4]> {
+    let mut words = text.split_whitespace();
+    if words.next()? != key {
+        return None;
+    }
+    let mut sizes = [0; 4];
+    for size in &mut sizes {
+        *size = words.next()?.parse().ok()?;
+    }
+    Some(sizes)
+}
+
+fn format_size_line(name: &str, wasm: usize, glue: usize, [wz, wb, gz, gb]: [usize; 4]) -> (String, u64) {
     let line = format!(
-        "size {name}: wasm {} B ({wz} gzip, {wb} brotli) + JS {} B ({gz} gzip, {gb} brotli) = {} B gzip, {} B brotli",
-        wasm.len(),
-        glue.len(),
+        "size {name}: wasm {wasm} B ({wz} gzip, {wb} brotli) + JS {glue} B ({gz} gzip, {gb} brotli) = {} B gzip, {} B brotli",
         wz + gz,
         wb + gb
     );
-    Ok((line, (wz + gz) as u64))
+    (line, (wz + gz) as u64)
 }
 
 #[cfg(test)]
