@@ -3,7 +3,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Array, Function, Object, Reflect, JSON};
-use predictkit::wasm::{create_l2_headers, is_predictkit_error, sign_request, Client, OrderBook};
+use predictkit::wasm::{create_l2_headers, sign_request, Client, OrderBook};
 use wasm_bindgen::convert::TryFromJsValue;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -11,7 +11,7 @@ use wasm_bindgen_test::*;
 
 #[allow(dead_code)]
 mod wasm_support;
-use wasm_support::RestMethods;
+use wasm_support::{is_predictkit_error, RestMethods};
 
 const EMULATOR: &str = match option_env!("PREDICTKIT_EMULATOR_URL") {
     Some(url) => url,

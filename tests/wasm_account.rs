@@ -253,7 +253,7 @@ async fn secrets_never_appear_in_errors() {
          String(e.body), String(e.path), String(e.cause), e.cause && e.cause.message].join('\\n')",
     );
     for err in &errors {
-        assert!(predictkit::wasm::is_predictkit_error(err), "{}", show(err));
+        assert!(wasm_support::is_predictkit_error(err), "{}", show(err));
         let all = describe.call1(&JsValue::UNDEFINED, err).unwrap().as_string().unwrap();
         assert!(!all.contains(&secret), "secret leaked in {all}");
         assert!(!all.contains(&passphrase), "passphrase leaked in {all}");

@@ -7,6 +7,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { pk, PKG_DIR, internal } from "./helpers.mjs";
 import { makeKit } from "./hostile-cases.mjs";
 
@@ -344,7 +346,7 @@ test("isPredictKitError is the package's own JS: in every entry, before init, an
   // The web entries are imported, never initialised: the guard needs no module. (The bundler entry imports the
   // wasm as a module, which only a bundler resolves.)
   for (const entry of ["index.mjs", "lite.mjs", "live.mjs", "node.mjs"]) {
-    const mod = await import(new URL(entry, `file://${PKG_DIR}`).href);
+    const mod = await import(pathToFileURL(join(PKG_DIR, entry)).href);
     assert.equal(typeof mod.isPredictKitError, "function", entry);
     assert.equal(mod.isPredictKitError(ours), true, entry);
     for (const value of hostile) assert.equal(mod.isPredictKitError(value), false, `${entry}: ${String(typeof value)}`);

@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use js_sys::{Array, Function, Object, Promise, Reflect, JSON};
-use predictkit::wasm::{is_predictkit_error, Client};
+use predictkit::wasm::Client;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -11,6 +11,14 @@ pub const EMULATOR: &str = match option_env!("PREDICTKIT_EMULATOR_URL") {
     Some(url) => url,
     None => "http://127.0.0.1:8787",
 };
+
+/// What the package's `isPredictKitError` checks (src/js/package/client.mjs): an `Error` named
+/// "PredictKitError" with a string `code`.
+pub fn is_predictkit_error(value: &JsValue) -> bool {
+    value.is_instance_of::<js_sys::Error>()
+        && get(value, "name").as_string().as_deref() == Some("PredictKitError")
+        && get(value, "code").is_string()
+}
 
 pub fn get(obj: &JsValue, key: &str) -> JsValue {
     Reflect::get(obj, &key.into()).unwrap_or(JsValue::UNDEFINED)
