@@ -83,7 +83,7 @@ const ctx = {
   placed(orderId) {
     for (const listener of this.placedListeners) listener(orderId);
   },
-  /** `listener(url, status)` runs for each answer the current client's requests get. */
+  /** `listener(url, status, sentAt)` runs for each answer the current client's requests get. */
   onAnswer(listener) {
     this.answerListeners.push(listener);
   },
@@ -138,13 +138,17 @@ const health = serviceHealth({
 /** The current client's fetch: every answer and failure is seen by `health`. */
 let seen = (input, init) => fetch(input, init);
 
-/** The current client's fetch as the views see it: each answer's URL and status to `ctx.onAnswer`'s listeners. */
+/**
+ * The current client's fetch as the views see it: each answer's URL, status and the time its request was sent to
+ * `ctx.onAnswer`'s listeners.
+ */
 async function answered(input, init) {
+  const sentAt = Date.now();
   const response = await seen(input, init);
   const url = typeof input === "string" ? input : String(input?.url ?? input);
   for (const listener of ctx.answerListeners) {
     try {
-      listener(url, response.status);
+      listener(url, response.status, sentAt);
     } catch {
       // (a view's listener does not stop the request)
     }

@@ -136,7 +136,11 @@ export function ticketView(ctx, target) {
   const pick = $("ticket-wallet-account");
   const walletState = $("ticket-wallet-state");
   let provider = null;
-  let following = false;
+  /** The service whose wallet `provider` is; the wallets whose own changes the page follows. */
+  let providerFor = null;
+  const followed = new WeakSet();
+  /** Connections started: each knows whether a later one has superseded it. */
+  let connections = 0;
   /** What the doctor last said of the connected account, and whether the client signs as it says. */
   let finding = null;
 
@@ -163,24 +167,34 @@ export function ticketView(ctx, target) {
    * runs the account doctor before any order is signed. Resolves to the doctor's report (or null).
    */
   async function connect() {
-    provider ??= walletProvider();
-    if (!provider) throw new Error("No wallet: install a browser wallet to trade.");
-    if (!following && typeof provider.on === "function") {
+    // A later connection (another account picked, the wallet's own change, a second click) supersedes this one:
+    // after each wait, this one stops if it is no longer the latest (its client may be freed by then).
+    const turn = ++connections;
+    const current = () => turn === connections;
+    // The wallet of the service the page talks to now (the development wallet is the local emulator's).
+    if (providerFor !== ctx.baseUrl) [provider, providerFor] = [walletProvider(), ctx.baseUrl];
+    const wallet = provider;
+    if (!wallet) throw new Error("No wallet: install a browser wallet to trade.");
+    if (!followed.has(wallet) && typeof wallet.on === "function") {
       // A browser wallet's user switches accounts or chains in the wallet: the page follows.
-      following = true;
-      for (const event of ["accountsChanged", "chainChanged"]) provider.on(event, () => { if (ctx.signer) connectNow(); });
+      followed.add(wallet);
+      for (const event of ["accountsChanged", "chainChanged"]) wallet.on(event, () => { if (ctx.signer) connectNow(); });
     }
     walletState.textContent = "Connecting…";
-    const accounts = await provider.request({ method: "eth_requestAccounts" });
+    const accounts = await wallet.request({ method: "eth_requestAccounts" });
+    if (!current()) return null;
     listAccounts(accounts);
     const address = pick.value || accounts[0];
-    const chainId = Number(await provider.request({ method: "eth_chainId" }));
+    const chainId = Number(await wallet.request({ method: "eth_chainId" }));
+    if (!current()) return null;
     // The client signs for the wallet's chain, as its own address (EOA) until the doctor says otherwise.
     if (!ctx.signer || ctx.signer.address.toLowerCase() !== address.toLowerCase() || ctx.trading.chainId !== chainId) {
       ctx.connect(ctx.baseUrl, undefined, { chainId });
     }
-    const signer = walletSigner(provider, address);
-    await ctx.client.createOrDeriveApiKey(signer);
+    const client = ctx.client;
+    const signer = walletSigner(wallet, address);
+    await client.createOrDeriveApiKey(signer);
+    if (!current() || client !== ctx.client) return null;
     useWallet(signer);
     return checkAccount(signer);
   }
@@ -196,12 +210,15 @@ export function ticketView(ctx, target) {
   /** The settings the doctor names for the account are used for its orders: a new client with them, the same key. */
   async function useFinding() {
     const report = finding;
-    if (!report || !ctx.signer) return;
+    if (!report || !ctx.signer || busy) return;
+    const turn = ++connections;
     const signer = ctx.signer;
+    discard(); // a draft built for the old settings is not what the new client signs
     ctx.connect(ctx.baseUrl, undefined, { chainId: ctx.trading.chainId, signatureType: report.signatureType, funder: report.funder });
-    await ctx.client.createOrDeriveApiKey(signer);
+    const client = ctx.client;
+    await client.createOrDeriveApiKey(signer);
+    if (turn !== connections || client !== ctx.client) return;
     useWallet(signer);
-    discard(); // a draft built for the old settings is not what this client signs
     await checkAccount(signer);
   }
 
@@ -219,7 +236,9 @@ export function ticketView(ctx, target) {
     box.replaceChildren(h("p", {}, "Checking the account…"));
     finding = null;
     try {
-      const report = await ctx.client.diagnoseAccount(signer, { provider });
+      const client = ctx.client;
+      const report = await client.diagnoseAccount(signer, { provider });
+      if (client !== ctx.client) return null; // (the client was replaced meanwhile: its successor says)
       finding = report;
       const kind = KINDS[report.kind ?? report.signatureType];
       const head = h("p", {}, h("strong", {}, report.ok ? "Account ready" : "Account needs attention"), ` · ${short(report.owner)} trades through ${kind}`);
@@ -228,7 +247,11 @@ export function ticketView(ctx, target) {
         rows.push(h("p", { class: "signs-as" }, `Orders are signed as ${report.signatureType}${report.funder ? ` for ${short(report.funder)}` : ""}.`));
       } else {
         const use = h("button", { type: "button", id: "ticket-use-account", class: "secondary" }, `Trade through ${kind}`);
-        use.addEventListener("click", () => useFinding().catch((error) => box.replaceChildren(h("p", {}, `The settings could not be used: ${ctx.describe(error)}`))));
+        use.addEventListener("click", () => useFinding().catch((error) => {
+          box.hidden = false;
+          box.className = "ticket-account bad";
+          box.replaceChildren(h("p", {}, `The account's settings could not be used: ${walletError(error)}`));
+        }));
         rows.push(h("p", { class: "signs-as" }, `Its orders must be signed as ${report.signatureType}${report.funder ? ` for ${short(report.funder)}` : ""}: `, use));
       }
       // Findings the settings above fix are said by the button; the others each with their fix.
@@ -302,10 +325,13 @@ export function ticketView(ctx, target) {
     try {
       const p = params();
       const at = edits;
-      const built = await (isMarket() ? ctx.client.buildMarketOrder(p) : ctx.client.buildOrder(p));
-      if (at !== edits) return; // the form changed while it was built: preview again
+      const client = ctx.client;
+      const settings = JSON.stringify(ctx.trading);
+      const built = await (isMarket() ? client.buildMarketOrder(p) : client.buildOrder(p));
+      // The form changed, or the client was replaced (other settings), while it was built: preview again.
+      if (at !== edits || client !== ctx.client) return;
       draft = built;
-      draftSettings = JSON.stringify(ctx.trading);
+      draftSettings = settings;
       show(previewRows(draft, p, target()));
       $("ticket-place").disabled = false;
     } catch (error) {
@@ -331,15 +357,16 @@ export function ticketView(ctx, target) {
           return;
         }
       }
-      if (!draft) return;
+      if (!draft || !ctx.signer) return; // (a later connection took over: it says what happened)
       if (JSON.stringify(ctx.trading) !== draftSettings) {
         discard();
         show([["Not placed", "The client now signs for the connected account: preview again."]], "bad");
         return;
       }
-      const signer = ctx.signer;
-      const signed = await ctx.client.signOrder(draft, signer);
-      const result = await ctx.client.postOrder(signed);
+      // One client signs and posts: a client replaced meanwhile (freed) fails the order instead of half of it.
+      const { signer, client } = ctx;
+      const signed = await client.signOrder(draft, signer);
+      const result = await client.postOrder(signed);
       show([["Placed", result.success ? result.status : "no"], ["Order id", result.orderID], ["Filled", filledText(signed.side, result)], ["Message", result.errorMsg || "–"]], result.success ? "good" : "bad");
       draft = null;
       if (result.success && result.orderID) ctx.placed(result.orderID);
@@ -358,7 +385,8 @@ export function ticketView(ctx, target) {
   function suggestPrice() {
     const { tokenId, book } = target();
     if (tokenId !== priceFor) [priceFor, priceTyped] = [tokenId, false];
-    if (priceTyped || !book) return;
+    // (Never under a previewed draft: what is signed is what the form showed when it was built.)
+    if (priceTyped || !book || draft) return;
     try {
       const best = value("ticket-side") === "BUY" ? book.bestAsk() : book.bestBid();
       if (best) form.elements["ticket-price"].value = String(best.price);

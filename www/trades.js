@@ -143,7 +143,7 @@ export function tradesView(ctx) {
   let deadman = null;
   /** What the running switch said last, and the heartbeats the service accepted since it started. */
   let shown = null;
-  let beats = { count: 0, lastAt: 0 };
+  let beats = { count: 0, lastAt: 0, since: 0 };
   /** Whether the service's answers to heartbeats are being counted (from the switch's start to its end). */
   let watching = false;
 
@@ -175,13 +175,14 @@ export function tradesView(ctx) {
 
   /** Counts the service's accepted answers to this page's heartbeats from now on. */
   function watchBeats() {
-    beats = { count: 0, lastAt: 0 };
+    beats = { count: 0, lastAt: 0, since: Date.now() };
     watching = true;
   }
 
-  ctx.onAnswer((url, status) => {
-    // (Only an answer the service accepted counts.)
-    if (!watching || !(status >= 200 && status < 300) || !isHeartbeat(url)) return;
+  ctx.onAnswer((url, status, sentAt) => {
+    // (Only an answer the service accepted counts, to a heartbeat this switch sent: not a late answer to the one
+    // before it.)
+    if (!watching || sentAt < beats.since || !(status >= 200 && status < 300) || !isHeartbeat(url)) return;
     beats.count += 1;
     beats.lastAt = Date.now();
     renderSwitch();

@@ -49,13 +49,13 @@ export function jsonList(text) {
   }
 }
 
+/** What the ticket calls the order parameters the library may refuse. */
+const FIELD_NAMES = { price: "Price", size: "Shares", amount: "Amount", expiration: "Expiry", postOnly: "Post only", orderType: "Order type" };
+
 /**
  * What the user reads for each PredictKitError code. `error` fills in the details the library gives
  * (the HTTP status, the parameter at fault, Retry-After).
  */
-/** What the ticket calls the order parameters the library may refuse. */
-const FIELD_NAMES = { price: "Price", size: "Shares", amount: "Amount", expiration: "Expiry", postOnly: "Post only", orderType: "Order type" };
-
 export const ERROR_MESSAGES = {
   // The library's message is "param: rule (the values that apply); nearest …": said with the field's name.
   INVALID_PARAMS: (e) => {

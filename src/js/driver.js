@@ -177,6 +177,8 @@ export function makeError(d, cause) {
   );
   e.name = ERROR_NAME;
   e.code = d.code;
+  // (Where Error takes no `cause` option, as Firefox before 91 does not, it is set as the option would.)
+  if (cause !== undefined && !("cause" in e)) Object.defineProperty(e, "cause", { value: cause, writable: true, configurable: true });
   const facts = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (e));
   for (const key of FACTS) if (d[key] !== undefined) facts[key] = d[key];
   return e;

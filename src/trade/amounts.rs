@@ -115,7 +115,7 @@ pub fn check_terms(order_type: OrderType, post_only: bool, expiration: u64, now_
         OrderType::Gtd if expiration < now_s.saturating_add(60) => {
             let mut e =
                 Error::invalid("expiration", "of a GTD order must be a time in seconds at least a minute ahead, from ");
-            e.message = crate::text::concat(&[&e.message, &crate::text::decimal(now_s + 60)]).into();
+            e.message = crate::text::concat(&[&e.message, &crate::text::decimal(now_s.saturating_add(60))]).into();
             Err(e)
         }
         OrderType::Gtd => Ok(()),
@@ -217,14 +217,19 @@ fn naming(mut e: Error, noun: &str, below: Option<u64>, above: Option<u64>) -> E
     e
 }
 
-/// The refusal of a size or amount of 0 or with more than 2 decimals, naming the nearest that the service takes
-/// ("size: must be at least 0.01, with at most 2 decimals; nearest sizes: 12.34 and 12.35").
+/// The refusal of a size or amount of 0 or with more than 2 decimals. A resting order's size also names the
+/// nearest sizes it takes (on 0.01, at least the market's `min`): "size: must be at least 0.01, with at most 2
+/// decimals; nearest sizes: 12.34 and 12.35". An order that takes at once names none here: which of its values
+/// are exact depends on its price (its refusal of a 2-decimal value names those).
 #[inline(never)]
-fn hundredths(param: &'static str, value: u64) -> Error {
+fn hundredths(param: &'static str, value: u64, min: Option<u64>) -> Error {
     const STEP: u64 = ONE / 100;
-    let below = value - value % STEP;
     let e = Error::invalid(param, "must be at least 0.01, with at most 2 decimals");
-    naming(e, param, Some(below).filter(|&b| b > 0), below.checked_add(STEP))
+    let Some(min) = min else { return e };
+    let base = value - value % STEP;
+    let least = min.div_ceil(STEP).max(1) * STEP;
+    let below = Some(base).filter(|&b| b != value && b >= least);
+    naming(e, param, below, Some((base + STEP).max(least)))
 }
 
 /// A limit order: `size` shares at `price`. Sizes carry at most 2 decimals and are refused, not rounded,
@@ -233,13 +238,14 @@ fn hundredths(param: &'static str, value: u64) -> Error {
 pub fn limit(rules: &MarketRules, order_type: OrderType, side: Side, price: u64, size: u64) -> Result<Amounts, Error> {
     let (_, _, amount_places) = rules.decimals()?;
     rules.check_price(price)?;
-    if !has_decimals(size, SIZE_PLACES) {
-        return Err(hundredths("size", size));
-    }
     let min = minimum(rules, order_type);
+    let rests = (!takes(order_type)).then_some(min);
+    if !has_decimals(size, SIZE_PLACES) {
+        return Err(hundredths("size", size, rests));
+    }
     if size == 0 || size < min {
         return Err(if min == 0 {
-            hundredths("size", 0)
+            hundredths("size", 0, rests)
         } else {
             values(Error::invalid("size", "is under the market's minimum order size"), &[min])
         });
@@ -358,7 +364,7 @@ pub fn market(
     // (check_price refuses a tick size the service does not use first.)
     rules.check_price(price)?;
     if amount == 0 || !has_decimals(amount, TAKING_MAKER_PLACES) {
-        return Err(hundredths("amount", amount));
+        return Err(hundredths("amount", amount, None));
     }
     // A market order takes at once: no share minimum applies to it (see `minimum`).
     let min = 0;
@@ -587,9 +593,21 @@ mod tests {
             ),
             (limit(&r, Gtd, Buy, u("0.5"), u("3")), "size: is under the market's minimum order size (5)"),
             (limit(&r, Gtc, Buy, u("0.5"), 0), "size: is under the market's minimum order size (5)"),
+            // The nearest values named are ones the order's other rules take too: a FOK buy at 0.5 needs cash of
+            // 2 decimals (0.01 × 0.5 has 3), a FOK at 0.58 sizes on 0.5, a resting order the minimum of 5.
+            (limit(&r, Fok, Buy, u("0.5"), 0), "size: must be at least 0.01, with at most 2 decimals"),
+            (limit(&r, Fok, Buy, u("0.58"), u("1.745")), "size: must be at least 0.01, with at most 2 decimals"),
             (
-                limit(&r, Fok, Buy, u("0.5"), 0),
-                "size: must be at least 0.01, with at most 2 decimals; nearest size: 0.01",
+                limit(&r, Gtc, Buy, u("0.5"), u("3.455")),
+                "size: must be at least 0.01, with at most 2 decimals; nearest size: 5",
+            ),
+            (
+                limit(&r, Gtc, Buy, u("0.5"), u("5.001")),
+                "size: must be at least 0.01, with at most 2 decimals; nearest sizes: 5 and 5.01",
+            ),
+            (
+                market(&fine, Fak, Sell, u("0.9998"), u("0.005")),
+                "amount: must be at least 0.01, with at most 2 decimals",
             ),
             (
                 limit(&r, Gtc, Buy, u("0.5"), u("12.345")),
@@ -601,14 +619,8 @@ mod tests {
                  sizes: 1.5 and 2",
             ),
             // A market order's spend of 0 or of 5.555 names the amount, not the price.
-            (
-                market(&r, Fok, Buy, u("0.5"), 0),
-                "amount: must be at least 0.01, with at most 2 decimals; nearest amount: 0.01",
-            ),
-            (
-                market(&r, Fok, Buy, u("0.5"), u("5.555")),
-                "amount: must be at least 0.01, with at most 2 decimals; nearest amounts: 5.55 and 5.56",
-            ),
+            (market(&r, Fok, Buy, u("0.5"), 0), "amount: must be at least 0.01, with at most 2 decimals"),
+            (market(&r, Fok, Buy, u("0.5"), u("5.555")), "amount: must be at least 0.01, with at most 2 decimals"),
             (
                 market(&fine, Fak, Sell, u("0.9998"), u("0.01")),
                 "amount: would fill beyond the price once its taker amount is cut to 4 decimals; nearest amount: 0.34",

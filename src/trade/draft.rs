@@ -112,7 +112,6 @@ fn condition_id(text: &str) -> Result<String, Error> {
 fn whole(params: &Params, name: &'static str) -> Result<u64, Error> {
     match params.get(name) {
         Value::Undefined | Value::Null => Ok(0),
-        Value::Str(t) if t.as_bytes().trim_ascii().is_empty() => Ok(0),
         Value::Number(n) if n.fract() == 0.0 && *n >= 0.0 && *n <= crate::api::MAX_SAFE_INT as f64 => Ok(*n as u64),
         Value::Str(t) if !t.is_empty() && t.len() <= 16 && t.bytes().all(|b| b.is_ascii_digit()) => {
             t.parse().map_err(|_| Error::invalid(name, "must be a whole number"))
@@ -542,7 +541,7 @@ mod tests {
         // Text is read without its blanks; blank text and an empty expiration are no value.
         assert_eq!(decimal(&params(r#"{"size":" 12.5 "}"#), "size").unwrap(), Some(12_500_000));
         assert_eq!(decimal(&params(r#"{"size":"9007199254.740991"}"#), "size").unwrap(), Some(9_007_199_254_740_991));
-        assert_eq!(whole(&params(r#"{"expiration":""}"#), "expiration").unwrap(), 0);
+        assert!(whole(&params(r#"{"expiration":""}"#), "expiration").is_err(), "a whole number is not blank");
     }
 
     #[test]

@@ -75,7 +75,8 @@ async function signed(account, method, path, query = "", body) {
  * socket that only answers PING, so no book moves while the test compares the page with GET /book.
  */
 async function openPage(viewport, hash = "", { stillBooks = false } = {}) {
-  const page = await browser.newPage({ viewport });
+  // (One locale, so that the times the page writes read as the tests expect them.)
+  const page = await browser.newPage({ viewport, locale: "en-US" });
   openPages.add(page);
   if (stillBooks) {
     await page.routeWebSocket(/\/ws\/market$/, (ws) => {
@@ -348,8 +349,8 @@ test("order ticket: a preview of the exact amounts, a refusal made locally, then
   // Said with the field's name, the rule and the nearest prices on the tick (issue 35 §3).
   assert.match(await page.textContent("#ticket-result"), /RefusedPrice must be a multiple of the market's tick size \(0\.01\); nearest prices: 0\.5 and 0\.51\. Nothing was sent\./);
   assert.equal(await page.isDisabled("#ticket-place"), true);
-  // A GTD order without a date names the earliest expiration it takes; a market buy of $5.555 names the amounts
-  // on either side.
+  // A GTD order without a date names the earliest expiration it takes; a market buy of $5.555 names the field and
+  // its rule (which amounts near it are exact depends on the price: their own refusals name those).
   await page.fill("#ticket-price", "0.5");
   await page.selectOption("#ticket-type", "GTD");
   await page.fill("#ticket-expiration", "");
@@ -361,7 +362,7 @@ test("order ticket: a preview of the exact amounts, a refusal made locally, then
   await page.fill("#ticket-size", "5.555");
   await page.click("#ticket-form button[type=submit]");
   await page.waitForFunction(() => /Amount/.test(document.querySelector("#ticket-result.bad")?.textContent ?? ""));
-  assert.match(await page.textContent("#ticket-result"), /RefusedAmount must be at least 0\.01, with at most 2 decimals; nearest amounts: 5\.55 and 5\.56\. Nothing was sent\./);
+  assert.match(await page.textContent("#ticket-result"), /RefusedAmount must be at least 0\.01, with at most 2 decimals\. Nothing was sent\./);
   await shot(page, "ticket-refusal");
   await page.click("label[for=ticket-limit]");
   await page.fill("#ticket-size", "10");
@@ -1340,11 +1341,10 @@ test("a still book's history ends at GET /midpoint; a book with one side has no 
   await marketReady(page);
   assert.equal(await page.textContent("#stat-mid"), "–");
   const { history } = await api(`/prices-history?market=${asksOnly}&interval=1w&fidelity=60`);
-  if (history.length > 1) {
-    await page.waitForSelector("#history-chart svg path.line");
-    assert.match(await page.textContent("#history-change"), /^[▲▼] \d+(\.\d+)?¢ · no midpoint now \(last \d+(\.\d+)?¢\)$/);
-    assert.equal(await page.locator("#history-chart circle.dot.now").count(), 0);
-  }
+  assert.ok(history.length > 1, "the emulator keeps a history for the asks-only book");
+  await page.waitForSelector("#history-chart svg path.line");
+  assert.match(await page.textContent("#history-change"), /^[▲▼] \d+(\.\d+)?¢ · no midpoint now \(last \d+(\.\d+)?¢\)$/);
+  assert.equal(await page.locator("#history-chart circle.dot.now").count(), 0);
   assert.equal(await page.getAttribute("#history-change", "data-now"), null);
   assert.deepEqual(page.errors, []);
   await page.close();
