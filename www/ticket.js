@@ -187,10 +187,13 @@ export function ticketView(ctx, target) {
     const address = pick.value || accounts[0];
     const chainId = Number(await wallet.request({ method: "eth_chainId" }));
     if (!current()) return null;
-    // The client signs for the wallet's chain, as its own address (EOA) until the doctor says otherwise.
-    if (!ctx.signer || ctx.signer.address.toLowerCase() !== address.toLowerCase() || ctx.trading.chainId !== chainId) {
-      ctx.connect(ctx.baseUrl, undefined, { chainId });
+    // The same account on the same chain keeps its client and key (no signature asked again): the doctor looks again.
+    if (ctx.signer && ctx.signer.address.toLowerCase() === address.toLowerCase() && ctx.trading.chainId === chainId) {
+      useWallet(ctx.signer);
+      return checkAccount(ctx.signer);
     }
+    // The client signs for the wallet's chain, as its own address (EOA) until the doctor says otherwise.
+    ctx.connect(ctx.baseUrl, undefined, { chainId });
     const client = ctx.client;
     const signer = walletSigner(wallet, address);
     await client.createOrDeriveApiKey(signer);
@@ -275,7 +278,10 @@ export function ticketView(ctx, target) {
     const message = typeof error?.message === "string" ? error.message.slice(0, 200) : "";
     return message ? `the wallet said: ${message}` : ctx.describe(error);
   }
-  const connectNow = () => connect().catch((error) => { walletState.textContent = `Not connected: ${walletError(error)}`; });
+  const connectNow = () => connect().catch((error) => {
+    // (A failed reconnection leaves the account that was connected, and says so.)
+    walletState.textContent = ctx.signer ? `Still connected as ${short(ctx.signer.address)}: ${walletError(error)}` : `Not connected: ${walletError(error)}`;
+  });
   $("ticket-connect").addEventListener("click", connectNow);
   pick.addEventListener("change", () => { if (ctx.signer) connectNow(); });
   // The development wallet's accounts are listed before connecting (a browser wallet tells none until asked).

@@ -93,6 +93,16 @@ for (const chain of [80002, 137]) {
         assert.match(account, /^Account ready/, account);
         assert.match(await page.textContent("#ticket-wallet-state"), new RegExp(`^Connected: ${owner.slice(0, 6)}…${owner.slice(-4)} on `));
         assert.ok(account.includes(`Orders are signed as ${kind}${funder ? ` for ${funder.slice(0, 6)}…${funder.slice(-4)}` : ""}.`), account);
+        if (i === 0) {
+          // Connecting the same account again keeps its client and key: no signature is asked for again.
+          await fetch(`${base}/__admin/requests`, { method: "DELETE" });
+          await page.click("#ticket-connect");
+          await page.waitForFunction(() => document.querySelector("#ticket-wallet-state").textContent.startsWith("Connected") &&
+            !/Checking/.test(document.querySelector("#ticket-account").textContent), null, { timeout: 20_000 });
+          const { requests } = await json(base, "/__admin/requests");
+          assert.deepEqual(requests.filter((r) => r.path.startsWith("/auth/")).map((r) => r.path), [], "no key asked for again");
+          assert.ok(requests.some((r) => r.path === "/balance-allowance"), "the doctor looked again");
+        }
         if (i === 4) await page.screenshot({ path: new URL(`accounts-${chain}-deposit-wallet.png`, SHOTS).pathname });
 
         // Its order: previewed, signed by the owner, placed, and the service's record says whose wallet made it.
