@@ -133,6 +133,8 @@ const addListener = EventTarget.prototype.addEventListener;
 const removeListener = EventTarget.prototype.removeEventListener;
 const arrayBufferLengthOf = /** @type {(this: unknown) => number} */ (getterOf(ArrayBuffer.prototype, "byteLength"));
 const parse = JSON.parse;
+const ErrorOf = Error;
+const define = Object.defineProperty;
 /** The last reading of the clock that was a number. */
 let lastNow = 0;
 
@@ -163,7 +165,7 @@ const RATE_LIMIT_HEADERS = ["poly-ratelimit-remaining", "poly-ratelimit-reset", 
 /** The name every error thrown by the library carries (src/js/package/client.mjs: isPredictKitError). */
 const ERROR_NAME = "PredictKitError";
 /** @type {readonly (keyof ErrorJson)[]} */
-const FACTS = ["param", "status", "method", "path", "retryAfterMs", "mode", "finding", "body"];
+const FACTS = ["code", "param", "status", "method", "path", "retryAfterMs", "mode", "finding", "body"];
 
 /**
  * A PredictKitError from the machine's description of it (src/api/call.rs: write_error).
@@ -172,15 +174,15 @@ const FACTS = ["param", "status", "method", "path", "retryAfterMs", "mode", "fin
  * @returns {PredictKitError}
  */
 export function makeError(d, cause) {
-  const e = /** @type {PredictKitError} */ (
-    cause === undefined ? new Error(d.message) : new Error(d.message, { cause })
-  );
-  e.name = ERROR_NAME;
-  e.code = d.code;
-  // (Where Error takes no `cause` option, as Firefox before 91 does not, it is set as the option would.)
-  if (cause !== undefined && !("cause" in e)) Object.defineProperty(e, "cause", { value: cause, writable: true, configurable: true });
-  const facts = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (e));
-  for (const key of FACTS) if (d[key] !== undefined) facts[key] = d[key];
+  // Built with the constructor captured at load and own data properties only: a page's replaced `Error`, or a
+  // setter it put on `Error.prototype` (or a Proxy below it), cannot throw here, inside a call out of wasm. (`cause`
+  // is set so too, also where Error takes no `cause` option: Firefox before 91.)
+  const e = /** @type {PredictKitError} */ (new ErrorOf(d.message));
+  const own = (/** @type {string} */ key, /** @type {unknown} */ value) =>
+    define(e, key, { value, writable: true, enumerable: true, configurable: true });
+  own("name", ERROR_NAME);
+  for (const key of FACTS) if (d[key] !== undefined) own(key, d[key]);
+  if (cause !== undefined) own("cause", cause);
   return e;
 }
 

@@ -896,3 +896,25 @@ test("sign: a signal's own aborted property or listeners are never used: the pla
   controller.abort();
   assert.equal((await within(rejection(running))).code, "ABORTED");
 });
+
+test("makeError: a page's setters on Error.prototype, a Proxy below it or a replaced Error cannot make it throw", () => {
+  const proto = Object.getPrototypeOf(Error.prototype);
+  const saved = Error;
+  const thrower = { get() { return "page"; }, set() { throw new Error("page setter"); }, configurable: true };
+  Object.defineProperty(Error.prototype, "code", thrower);
+  Object.defineProperty(Error.prototype, "param", thrower);
+  Object.setPrototypeOf(Error.prototype, new Proxy(proto, { has() { throw new Error("page trap"); } }));
+  globalThis.Error = function () { throw new Error("page Error"); };
+  let e;
+  try {
+    e = makeError({ code: "INVALID_PARAMS", message: "price: must be …", param: "price" }, "why");
+  } finally {
+    globalThis.Error = saved;
+    Object.setPrototypeOf(Error.prototype, proto);
+    delete Error.prototype.code;
+    delete Error.prototype.param;
+  }
+  assert.ok(e instanceof Error);
+  assert.deepEqual([e.name, e.code, e.param, e.message, e.cause], ["PredictKitError", "INVALID_PARAMS", "price", "price: must be …", "why"]);
+  assert.deepEqual(Object.keys(e).sort(), ["cause", "code", "name", "param"]);
+});
